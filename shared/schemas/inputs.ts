@@ -1,0 +1,284 @@
+// The scenario inputs: one TypeBox schema that validates requests, documents
+// the API (OpenAPI) and types the engine. Static defaults live here; defaults
+// that depend on other fields (time zone, climate, start year, seed) are
+// filled by shared/inputs.resolve.ts before a scenario is stored.
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+const Num = (min: number, max: number, dflt: number | undefined, description: string) =>
+  Type.Number({ minimum: min, maximum: max, description, ...(dflt === undefined ? {} : { default: dflt }) });
+
+const Series8760 = (description: string, min = -1e9, max = 1e9) =>
+  Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: 8760, maxItems: 8760, description });
+
+/** A value per calendar month (12) or one value for every month. */
+const Monthly = (min: number, max: number, description: string) =>
+  Type.Union(
+    [Type.Number({ minimum: min, maximum: max }), Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: 12, maxItems: 12 })],
+    { description: `${description} One number, or 12 monthly values (January first).` },
+  );
+
+const Obj = <T extends Record<string, TSchema>>(props: T, description: string) =>
+  Type.Object(props, { additionalProperties: false, default: {}, description });
+
+export const Site = Type.Object(
+  {
+    latitude: Num(-90, 90, undefined, 'Degrees north (negative is south).'),
+    longitude: Num(-180, 180, undefined, 'Degrees east (negative is west).'),
+    elevation_m: Num(-450, 9000, 0, 'Elevation above sea level, metres.'),
+    timezone_offset_hours: Type.Optional(
+      Num(-12, 14, undefined, 'Standard-time offset from UTC, hours. Default: round(longitude / 15).'),
+    ),
+    albedo: Num(0, 1, 0.2, 'Ground reflectance.'),
+  },
+  { additionalProperties: false, description: 'Where the project is.' },
+);
+
+export const Climate = Obj(
+  {
+    clearness_index: Type.Optional(Monthly(0.05, 0.9, 'Monthly mean clearness index Kt. Default: from latitude.')),
+    temp_mean_c: Type.Optional(Monthly(-60, 50, 'Monthly mean air temperature, °C. Default: from latitude.')),
+    temp_diurnal_range_c: Type.Optional(Monthly(0, 40, 'Monthly mean daily max − min temperature, °C. Default 10.')),
+    wind_mean_ms: Num(0.5, 25, 7, 'Mean wind speed at the reference height, m/s.'),
+    wind_reference_height_m: Num(2, 300, 80, 'Height of wind_mean_ms, metres.'),
+    weibull_k: Num(1, 5, 2, 'Weibull shape parameter of hourly wind speed.'),
+    shear_exponent: Num(0, 0.6, 0.14, 'Power-law wind shear exponent.'),
+    solar_interannual_cv: Num(0, 0.3, 0.04, 'Year-to-year coefficient of variation of irradiance.'),
+    wind_interannual_cv: Num(0, 0.3, 0.06, 'Year-to-year coefficient of variation of mean wind speed.'),
+  },
+  'Parameters of the synthetic weather generator.',
+);
+
+export const SyntheticWeather = Type.Object(
+  { source: Type.Literal('synthetic'), climate: Climate },
+  { additionalProperties: false, description: 'A distinct synthetic year for every project year, from the seed.' },
+);
+
+export const SuppliedWeather = Type.Object(
+  {
+    source: Type.Literal('supplied'),
+    ghi: Series8760('Global horizontal irradiance, W/m², hour-beginning local standard time.', 0, 1500),
+    dni: Series8760('Direct normal irradiance, W/m².', 0, 1500),
+    dhi: Series8760('Diffuse horizontal irradiance, W/m².', 0, 1000),
+    temp_air_c: Series8760('Dry-bulb air temperature, °C.', -90, 70),
+    wind_speed_ms: Series8760('Wind speed at wind_height_m, m/s.', 0, 100),
+    pressure_mbar: Type.Optional(Series8760('Air pressure, mbar. Default: from elevation.', 300, 1100)),
+    wind_height_m: Num(1, 300, 10, 'Height at which wind speed was measured, metres.'),
+    shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
+  },
+  { additionalProperties: false, description: 'One typical year of hourly data (8,760 values each), used for every project year.' },
+);
+
+export const SamCsvWeather = Type.Object(
+  {
+    source: Type.Literal('sam_csv'),
+    text: Type.String({ minLength: 1, maxLength: 8_000_000, description: 'The text of a SAM CSV weather file (TMY2/TMY3/NSRDB style header, 8,760 rows).' }),
+    wind_height_m: Type.Optional(Num(1, 300, undefined, 'Wind measurement height. Default: from the file, else 10 m.')),
+    shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
+  },
+  { additionalProperties: false, description: 'A SAM CSV weather file, used for every project year.' },
+);
+
+export const Weather = Type.Union([SyntheticWeather, SuppliedWeather, SamCsvWeather], {
+  default: { source: 'synthetic' },
+  description: 'Weather: synthetic (default), supplied arrays, or a SAM CSV weather file. Chosen by `source`.',
+});
+
+export const PvLossBreakdown = Type.Object(
+  {
+    soiling: Num(0, 100, 2, '%'),
+    shading: Num(0, 100, 3, '%'),
+    snow: Num(0, 100, 0, '%'),
+    mismatch: Num(0, 100, 2, '%'),
+    wiring: Num(0, 100, 2, '%'),
+    connections: Num(0, 100, 0.5, '%'),
+    light_induced_degradation: Num(0, 100, 1.5, '%'),
+    nameplate_rating: Num(0, 100, 1, '%'),
+    age: Num(0, 100, 0, '%'),
+    availability: Num(0, 100, 3, '%'),
+  },
+  { additionalProperties: false, description: 'PVWatts loss categories; the total is 1 − Π(1 − loss).' },
+);
+
+export const Solar = Obj(
+  {
+    capacity_mw_dc: Num(0, 100_000, 100, 'DC nameplate, MW. 0 = no solar.'),
+    dc_ac_ratio: Type.Number({ exclusiveMinimum: 0, maximum: 10, default: 1.2, description: 'DC nameplate / AC inverter rating.' }),
+    module_type: Type.Union([Type.Literal('standard'), Type.Literal('premium'), Type.Literal('thin_film')], {
+      default: 'standard',
+      description: 'PVWatts module type.',
+    }),
+    array_type: Type.Union(
+      [
+        Type.Literal('fixed_open_rack'),
+        Type.Literal('fixed_roof_mount'),
+        Type.Literal('single_axis'),
+        Type.Literal('single_axis_backtracking'),
+        Type.Literal('two_axis'),
+      ],
+      { default: 'single_axis_backtracking', description: 'PVWatts array type.' },
+    ),
+    tilt_deg: Type.Optional(Num(0, 90, undefined, 'Tilt, degrees from horizontal. Default: |latitude| for fixed, 0 for trackers.')),
+    azimuth_deg: Type.Optional(Num(0, 360, undefined, 'Azimuth, degrees clockwise from north. Default: toward the equator.')),
+    gcr: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.4, description: 'Ground coverage ratio (trackers).' }),
+    losses_percent: Num(-5, 99, 14.08, 'Total system losses, %. Ignored when losses_breakdown is given.'),
+    losses_breakdown: Type.Optional(PvLossBreakdown),
+    inverter_efficiency_percent: Num(90, 99.5, 96, 'Nominal inverter efficiency, %.'),
+    degradation_percent_per_year: Num(0, 10, 0.5, 'Yearly output decline, compounded, %.'),
+  },
+  'The solar plant (PVWatts v5).',
+);
+
+export const WindLossBreakdown = Type.Object(
+  {
+    wake: Num(0, 100, 5, '%'),
+    availability: Num(0, 100, 3, '%'),
+    electrical: Num(0, 100, 2, '%'),
+    turbine_performance: Num(0, 100, 1, '%'),
+    environmental: Num(0, 100, 1.5, '%'),
+    curtailment: Num(0, 100, 0, '%'),
+  },
+  { additionalProperties: false, description: 'SAM wind loss categories; the total is 1 − Π(1 − loss).' },
+);
+
+export const Turbine = Obj(
+  {
+    rated_kw: Num(1, 30_000, 3000, 'Rated power of the built-in generic turbine, kW (ignored with power_curve).'),
+    power_curve: Type.Optional(
+      Type.Array(Type.Tuple([Type.Number({ minimum: 0, maximum: 100 }), Type.Number({ minimum: 0, maximum: 30_000 })]), {
+        minItems: 2,
+        maxItems: 2000,
+        description: '[wind speed m/s, power kW] pairs at sea-level density, sorted by speed.',
+      }),
+    ),
+    hub_height_m: Num(10, 300, 100, 'Hub height, metres.'),
+    rotor_diameter_m: Num(5, 300, 120, 'Rotor diameter, metres.'),
+  },
+  'One turbine model.',
+);
+
+export const Wind = Obj(
+  {
+    capacity_mw: Num(0, 100_000, 100, 'Wind farm nameplate, MW. 0 = no wind.'),
+    turbine: Turbine,
+    losses_percent: Num(0, 99, 12, 'Total losses, %. Ignored when losses_breakdown is given.'),
+    losses_breakdown: Type.Optional(WindLossBreakdown),
+    degradation_percent_per_year: Num(0, 10, 0.3, 'Yearly output decline, compounded, %.'),
+  },
+  'The wind farm (SAM wind power model).',
+);
+
+export const Grid = Obj(
+  {
+    export_limit_mw: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 200_000, description: 'Point-of-interconnection limit, MW AC. Absent = none.' }),
+    ),
+  },
+  'The grid connection.',
+);
+
+export const Market = Obj(
+  {
+    currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code, for labels only.' }),
+    ppa_price_per_mwh: Num(0, 10_000, 50, 'Year-1 PPA price.'),
+    ppa_escalation_percent: Num(-20, 50, 1, 'Yearly PPA price escalation, %.'),
+    ppa_share: Num(0, 1, 0.7, 'Fraction of delivered energy sold under the PPA.'),
+    merchant_price_per_mwh: Num(-1000, 10_000, 45, 'Year-1 mean merchant price.'),
+    merchant_escalation_percent: Num(-20, 50, 2, 'Yearly merchant price escalation, %.'),
+    merchant_hour_of_day_multipliers: Type.Optional(
+      Type.Array(Type.Number({ minimum: -100, maximum: 100 }), {
+        minItems: 24,
+        maxItems: 24,
+        description: 'Hour-of-day shape of the merchant price (0–23), multiplied by merchant_price_per_mwh. Default: flat.',
+      }),
+    ),
+    merchant_hourly_prices: Type.Optional(
+      Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
+        minItems: 8760,
+        maxItems: 8760,
+        description: 'Year-1 merchant price for each hour; replaces price and shape; escalated yearly.',
+      }),
+    ),
+  },
+  'Where the energy is sold.',
+);
+
+export const Finance = Obj(
+  {
+    capex: Obj(
+      {
+        solar_per_kw_dc: Num(0, 100_000, 1000, 'Solar capital cost per kW DC.'),
+        wind_per_kw: Num(0, 100_000, 1400, 'Wind capital cost per kW.'),
+        other: Num(0, 1e12, 0, 'Other capital cost (grid connection, development), absolute.'),
+      },
+      'Installed cost.',
+    ),
+    opex: Obj(
+      {
+        solar_fixed_per_kw_year: Num(0, 10_000, 17, 'Solar fixed O&M per kW DC per year (year-1 money).'),
+        wind_fixed_per_kw_year: Num(0, 10_000, 40, 'Wind fixed O&M per kW per year (year-1 money).'),
+        variable_per_mwh: Num(0, 10_000, 2, 'Variable O&M per MWh delivered (year-1 money).'),
+        insurance_percent_of_capex: Num(0, 20, 0.5, 'Yearly insurance, % of installed cost.'),
+      },
+      'Operating costs.',
+    ),
+    inflation_percent: Num(-5, 50, 2.5, 'General inflation, %/yr.'),
+    om_escalation_percent: Num(-20, 50, 0, 'O&M escalation above inflation, %/yr (as SAM).'),
+    tax_rate_percent: Num(0, 100, 26, 'Combined income tax rate, %.'),
+    depreciation: Obj(
+      {
+        method: Type.Union([Type.Literal('macrs_5'), Type.Literal('straight_line')], { default: 'macrs_5' }),
+        years: Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Life for straight_line.' }),
+      },
+      'Tax depreciation of the installed cost.',
+    ),
+    debt: Obj(
+      {
+        sizing: Type.Union([Type.Literal('fraction'), Type.Literal('dscr')], {
+          default: 'fraction',
+          description: 'fraction: debt = fraction × capex; dscr: sized so CFADS covers debt service at target_dscr (SAM).',
+        }),
+        fraction: Num(0, 1, 0.6, 'Debt share of installed cost (sizing = fraction).'),
+        target_dscr: Type.Number({ exclusiveMinimum: 0, maximum: 10, default: 1.3, description: 'Target DSCR (sizing = dscr).' }),
+        interest_rate_percent: Num(0, 50, 5, 'Annual interest rate, %.'),
+        tenor_years: Type.Integer({ minimum: 0, maximum: 25, default: 18, description: 'Loan term, years.' }),
+      },
+      'Project debt.',
+    ),
+    discount_rate_real_percent: Num(-5, 50, 6, 'Real discount rate, %/yr.'),
+  },
+  'Project finance (SAM Single Owner style).',
+);
+
+export const ScenarioInputs = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'A label for people.' }),
+    site: Site,
+    start_year: Type.Optional(Type.Integer({ minimum: 1950, maximum: 2200, description: 'First operating year. Default: next calendar year.' })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, description: 'Seed of the synthetic weather. Default: from the scenario id.' })),
+    weather: Weather,
+    solar: Solar,
+    wind: Wind,
+    grid: Grid,
+    market: Market,
+    finance: Finance,
+  },
+  { additionalProperties: false, $id: 'ScenarioInputs', description: 'A hybrid solar + wind scenario.' },
+);
+
+export type ScenarioInputs = Static<typeof ScenarioInputs>;
+export type ClimateInputs = Static<typeof Climate>;
+
+/** Inputs after every default, including the ones that depend on other fields, has been applied. */
+export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {
+  site: ScenarioInputs['site'] & { timezone_offset_hours: number };
+  start_year: number;
+  seed: number;
+  weather:
+    | {
+        source: 'synthetic';
+        climate: ClimateInputs & { clearness_index: number[]; temp_mean_c: number[]; temp_diurnal_range_c: number[] };
+      }
+    | Static<typeof SuppliedWeather>
+    | Static<typeof SamCsvWeather>;
+  solar: ScenarioInputs['solar'] & { tilt_deg: number; azimuth_deg: number };
+};
