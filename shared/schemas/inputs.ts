@@ -13,7 +13,10 @@ const Series8760 = (description: string, min = -1e9, max = 1e9) =>
 /** A value per calendar month (12) or one value for every month. */
 const Monthly = (min: number, max: number, description: string) =>
   Type.Union(
-    [Type.Number({ minimum: min, maximum: max }), Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: 12, maxItems: 12 })],
+    [
+      Type.Number({ minimum: min, maximum: max }),
+      Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: 12, maxItems: 12 }),
+    ],
     { description: `${description} One number, or 12 monthly values (January first).` },
   );
 
@@ -65,13 +68,20 @@ export const SuppliedWeather = Type.Object(
     wind_height_m: Num(1, 300, 10, 'Height at which wind speed was measured, metres.'),
     shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
   },
-  { additionalProperties: false, description: 'One typical year of hourly data (8,760 values each), used for every project year.' },
+  {
+    additionalProperties: false,
+    description: 'One typical year of hourly data (8,760 values each), used for every project year.',
+  },
 );
 
 export const SamCsvWeather = Type.Object(
   {
     source: Type.Literal('sam_csv'),
-    text: Type.String({ minLength: 1, maxLength: 8_000_000, description: 'The text of a SAM CSV weather file (TMY2/TMY3/NSRDB style header, 8,760 rows).' }),
+    text: Type.String({
+      minLength: 1,
+      maxLength: 8_000_000,
+      description: 'The text of a SAM CSV weather file (TMY2/TMY3/NSRDB style header, 8,760 rows).',
+    }),
     wind_height_m: Type.Optional(Num(1, 300, undefined, 'Wind measurement height. Default: from the file, else 10 m.')),
     shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
   },
@@ -102,7 +112,12 @@ export const PvLossBreakdown = Type.Object(
 export const Solar = Obj(
   {
     capacity_mw_dc: Num(0, 100_000, 100, 'DC nameplate, MW. 0 = no solar.'),
-    dc_ac_ratio: Type.Number({ exclusiveMinimum: 0, maximum: 10, default: 1.2, description: 'DC nameplate / AC inverter rating.' }),
+    dc_ac_ratio: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10,
+      default: 1.2,
+      description: 'DC nameplate / AC inverter rating.',
+    }),
     module_type: Type.Union([Type.Literal('standard'), Type.Literal('premium'), Type.Literal('thin_film')], {
       default: 'standard',
       description: 'PVWatts module type.',
@@ -117,9 +132,18 @@ export const Solar = Obj(
       ],
       { default: 'single_axis_backtracking', description: 'PVWatts array type.' },
     ),
-    tilt_deg: Type.Optional(Num(0, 90, undefined, 'Tilt, degrees from horizontal. Default: |latitude| for fixed, 0 for trackers.')),
-    azimuth_deg: Type.Optional(Num(0, 360, undefined, 'Azimuth, degrees clockwise from north. Default: toward the equator.')),
-    gcr: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.4, description: 'Ground coverage ratio (trackers).' }),
+    tilt_deg: Type.Optional(
+      Num(0, 90, undefined, 'Tilt, degrees from horizontal. Default: |latitude| for fixed, 0 for trackers.'),
+    ),
+    azimuth_deg: Type.Optional(
+      Num(0, 360, undefined, 'Azimuth, degrees clockwise from north. Default: toward the equator.'),
+    ),
+    gcr: Type.Number({
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      default: 0.4,
+      description: 'Ground coverage ratio (trackers).',
+    }),
     losses_percent: Num(-5, 99, 14.08, 'Total system losses, %. Ignored when losses_breakdown is given.'),
     losses_breakdown: Type.Optional(PvLossBreakdown),
     inverter_efficiency_percent: Num(90, 99.5, 96, 'Nominal inverter efficiency, %.'),
@@ -144,11 +168,14 @@ export const Turbine = Obj(
   {
     rated_kw: Num(1, 30_000, 3000, 'Rated power of the built-in generic turbine, kW (ignored with power_curve).'),
     power_curve: Type.Optional(
-      Type.Array(Type.Tuple([Type.Number({ minimum: 0, maximum: 100 }), Type.Number({ minimum: 0, maximum: 30_000 })]), {
-        minItems: 2,
-        maxItems: 2000,
-        description: '[wind speed m/s, power kW] pairs at sea-level density, sorted by speed.',
-      }),
+      Type.Array(
+        Type.Tuple([Type.Number({ minimum: 0, maximum: 100 }), Type.Number({ minimum: 0, maximum: 30_000 })]),
+        {
+          minItems: 2,
+          maxItems: 2000,
+          description: '[wind speed m/s, power kW] pairs at sea-level density, sorted by speed.',
+        },
+      ),
     ),
     hub_height_m: Num(10, 300, 100, 'Hub height, metres.'),
     rotor_diameter_m: Num(5, 300, 120, 'Rotor diameter, metres.'),
@@ -170,7 +197,11 @@ export const Wind = Obj(
 export const Grid = Obj(
   {
     export_limit_mw: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: 200_000, description: 'Point-of-interconnection limit, MW AC. Absent = none.' }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 200_000,
+        description: 'Point-of-interconnection limit, MW AC. Absent = none.',
+      }),
     ),
   },
   'The grid connection.',
@@ -188,7 +219,8 @@ export const Market = Obj(
       Type.Array(Type.Number({ minimum: -100, maximum: 100 }), {
         minItems: 24,
         maxItems: 24,
-        description: 'Hour-of-day shape of the merchant price (0–23), multiplied by merchant_price_per_mwh. Default: flat.',
+        description:
+          'Hour-of-day shape of the merchant price (0–23), multiplied by merchant_price_per_mwh. Default: flat.',
       }),
     ),
     merchant_hourly_prices: Type.Optional(
@@ -235,10 +267,16 @@ export const Finance = Obj(
       {
         sizing: Type.Union([Type.Literal('fraction'), Type.Literal('dscr')], {
           default: 'fraction',
-          description: 'fraction: debt = fraction × capex; dscr: sized so CFADS covers debt service at target_dscr (SAM).',
+          description:
+            'fraction: debt = fraction × capex; dscr: sized so CFADS covers debt service at target_dscr (SAM).',
         }),
         fraction: Num(0, 1, 0.6, 'Debt share of installed cost (sizing = fraction).'),
-        target_dscr: Type.Number({ exclusiveMinimum: 0, maximum: 10, default: 1.3, description: 'Target DSCR (sizing = dscr).' }),
+        target_dscr: Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 10,
+          default: 1.3,
+          description: 'Target DSCR (sizing = dscr).',
+        }),
         interest_rate_percent: Num(0, 50, 5, 'Annual interest rate, %.'),
         tenor_years: Type.Integer({ minimum: 0, maximum: 25, default: 18, description: 'Loan term, years.' }),
       },
@@ -253,8 +291,16 @@ export const ScenarioInputs = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'A label for people.' }),
     site: Site,
-    start_year: Type.Optional(Type.Integer({ minimum: 1950, maximum: 2200, description: 'First operating year. Default: next calendar year.' })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, description: 'Seed of the synthetic weather. Default: from the scenario id.' })),
+    start_year: Type.Optional(
+      Type.Integer({ minimum: 1950, maximum: 2200, description: 'First operating year. Default: next calendar year.' }),
+    ),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 4294967295,
+        description: 'Seed of the synthetic weather. Default: from the scenario id.',
+      }),
+    ),
     weather: Weather,
     solar: Solar,
     wind: Wind,

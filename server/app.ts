@@ -1,0 +1,102 @@
+// createApp(deps) builds the Express app; only server/main.ts listens.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import express, { type Express, type RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { AppDeps } from './deps.ts';
+import { HttpProblem, problemMiddleware } from './problem.ts';
+import { docsRoutes } from './routes/docs.route.ts';
+import { eventRoutes } from './routes/events.route.ts';
+import { healthRoutes } from './routes/health.route.ts';
+import { scenarioRoutes } from './routes/scenarios.route.ts';
+import { statementRoutes } from './routes/statements.route.ts';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function securityHeaders(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  };
+}
+
+function cors(origins: readonly string[]): RequestHandler {
+  const any = origins.includes('*');
+  return (req, res, next) => {
+    const origin = req.get('Origin');
+    if (origin && (any || origins.includes(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
+      res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Expose-Headers', 'Location, ETag, X-Request-Id, Idempotent-Replayed');
+      if (req.method === 'OPTIONS' && req.get('Access-Control-Request-Method')) {
+        res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST');
+        res.setHeader(
+          'Access-Control-Allow-Headers',
+          'Content-Type, Authorization, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id',
+        );
+        res.setHeader('Access-Control-Max-Age', '600');
+        res.status(204).end();
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/** Bearer API keys, compared in constant time; on only when API_KEYS is set. */
+function apiKeyAuth(keys: readonly string[]): RequestHandler {
+  const expected = keys.map((k) => Buffer.from(k));
+  return (req, _res, next) => {
+    const header = req.get('Authorization') ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const given = Buffer.from(match?.[1]?.trim() ?? '');
+    let ok = false;
+    for (const key of expected) {
+      // Compare against every key, same length or not, so timing says nothing about which matched.
+      const same = key.length === given.length && timingSafeEqual(key, given);
+      ok = ok || same;
+    }
+    if (!ok) {
+      next(
+        new HttpProblem('unauthorized', 'send Authorization: Bearer <api key>', {
+          headers: { 'WWW-Authenticate': 'Bearer realm="hourglass"' },
+        }),
+      );
+      return;
+    }
+    next();
+  };
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(
+    pinoHttp({
+      logger: logger as unknown as Parameters<typeof pinoHttp>[0] extends infer O ? O extends { logger?: infer L } ? L : never : never,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // SSE streams and health probes would flood the log at info.
+      customLogLevel: (req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : req.url?.startsWith('/healthz') ? 'debug' : 'info',
+      customProps: () => ({}),
+    }),
+  );
+  app.use(securityHeaders());
+  if (config.corsOrigins.length > 0) app.use(cors(config.corsOrigins));
+  app.use(healthRoutes(deps));
+  app.use(docsRoutes(deps));
+  if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
+  app.use(scenarioRoutes(deps));
+  app.use(eventRoutes(deps));
+  app.use(statementRoutes(deps));
+  app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));
+  app.use(problemMiddleware);
+  return app;
+}

@@ -1,0 +1,16 @@
+import type { PgBoss } from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../shared/config.ts';
+import type { Db } from '../shared/db.ts';
+import type { ChannelListener } from './sse/listener.ts';
+
+/** What createApp needs; tests build it with their own database. */
+export interface AppDeps {
+  config: Readonly<Config>;
+  pool: pg.Pool;
+  db: Db;
+  boss: PgBoss;
+  listener: ChannelListener;
+  logger: Logger;
+}

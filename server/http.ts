@@ -1,0 +1,53 @@
+// Small HTTP helpers shared by the routes.
+import type { RequestHandler } from 'express';
+import { isUuid } from '../shared/uuid.ts';
+import { HttpProblem } from './problem.ts';
+
+/** The trailing `.all()` of a route: 405 with the methods the path does allow. */
+export function methodNotAllowed(...methods: string[]): RequestHandler {
+  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+  return (req, _res, next) => {
+    if (req.method === 'OPTIONS') {
+      _res.setHeader('Allow', allow);
+      _res.status(204).end();
+      return;
+    }
+    next(new HttpProblem('method_not_allowed', `${req.method} is not allowed here`, { headers: { Allow: allow } }));
+  };
+}
+
+/** Unknown and malformed ids are both "no such scenario". */
+export function scenarioId(raw: unknown): string {
+  if (typeof raw !== 'string' || !isUuid(raw)) throw new HttpProblem('not_found', 'no scenario has this id');
+  return raw.toLowerCase();
+}
+
+/** Rejects query parameters a route does not know, naming them. */
+export function allowQuery(query: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(query).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    throw new HttpProblem('bad_request', 'unknown query parameter', {
+      errors: unknown.map((k) => ({
+        path: `?${k}`,
+        message: allowed.length ? `unknown parameter; allowed: ${allowed.join(', ')}` : 'this route takes no parameters',
+      })),
+    });
+  }
+}
+
+/** Does an If-None-Match header match this (strong) ETag? Weak comparison, as RFC 9110 asks for GET. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding.trim().toLowerCase() !== 'gzip' && coding.trim() !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}

@@ -1,0 +1,62 @@
+// The web process: listens, and stops cleanly on SIGTERM/SIGINT.
+import { loadConfig } from '../shared/config.ts';
+import { createDb, createPool } from '../shared/db.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createBoss } from '../shared/queue.ts';
+import { createApp } from './app.ts';
+import { ChannelListener } from './sse/listener.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'web');
+if (!config.databaseUrl) {
+  logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
+  process.exit(1);
+}
+
+const pool = createPool(config.databaseUrl, {
+  max: config.poolMax,
+  statementTimeoutMs: config.statementTimeoutMs,
+  applicationName: 'hourglass-web',
+});
+const db = createDb(pool);
+const boss = createBoss(config, config.databaseUrl, 'web');
+const listener = new ChannelListener(config.databaseUrl, logger);
+
+try {
+  await boss.start();
+  await listener.start();
+} catch (err) {
+  logger.fatal({ err }, 'could not start');
+  process.exit(1);
+}
+
+const app = createApp({ config, pool, db, boss, listener, logger });
+const server = app.listen(config.port, config.host, () => {
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  logger.info({ port }, `listening on http://localhost:${port}`);
+});
+// Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
+server.headersTimeout = 10_000;
+server.requestTimeout = 60_000;
+server.keepAliveTimeout = 5_000;
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  server.close();
+  server.closeIdleConnections();
+  // Event streams never end by themselves; give requests in flight a moment, then close the rest.
+  const force = setTimeout(() => server.closeAllConnections(), Math.min(config.shutdownGraceSeconds, 5) * 1000);
+  force.unref();
+  await new Promise<void>((resolve) => server.once('close', () => resolve()));
+  await listener.stop();
+  await boss.stop({ graceful: false, close: true }).catch(() => {});
+  await pool.end().catch(() => {});
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

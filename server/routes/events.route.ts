@@ -1,0 +1,123 @@
+// GET /api/scenarios/{id}/events: the scenario's events as server-sent events.
+// LISTEN first, then read rows after the last sent seq; on every notification (or reconnect of
+// the listening connection) read again from the last sent seq. The rows are the truth; a
+// notification only says "look". No gap, no duplicate.
+import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { eventsAfter, findScenario } from '../../shared/scenarios.repository.ts';
+import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
+import { scenarioChannel } from '../../shared/uuid.ts';
+import type { AppDeps } from '../deps.ts';
+import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
+import { HttpProblem } from '../problem.ts';
+
+/** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
+function lastEventId(req: Request): number {
+  const raw = req.get('Last-Event-ID') ?? (req.query.last_event_id as string | undefined);
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,9}$/.test(raw)) {
+    const path = req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
+    throw new HttpProblem('bad_request', 'Last-Event-ID must be a non-negative integer', {
+      errors: [{ path, message: 'must be a non-negative integer (an event id)' }],
+    });
+  }
+  return Number(raw);
+}
+
+export function eventRoutes(deps: AppDeps): ExpressRouter {
+  const { db, listener, config } = deps;
+  const router = Router();
+  let open = 0;
+
+  async function stream(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, ['last_event_id']);
+    const id = scenarioId(req.params.id);
+    let last = lastEventId(req);
+    if (open >= config.maxSseStreams) {
+      throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    if (!(await findScenario(db, id))) throw new HttpProblem('not_found', 'no scenario has this id');
+
+    open++;
+    let closed = false;
+    let reading = false;
+    let again = false;
+    let retryTimer: NodeJS.Timeout | null = null;
+    let unsubscribe: (() => void) | null = null;
+    const ping = setInterval(() => res.write(': ping\n\n'), config.sseHeartbeatMs);
+
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      open--;
+      clearInterval(ping);
+      if (retryTimer) clearTimeout(retryTimer);
+      unsubscribe?.();
+      res.end();
+    };
+    req.on('close', close);
+    res.on('error', close);
+
+    const pump = async (): Promise<void> => {
+      if (closed) return;
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      try {
+        do {
+          again = false;
+          const rows = await eventsAfter(db, id, last);
+          let out = '';
+          let terminal = false;
+          for (const row of rows) {
+            if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
+            out += `id: ${row.seq}\nevent: ${row.name}\ndata: ${JSON.stringify(row.data)}\n\n`;
+            last = row.seq;
+            if (TERMINAL_EVENTS.has(row.name)) {
+              terminal = true;
+              break;
+            }
+          }
+          if (closed) return;
+          if (out) res.write(out);
+          if (terminal) {
+            close();
+            return;
+          }
+        } while (again && !closed);
+      } catch {
+        // The database is away: keep the stream and try again; the listener's reconnect also wakes us.
+        if (!closed && !retryTimer) {
+          retryTimer = setTimeout(() => {
+            retryTimer = null;
+            void pump();
+          }, 1000);
+        }
+      } finally {
+        reading = false;
+      }
+    };
+
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.write('retry: 3000\n\n');
+    req.socket.setNoDelay(true);
+
+    unsubscribe = await listener.subscribe(scenarioChannel(id), { wake: () => void pump() });
+    if (closed) {
+      unsubscribe();
+      return;
+    }
+    await pump();
+  }
+
+  router.route('/api/scenarios/:id/events').get(stream).all(methodNotAllowed('GET'));
+  return router;
+}

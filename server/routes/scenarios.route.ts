@@ -1,0 +1,149 @@
+// POST /api/scenarios, GET /api/scenarios, GET /api/scenarios/{id}.
+import { createHash } from 'node:crypto';
+import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { fromKysely } from 'pg-boss';
+import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { CALCULATE_QUEUE, calculateJobOptions } from '../../shared/queue.ts';
+import {
+  findByIdempotencyKey,
+  findScenario,
+  insertScenario,
+  listPage,
+  type ScenarioListRow,
+} from '../../shared/scenarios.repository.ts';
+import { uuidv7 } from '../../shared/uuid.ts';
+import { validateScenario } from '../../shared/validate.ts';
+import type { AppDeps } from '../deps.ts';
+import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
+import { HttpProblem } from '../problem.ts';
+import { scenarioPath, toListItem, toScenario } from '../scenario.view.ts';
+
+const LIST_BATCH = 1000;
+
+function requireJson(req: Request): void {
+  const type = req.headers['content-type'];
+  if (!type || !req.is(['application/json', 'application/*+json'])) {
+    throw new HttpProblem('unsupported_media_type', 'send the scenario as Content-Type: application/json', {
+      headers: { 'Accept-Post': 'application/json' },
+    });
+  }
+}
+
+function idempotencyKey(req: Request): string | null {
+  const key = req.get('Idempotency-Key');
+  if (key === undefined) return null;
+  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new HttpProblem('bad_request', 'Idempotency-Key must be 1–255 visible ASCII characters', {
+      errors: [{ path: 'header:Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }],
+    });
+  }
+  return key;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+
+export function scenarioRoutes(deps: AppDeps): ExpressRouter {
+  const { db, boss, config } = deps;
+  const router = Router();
+  const json = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
+
+  async function replay(res: Response, key: string, hash: string): Promise<boolean> {
+    const existing = await findByIdempotencyKey(db, key);
+    if (!existing) return false;
+    if (existing.request_hash !== hash) {
+      throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
+        errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
+      });
+    }
+    res.status(201).location(scenarioPath(existing.id)).setHeader('Idempotent-Replayed', 'true');
+    res.json(toScenario(existing));
+    return true;
+  }
+
+  async function create(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, []);
+    const key = idempotencyKey(req);
+    const hash = key ? createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex') : null;
+    if (key && hash && (await replay(res, key, hash))) return;
+    const result = validateScenario(req.body);
+    if (!result.ok) {
+      throw new HttpProblem('validation', `${result.errors.length} field(s) failed validation`, {
+        errors: result.errors,
+      });
+    }
+    const id = uuidv7();
+    const inputs = resolveInputs(result.value, { scenarioId: id, now: new Date() });
+    let row: Awaited<ReturnType<typeof insertScenario>>;
+    try {
+      row = await db.transaction().execute(async (trx) => {
+        const inserted = await insertScenario(trx, {
+          id,
+          name: inputs.name,
+          inputs,
+          idempotencyKey: key,
+          requestHash: hash,
+        });
+        const jobId = await boss.send(
+          CALCULATE_QUEUE,
+          { scenario_id: id },
+          { ...calculateJobOptions(config, id), db: fromKysely(trx) },
+        );
+        if (jobId !== id) throw new Error(`the calculation job for ${id} could not be queued`);
+        return inserted;
+      });
+    } catch (err) {
+      // Two requests raced with one Idempotency-Key: the loser answers with the winner's scenario.
+      if (key && hash && isUniqueViolation(err) && (await replay(res, key, hash))) return;
+      throw err;
+    }
+    res.status(201).location(scenarioPath(id)).json(toScenario(row));
+  }
+
+  /** Streams every scenario, newest first, in keyset pages inside one snapshot: memory stays flat. */
+  async function list(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, []);
+    let total = 0;
+    await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        let before: string | null = null;
+        let page: ScenarioListRow[];
+        res.status(200).type('application/json');
+        res.write('{"items":[');
+        do {
+          page = await listPage(trx, before, LIST_BATCH);
+          if (page.length === 0) break;
+          let chunk = '';
+          for (const row of page) {
+            chunk += (total++ === 0 ? '' : ',') + JSON.stringify(toListItem(row));
+          }
+          before = page[page.length - 1].id;
+          if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+          if (res.destroyed) return;
+        } while (page.length === LIST_BATCH);
+      });
+    res.end(`],"total":${total}}`);
+  }
+
+  async function show(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, []);
+    const row = await findScenario(db, scenarioId(req.params.id));
+    if (!row) throw new HttpProblem('not_found', 'no scenario has this id');
+    res.json(toScenario(row));
+  }
+
+  router.route('/api/scenarios').get(list).post(requireJsonMw, json, create).all(methodNotAllowed('GET', 'POST'));
+  router.route('/api/scenarios/:id').get(show).all(methodNotAllowed('GET'));
+  return router;
+
+  function requireJsonMw(req: Request, _res: Response, next: (err?: unknown) => void) {
+    try {
+      requireJson(req);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  }
+}

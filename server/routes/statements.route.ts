@@ -1,0 +1,109 @@
+// GET /api/scenarios/{id}/statements: the stored result, served as stored bytes.
+// JSON is stored gzip-compressed; a client that accepts gzip gets those bytes untouched.
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGzip } from 'node:zlib';
+import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { findResultEtag, findResultPart, type ResultPart } from '../../shared/results.repository.ts';
+import { findState } from '../../shared/scenarios.repository.ts';
+import type { AppDeps } from '../deps.ts';
+import { acceptsGzip, allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
+import { HttpProblem } from '../problem.ts';
+import { csvChunks } from '../statements.csv.ts';
+
+const gunzipAsync = promisify(gunzip);
+
+type Variant = { part: ResultPart; suffix: string; type: string };
+const FULL: Variant = { part: 'statements_gzip', suffix: '', type: 'application/json' };
+const LITE: Variant = { part: 'statements_lite_gzip', suffix: '-lite', type: 'application/json' };
+const CSV: Variant = { part: 'hourly_kwh', suffix: '-csv', type: 'text/csv; charset=utf-8' };
+
+function chooseVariant(req: Request): Variant {
+  const { format, hourly } = req.query;
+  if (format !== undefined && format !== 'json' && format !== 'csv') {
+    throw new HttpProblem('bad_request', 'format must be json or csv', {
+      errors: [{ path: '?format', message: 'must be "json" or "csv"' }],
+    });
+  }
+  if (hourly !== undefined && hourly !== 'true' && hourly !== 'false') {
+    throw new HttpProblem('bad_request', 'hourly must be true or false', {
+      errors: [{ path: '?hourly', message: 'must be "true" or "false"' }],
+    });
+  }
+  const wantsCsv = format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
+  if (wantsCsv) return CSV;
+  return hourly === 'false' ? LITE : FULL;
+}
+
+export function statementRoutes(deps: AppDeps): ExpressRouter {
+  const { db } = deps;
+  const router = Router();
+
+  async function statements(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, ['hourly', 'format']);
+    const id = scenarioId(req.params.id);
+    const variant = chooseVariant(req);
+    const gzip = acceptsGzip(req.get('Accept-Encoding'));
+    // The ETag names the representation: which variant, and whether it is gzip-encoded.
+    const tag = (etag: string) => `"${etag}${variant.suffix}${gzip ? '-gz' : ''}"`;
+    res.setHeader('Vary', 'Accept, Accept-Encoding');
+
+    const ifNoneMatch = req.get('If-None-Match');
+    if (ifNoneMatch) {
+      const etag = await findResultEtag(db, id);
+      if (etag && etagMatches(ifNoneMatch, tag(etag))) {
+        res.setHeader('ETag', tag(etag));
+        res.setHeader('Cache-Control', 'private, max-age=0, must-revalidate');
+        res.status(304).end();
+        return;
+      }
+    }
+
+    const state = await findState(db, id);
+    if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
+    if (state.status === 'failed') {
+      throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
+        extra: { scenario_status: state.status, error: state.error },
+      });
+    }
+    if (state.status !== 'succeeded') {
+      throw new HttpProblem('not_ready', `the scenario is ${state.status}; follow its events to know when it is done`, {
+        extra: { scenario_status: state.status },
+      });
+    }
+    const stored = await findResultPart(db, id, variant.part);
+    if (!stored) throw new HttpProblem('not_ready', 'the statements are not stored yet');
+
+    res.status(200);
+    res.setHeader('ETag', tag(stored.etag));
+    res.setHeader('Cache-Control', 'private, max-age=0, must-revalidate');
+    res.type(variant.type);
+    if (variant === CSV) {
+      res.setHeader('Content-Disposition', `attachment; filename="scenario-${id}-hourly.csv"`);
+      await sendCsv(res, stored.bytes, state.start_year, state.timezone_offset_hours, gzip);
+      return;
+    }
+    if (gzip) {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(stored.bytes);
+    } else {
+      res.end(await gunzipAsync(stored.bytes));
+    }
+  }
+
+  router.route('/api/scenarios/:id/statements').get(statements).all(methodNotAllowed('GET'));
+  return router;
+}
+
+async function sendCsv(res: Response, hourly: Buffer, startYear: number, tz: number, gzip: boolean): Promise<void> {
+  const sink = gzip ? createGzip({ level: 4 }) : res;
+  if (gzip) {
+    res.setHeader('Content-Encoding', 'gzip');
+    (sink as ReturnType<typeof createGzip>).pipe(res);
+  }
+  for (const chunk of csvChunks(hourly, startYear, tz)) {
+    if (res.destroyed) return;
+    if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
+  }
+  sink.end();
+}

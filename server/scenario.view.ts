@@ -1,0 +1,32 @@
+// Turns stored rows into the API's Scenario resource.
+import type { ScenarioRow } from '../shared/db.ts';
+import type { ScenarioListRow } from '../shared/scenarios.repository.ts';
+import type { Scenario, ScenarioListItem } from '../shared/schemas/scenario.ts';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export const scenarioPath = (id: string) => `/api/scenarios/${id}`;
+
+export function toListItem(row: ScenarioListRow): ScenarioListItem {
+  const self = scenarioPath(row.id);
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    progress: row.progress,
+    stage: row.stage,
+    attempt: row.attempt,
+    summary: (row.summary as ScenarioListItem['summary']) ?? null,
+    error: row.error ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+    links: { self, events: `${self}/events`, statements: `${self}/statements` },
+  };
+}
+
+export function toScenario(row: ScenarioRow): Scenario {
+  const item = toListItem(row);
+  return { ...item, inputs: row.inputs as Scenario['inputs'] };
+}

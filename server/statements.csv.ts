@@ -1,0 +1,47 @@
+// The hourly data as CSV, generated from the stored int32 kWh arrays one year at a time.
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const HOURS = 8760;
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function offsetText(hours: number): string {
+  const sign = hours < 0 ? '-' : '+';
+  const minutes = Math.round(Math.abs(hours) * 60);
+  return `${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/** "-MM-DDTHH:00:00±hh:mm" for each hour of a 365-day year; Feb 29 is skipped as in the arrays. */
+function hourSuffixes(timezoneHours: number): string[] {
+  const tz = offsetText(timezoneHours);
+  const out: string[] = [];
+  for (let m = 0; m < 12; m++) {
+    for (let d = 1; d <= DAYS[m]; d++) {
+      for (let h = 0; h < 24; h++) out.push(`-${pad(m + 1)}-${pad(d)}T${pad(h)}:00:00${tz}`);
+    }
+  }
+  return out;
+}
+
+const mwh = (kwh: number) => String(kwh / 1000);
+
+export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
+
+/** Yields the CSV body year by year. `hourly` holds solar years then wind years, int32 little-endian. */
+export function* csvChunks(hourly: Buffer, startYear: number, timezoneHours: number): Generator<string> {
+  const values = new Int32Array(hourly.buffer, hourly.byteOffset, hourly.byteLength / 4);
+  const years = values.length / 2 / HOURS;
+  const suffixes = hourSuffixes(timezoneHours);
+  yield CSV_HEADER;
+  for (let y = 0; y < years; y++) {
+    const year = startYear + y;
+    // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
+    const prefix = `${y + 1},`;
+    const solar = y * HOURS;
+    const wind = (years + y) * HOURS;
+    let chunk = '';
+    for (let h = 0; h < HOURS; h++) {
+      chunk += `${prefix}${h},${year}${suffixes[h]},${mwh(values[solar + h])},${mwh(values[wind + h])}\n`;
+    }
+    yield chunk;
+  }
+}

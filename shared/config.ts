@@ -1,0 +1,70 @@
+// The one place that reads process.env. Everything else receives this frozen object.
+export interface Config {
+  /** Absent means "start an embedded Postgres" (npm start only). */
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  logLevel: string;
+  workerConcurrency: number;
+  /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
+  bodyLimitBytes: number;
+  /** Pool size of each process; the web also holds one extra connection for LISTEN. */
+  poolMax: number;
+  /** Guards API queries against a stuck statement holding a connection. */
+  statementTimeoutMs: number;
+  /** pg-boss: a crashed worker's job is retried; retryLimit retries, then the scenario fails. */
+  jobRetryLimit: number;
+  /** pg-boss: a job that sends no heartbeat for this long is taken back (min 10). */
+  jobHeartbeatSeconds: number;
+  /** pg-boss: an upper bound on one calculation, whatever the heartbeat says. */
+  jobExpireSeconds: number;
+  /** pg-boss: how often a worker checks for lost jobs (heartbeat / expiry). */
+  superviseIntervalSeconds: number;
+  /** Seconds a stopping worker lets its running calculation finish before handing it back. */
+  shutdownGraceSeconds: number;
+  maxSseStreams: number;
+  sseHeartbeatMs: number;
+  apiKeys: readonly string[];
+  corsOrigins: readonly string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  return Object.freeze({
+    databaseUrl: env.DATABASE_URL || undefined,
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    logLevel: env.LOG_LEVEL || 'info',
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 1, 64),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024),
+    poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),
+    statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 10_000, 100),
+    jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 2, 0, 20),
+    jobHeartbeatSeconds: int(env, 'JOB_HEARTBEAT_SECONDS', 30, 10),
+    jobExpireSeconds: int(env, 'JOB_EXPIRE_SECONDS', 600, 10),
+    superviseIntervalSeconds: int(env, 'SUPERVISE_INTERVAL_SECONDS', 10, 1),
+    shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 20, 0),
+    maxSseStreams: int(env, 'MAX_SSE_STREAMS', 10_000, 1),
+    sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000, 100),
+    apiKeys: Object.freeze(list(env.API_KEYS)),
+    corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
+  });
+}

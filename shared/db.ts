@@ -1,0 +1,76 @@
+// Hand-written table types composed into one Database type (kysely's example-app style).
+import { Kysely, PostgresDialect, type ColumnType, type Generated, type Selectable } from 'kysely';
+import pg from 'pg';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ScenariosTable {
+  id: string;
+  name: string;
+  status: ColumnType<'queued' | 'running' | 'succeeded' | 'failed', string | undefined, string>;
+  progress: ColumnType<number, number | undefined, number>;
+  stage: string | null;
+  attempt: ColumnType<number, number | undefined, number>;
+  inputs: Json<unknown>;
+  summary: Json<unknown> | null;
+  error: Json<{ code: string; message: string }> | null;
+  last_seq: ColumnType<number, number | undefined, number>;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface ScenarioEventsTable {
+  scenario_id: string;
+  seq: number;
+  name: string;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
+export interface ScenarioResultsTable {
+  scenario_id: string;
+  etag: string;
+  statements_gzip: Buffer;
+  statements_lite_gzip: Buffer;
+  hourly_kwh: Buffer;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  scenarios: ScenariosTable;
+  scenario_events: ScenarioEventsTable;
+  scenario_results: ScenarioResultsTable;
+}
+
+export type ScenarioRow = Selectable<ScenariosTable>;
+export type EventRow = Selectable<ScenarioEventsTable>;
+export type Db = Kysely<Database>;
+
+export interface PoolOptions {
+  max?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'hourglass',
+    // A Postgres outage must surface as a fast error, not a request that hangs.
+    connectionTimeoutMillis: 3000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
+  // An idle client that loses its server emits 'error' on the pool; without a listener it crashes the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createDb(pool: pg.Pool): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

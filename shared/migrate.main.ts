@@ -1,0 +1,11 @@
+// `npm run migrate` and the Procfile's release: pg-boss's schema and queues, then ours.
+import { loadConfig } from './config.ts';
+import { migrateAll } from './migrate.ts';
+
+const config = loadConfig();
+if (!config.databaseUrl) {
+  console.error('DATABASE_URL is not set');
+  process.exit(1);
+}
+const applied = await migrateAll(config, config.databaseUrl);
+console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations are current');

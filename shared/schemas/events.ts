@@ -1,0 +1,26 @@
+// The server-sent events of a scenario, as stored in scenario_events.data and sent as `data:`.
+import { type Static, Type } from '@sinclair/typebox';
+import { ScenarioError, Summary } from './scenario.ts';
+
+export const QueuedEvent = Type.Object({
+  attempt: Type.Optional(Type.Integer({ description: 'Present on a retry: the attempt that will run next.' })),
+  reason: Type.Optional(Type.String()),
+});
+export const RunningEvent = Type.Object({ attempt: Type.Integer() });
+export const ProgressEvent = Type.Object({
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  stage: Type.String(),
+  message: Type.String(),
+});
+export const SucceededEvent = Type.Object({ summary: Summary, statements_url: Type.String() });
+export const FailedEvent = Type.Object({ error: ScenarioError });
+
+export type EventName = 'queued' | 'running' | 'progress' | 'succeeded' | 'failed';
+export type EventData = {
+  queued: Static<typeof QueuedEvent>;
+  running: Static<typeof RunningEvent>;
+  progress: Static<typeof ProgressEvent>;
+  succeeded: Static<typeof SucceededEvent>;
+  failed: Static<typeof FailedEvent>;
+};
+export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['succeeded', 'failed']);

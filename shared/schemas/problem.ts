@@ -1,0 +1,22 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'A URI naming the kind of problem.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.Optional(Type.String()),
+    instance: Type.Optional(Type.String()),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON Pointer to the failing field, e.g. /site/latitude.' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+);
+export type Problem = Static<typeof Problem>;
+export type FieldError = { path: string; message: string };

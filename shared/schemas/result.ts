@@ -1,0 +1,194 @@
+// The statements of a calculated scenario (DESIGN.md section 5). One schema
+// documents the API (OpenAPI) and types both the engine's output and the
+// stored result, so the three cannot drift.
+//
+// Sign convention: every cost field (capex, operating expenses, interest,
+// principal, income tax) is a positive amount of money paid; income_tax is
+// negative when it is a benefit. Cash-flow fields that are results
+// (ebitda, cfads, equity_cash_flow) are signed cash to the owner.
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+
+export const YEARS = 25;
+export const HOURS_PER_YEAR = 8760;
+
+const Money = (description: string) => Type.Number({ description });
+const Nullable = <T extends TSchema>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+const ProjectYear = (description: string) => Type.Integer({ minimum: 0, maximum: YEARS, description });
+
+const Hourly = (description: string) =>
+  Type.Array(Type.Array(Type.Number({ minimum: 0 }), { minItems: HOURS_PER_YEAR, maxItems: HOURS_PER_YEAR }), {
+    minItems: YEARS,
+    maxItems: YEARS,
+    description,
+  });
+
+export const AnnualEnergy = Type.Object(
+  {
+    year: ProjectYear('Operating year, 1 = start_year.'),
+    solar_mwh: Type.Number({ minimum: 0, description: 'Solar energy delivered after degradation and curtailment.' }),
+    wind_mwh: Type.Number({ minimum: 0, description: 'Wind energy delivered after degradation and curtailment.' }),
+    curtailed_mwh: Type.Number({
+      minimum: 0,
+      description: 'Energy lost to the export limit (solar and wind cut in proportion).',
+    }),
+    export_mwh: Type.Number({ minimum: 0, description: 'Energy delivered to the grid: solar_mwh + wind_mwh.' }),
+    solar_capacity_factor: Nullable(
+      Type.Number({ minimum: 0 }),
+      'Delivered solar energy / (DC nameplate × 8,760 h), as PVWatts reports it. Null without solar.',
+    ),
+    wind_capacity_factor: Nullable(
+      Type.Number({ minimum: 0 }),
+      'Delivered wind energy / (nameplate × 8,760 h). Null without wind.',
+    ),
+  },
+  { additionalProperties: false, description: 'Energy of one operating year, MWh.' },
+);
+
+export const RevenueLines = Type.Object(
+  {
+    ppa_solar: Money('Solar energy sold under the PPA.'),
+    ppa_wind: Money('Wind energy sold under the PPA.'),
+    merchant_solar: Money('Solar energy sold at the hourly merchant price.'),
+    merchant_wind: Money('Wind energy sold at the hourly merchant price.'),
+    total: Money('Sum of the four lines.'),
+  },
+  { additionalProperties: false, description: 'Revenue, nominal money of the year.' },
+);
+
+export const OperatingExpenses = Type.Object(
+  {
+    fixed_om: Money('Fixed O&M per kW (solar per kW DC, wind per kW) plus insurance (% of installed cost).'),
+    variable_om: Money('Variable O&M per MWh delivered.'),
+    total: Money('fixed_om + variable_om.'),
+  },
+  {
+    additionalProperties: false,
+    description: 'Year-1 money × (1 + inflation)^(year − 1) × (1 + O&M escalation)^(year − 1), as SAM escalates O&M.',
+  },
+);
+
+export const IncomeStatementYear = Type.Object(
+  {
+    year: ProjectYear('Operating year, 1 = start_year.'),
+    revenue: RevenueLines,
+    operating_expenses: OperatingExpenses,
+    ebitda: Money('revenue.total − operating_expenses.total.'),
+    depreciation: Money('Tax depreciation of the installed cost (MACRS 5-year half-year, or straight line).'),
+    interest: Money('Interest paid on the project debt.'),
+    pre_tax_income: Money('ebitda − depreciation − interest.'),
+    income_tax: Money(
+      'tax rate × pre_tax_income; negative is a benefit (Single Owner: the owner uses losses as they occur).',
+    ),
+    net_income: Money('pre_tax_income − income_tax.'),
+  },
+  { additionalProperties: false, description: 'Income statement of one operating year.' },
+);
+
+export const CashFlowYear = Type.Object(
+  {
+    year: ProjectYear('0 = construction, then operating years 1–25.'),
+    capex: Money('Installed cost paid (year 0 only).'),
+    ebitda: Money('As in the income statement; 0 in year 0.'),
+    income_tax: Money('As in the income statement (negative = benefit); 0 in year 0.'),
+    debt_drawdown: Money('Debt drawn to pay the installed cost (year 0 only).'),
+    interest: Money('Interest paid.'),
+    principal: Money('Principal repaid.'),
+    cfads: Money('Cash available for debt service: EBITDA, as SAM Single Owner defines it (before income tax).'),
+    dscr: Nullable(Type.Number(), 'cfads / (interest + principal). Null in a year without debt service.'),
+    equity_cash_flow: Money(
+      'Cash to the owner after tax: debt_drawdown − capex + ebitda − income_tax − interest − principal.',
+    ),
+    cumulative_equity_cash_flow: Money('Sum of equity_cash_flow from year 0 through this year.'),
+  },
+  { additionalProperties: false, description: 'Cash flow of one year.' },
+);
+
+export const RevenueBreakdown = Type.Object(
+  {
+    by_source: Type.Object(
+      { ppa: Money('PPA revenue, all years.'), merchant: Money('Merchant revenue, all years.') },
+      { additionalProperties: false },
+    ),
+    by_technology: Type.Object(
+      { solar: Money('Solar revenue, all years.'), wind: Money('Wind revenue, all years.') },
+      { additionalProperties: false },
+    ),
+    total: Money('Revenue, all years.'),
+  },
+  { additionalProperties: false, description: 'Lifetime revenue (undiscounted sum of nominal money).' },
+);
+
+export const Kpis = Type.Object(
+  {
+    project_npv: Money(
+      'NPV at the nominal discount rate of the unlevered after-tax project cash flow: −installed cost, then EBITDA − tax rate × (EBITDA − depreciation).',
+    ),
+    equity_npv: Money('NPV at the nominal discount rate of equity_cash_flow, years 0–25.'),
+    project_irr: Nullable(Type.Number(), 'IRR of the project cash flow, as a fraction (0.08 = 8 %). Null if none.'),
+    equity_irr: Nullable(Type.Number(), 'IRR of equity_cash_flow, as a fraction. Null if none.'),
+    lcoe_nominal: Nullable(
+      Type.Number(),
+      'Nominal LCOE per MWh: (installed cost + NPV of O&M at the nominal rate) / NPV of delivered energy at the nominal rate. Null without energy.',
+    ),
+    lcoe_real: Nullable(
+      Type.Number(),
+      'Real LCOE per MWh (start-year money): the same costs / NPV of delivered energy at the real rate. Null without energy.',
+    ),
+    min_dscr: Nullable(Type.Number(), 'Lowest DSCR over the years with debt service. Null without debt.'),
+    average_dscr: Nullable(Type.Number(), 'Mean DSCR over the years with debt service. Null without debt.'),
+    payback_year: Nullable(
+      ProjectYear('Project year'),
+      'First project year (0–25) in which cumulative_equity_cash_flow ≥ 0. Null if never.',
+    ),
+    energy_p50_mwh: Type.Number({ description: 'Median of the 25 annual delivered energies, MWh.' }),
+    energy_p90_mwh: Type.Number({
+      description:
+        'Mean − 1.2816 × sample standard deviation of the 25 annual delivered energies (normal assumption), MWh.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n.',
+  },
+);
+
+/** The KPIs a scenario shows as its `summary`. */
+export const Summary = Kpis;
+
+export const ScenarioResult = Type.Object(
+  {
+    scenario_id: Type.String({ format: 'uuid', description: 'The scenario these statements belong to.' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code of every money figure.' }),
+    energy_unit: Type.Literal('MWh'),
+    start_year: Type.Integer({ description: 'Calendar year of operating year 1.' }),
+    years: Type.Literal(YEARS),
+    hours_per_year: Type.Literal(HOURS_PER_YEAR),
+    solar_hourly: Type.Optional(
+      Hourly(
+        'Solar MWh delivered in each hour, [year][hour]; hour 0 = Jan 1 00:00–01:00 local standard time; Feb 29 skipped. Omitted with ?hourly=false.',
+      ),
+    ),
+    wind_hourly: Type.Optional(Hourly('Wind MWh delivered in each hour, laid out as solar_hourly.')),
+    annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
+    income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
+    cash_flow: Type.Array(CashFlowYear, { minItems: YEARS + 1, maxItems: YEARS + 1 }),
+    revenue_breakdown: RevenueBreakdown,
+    kpis: Kpis,
+  },
+  {
+    additionalProperties: false,
+    $id: 'ScenarioResult',
+    description: 'Hourly generation and SAM Single Owner style financial statements of a scenario.',
+  },
+);
+
+export type AnnualEnergy = Static<typeof AnnualEnergy>;
+export type RevenueLines = Static<typeof RevenueLines>;
+export type IncomeStatementYear = Static<typeof IncomeStatementYear>;
+export type CashFlowYear = Static<typeof CashFlowYear>;
+export type RevenueBreakdown = Static<typeof RevenueBreakdown>;
+export type Kpis = Static<typeof Kpis>;
+export type Summary = Static<typeof Summary>;
+export type ScenarioResult = Static<typeof ScenarioResult>;

@@ -1,0 +1,47 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ScenarioInputs } from './inputs.ts';
+import { Summary } from './result.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+export const ScenarioStatus = Type.Union(
+  [Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')],
+  { description: 'queued → running → succeeded | failed. A retry after a crash goes back to queued.' },
+);
+
+export const ScenarioError = Type.Object(
+  { code: Type.String(), message: Type.String() },
+  { description: 'Why the calculation failed.' },
+);
+
+export { Summary };
+
+const scenarioFields = {
+  id: Type.String({ format: 'uuid', description: 'UUIDv7.' }),
+  name: Type.String(),
+  status: ScenarioStatus,
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  stage: Type.Union([Type.String(), Type.Null()]),
+  attempt: Type.Integer({ minimum: 0, description: 'How many times a worker has started the calculation.' }),
+  summary: Type.Union([Summary, Type.Null()]),
+  error: Type.Union([ScenarioError, Type.Null()]),
+  created_at: Timestamp('When the scenario was created.'),
+  updated_at: Timestamp('When the scenario last changed.'),
+  started_at: Nullable(Timestamp('When the latest attempt started.')),
+  finished_at: Nullable(Timestamp('When it succeeded or failed.')),
+  links: Type.Object({ self: Type.String(), events: Type.String(), statements: Type.String() }),
+};
+
+export const ScenarioListItem = Type.Object(scenarioFields, { $id: 'ScenarioListItem' });
+export const Scenario = Type.Object(
+  { ...scenarioFields, inputs: ScenarioInputs },
+  { $id: 'Scenario', description: 'A scenario with its inputs, every default applied.' },
+);
+export const ScenarioList = Type.Object(
+  { items: Type.Array(ScenarioListItem), total: Type.Integer() },
+  { $id: 'ScenarioList', description: 'Every scenario, newest first.' },
+);
+
+export type Scenario = Static<typeof Scenario>;
+export type ScenarioListItem = Static<typeof ScenarioListItem>;

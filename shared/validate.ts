@@ -1,0 +1,101 @@
+// Validation of a scenario request with the same TypeBox schema that documents it, compiled once.
+// Every failing field is reported, each with a JSON Pointer path.
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { FieldError } from './schemas/problem.ts';
+import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from './schemas/inputs.ts';
+import { parseSamCsv, WeatherFileError } from './weather.samcsv.ts';
+
+const compiled = TypeCompiler.Compile(ScenarioInputs);
+const weatherVariants: Record<string, TypeCheck<TSchema>> = {
+  synthetic: TypeCompiler.Compile(SyntheticWeather),
+  supplied: TypeCompiler.Compile(SuppliedWeather),
+  sam_csv: TypeCompiler.Compile(SamCsvWeather),
+};
+
+export type Validation = { ok: true; value: ScenarioInputs } | { ok: false; errors: FieldError[] };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** "Expected union value" says nothing; name the allowed literals or shapes instead. */
+function describeUnion(schema: TSchema): string {
+  const variants = (schema.anyOf ?? []) as TSchema[];
+  if (variants.length > 0 && variants.every((v) => 'const' in v)) {
+    return `must be one of: ${variants.map((v) => JSON.stringify(v.const)).join(', ')}`;
+  }
+  if (variants.some((v) => v.type === 'array') && variants.some((v) => v.type === 'number')) {
+    const n = variants.find((v) => v.type === 'number') as TSchema;
+    return `must be a number between ${n.minimum} and ${n.maximum}, or an array of 12 such numbers`;
+  }
+  return 'does not match any allowed form';
+}
+
+function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix: string, out: FieldError[]): void {
+  for (const e of check.Errors(value)) {
+    const path = prefix + e.path;
+    if (out.some((o) => o.path === path)) continue;
+    let message = e.message;
+    if (e.schema.anyOf) message = describeUnion(e.schema);
+    out.push({ path: path || '/', message });
+  }
+}
+
+function weatherErrors(weather: unknown, out: FieldError[]): void {
+  const source = isObject(weather) ? weather.source : undefined;
+  const check = typeof source === 'string' ? weatherVariants[source] : undefined;
+  if (!check) {
+    out.push({ path: '/weather/source', message: 'must be one of: "synthetic", "supplied", "sam_csv"' });
+    return;
+  }
+  schemaErrors(check, weather, '/weather', out);
+}
+
+/** Checks that need more than one field, or more than a schema can say. */
+function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
+  if (v.solar.capacity_mw_dc === 0 && v.wind.capacity_mw === 0) {
+    const message = 'solar and wind capacity cannot both be 0';
+    out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
+  }
+  const curve = v.wind.turbine.power_curve;
+  if (curve) {
+    for (let i = 1; i < curve.length; i++) {
+      if (!(curve[i][0] > curve[i - 1][0])) {
+        out.push({
+          path: `/wind/turbine/power_curve/${i}/0`,
+          message: `wind speeds must increase strictly: ${curve[i][0]} follows ${curve[i - 1][0]}`,
+        });
+        break;
+      }
+    }
+    if (curve.every(([, kw]) => kw === 0)) {
+      out.push({ path: '/wind/turbine/power_curve', message: 'the power curve never produces power' });
+    }
+  }
+  if (v.weather.source === 'sam_csv') {
+    try {
+      parseSamCsv(v.weather.text);
+    } catch (err) {
+      if (!(err instanceof WeatherFileError)) throw err;
+      out.push({ path: '/weather/text', message: err.message });
+    }
+  }
+}
+
+export function validateScenario(body: unknown): Validation {
+  if (!isObject(body)) {
+    return { ok: false, errors: [{ path: '/', message: 'the body must be a JSON object' }] };
+  }
+  const value = Value.Default(ScenarioInputs, structuredClone(body)) as unknown;
+  const errors: FieldError[] = [];
+  schemaErrors(compiled, value, '', errors);
+  const weatherIdx = errors.findIndex((e) => e.path === '/weather');
+  if (weatherIdx >= 0) {
+    errors.splice(weatherIdx, 1);
+    weatherErrors((value as Record<string, unknown>).weather, errors);
+  }
+  if (errors.length === 0) physicsErrors(value as ScenarioInputs, errors);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as ScenarioInputs };
+}

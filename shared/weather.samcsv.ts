@@ -1,0 +1,275 @@
+// Reads SAM's CSV weather format (line 1 metadata names, line 2 their values, line 3
+// column names, then one row per hour) and turns supplied weather into the engine's
+// WeatherYear. Shared because the web validator rejects a bad upload with the line
+// number before it is stored, and the engine reads the same text the same way.
+import type { Static } from '@sinclair/typebox';
+import type { WeatherYear } from '../worker/engine/weather.types.ts';
+import type { SuppliedWeather } from './schemas/inputs.ts';
+
+const HOURS = 8760;
+const LEAP_HOURS = 8784;
+/** Feb 29 starts after 31 + 28 days. */
+const FEB29_FIRST_ROW = 59 * 24;
+
+export class WeatherFileError extends Error {
+  readonly line: number;
+
+  constructor(line: number, message: string) {
+    super(`line ${line}: ${message}`);
+    this.name = 'WeatherFileError';
+    this.line = line;
+  }
+}
+
+export interface SamCsvData {
+  latitude: number;
+  longitude: number;
+  timezoneHours: number;
+  elevationM: number | null;
+  /** Wind measurement height when the header gives one. */
+  windHeightM: number | null;
+  ghi: Float64Array;
+  dni: Float64Array;
+  dhi: Float64Array;
+  tempC: Float64Array;
+  windMs: Float64Array;
+  /** mbar, converted from Pa or kPa when the column is plainly in those units. */
+  pressureMbar: Float64Array | null;
+}
+
+/** Standard-atmosphere pressure at an elevation, mbar. */
+export function pressureFromElevation(elevationM: number): number {
+  return 1013.25 * (1 - 2.25577e-5 * elevationM) ** 5.25588;
+}
+
+/** "GHI (W/m2)", "\"Wind Speed\"" → "ghi", "wind speed". */
+function normName(s: string): string {
+  return s
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .replace(/\s*[([].*$/, '')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+const META: Record<string, readonly string[]> = {
+  latitude: ['latitude', 'lat'],
+  longitude: ['longitude', 'lon', 'long', 'lng'],
+  timezone: ['time zone', 'timezone', 'tz'],
+  elevation: ['elevation', 'elev', 'el', 'site elevation', 'altitude'],
+  windHeight: ['wind height', 'wind speed height', 'windheight', 'measurement height', 'wind measurement height'],
+  hasUnits: ['hasunits', 'units'],
+};
+
+// Column names SAM's own reader accepts, plus the NSRDB spellings.
+const COLUMNS: Record<string, readonly string[]> = {
+  GHI: ['ghi', 'gh', 'global', 'global horizontal', 'global horizontal irradiance'],
+  DNI: ['dni', 'dn', 'beam', 'direct normal', 'direct normal irradiance'],
+  DHI: ['dhi', 'df', 'diffuse', 'diffuse horizontal', 'diffuse horizontal irradiance'],
+  temperature: [
+    'tdry',
+    'dry bulb',
+    'dry bulb temp',
+    'dry bulb temperature',
+    'temperature',
+    'ambient',
+    'ambient temp',
+    'temp',
+  ],
+  'wind speed': ['wspd', 'wind speed', 'windspeed'],
+  pressure: ['pres', 'pressure', 'air pressure'],
+  month: ['month', 'mo'],
+  day: ['day'],
+};
+
+function findIndex(names: string[], variants: readonly string[]): number {
+  return names.findIndex((n) => variants.includes(n));
+}
+
+function parseNumber(raw: string | undefined, line: number, what: string): number {
+  const s = (raw ?? '').trim().replace(/^"(.*)"$/, '$1');
+  if (s === '') throw new WeatherFileError(line, `${what} is empty`);
+  const v = Number(s);
+  if (!Number.isFinite(v)) throw new WeatherFileError(line, `${what} is not a number ('${s.slice(0, 20)}')`);
+  return v;
+}
+
+function checkRange(v: number, lo: number, hi: number, line: number, what: string): void {
+  if (!(v >= lo && v <= hi)) throw new WeatherFileError(line, `${what} ${v} is outside ${lo} to ${hi}`);
+}
+
+/** Parses a SAM CSV weather file; throws WeatherFileError naming the first bad line. */
+export function parseSamCsv(text: string): SamCsvData {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines.length < 3 || lines[0].trim() === '') {
+    throw new WeatherFileError(
+      1,
+      'expected metadata names on line 1, their values on line 2 and column names on line 3',
+    );
+  }
+  const metaNames = lines[0].split(',').map(normName);
+  const metaValues = lines[1].split(',');
+  const meta = (key: string): { raw: string; index: number } | null => {
+    const index = findIndex(metaNames, META[key]);
+    const raw = index >= 0 ? (metaValues[index] ?? '').trim() : '';
+    return index >= 0 && raw !== '' ? { raw, index } : null;
+  };
+  const required = (key: string, label: string, lo: number, hi: number): number => {
+    const m = meta(key);
+    if (!m) throw new WeatherFileError(findIndex(metaNames, META[key]) >= 0 ? 2 : 1, `no ${label} in the header`);
+    const v = parseNumber(m.raw, 2, label);
+    checkRange(v, lo, hi, 2, label);
+    return v;
+  };
+  const latitude = required('latitude', 'Latitude', -90, 90);
+  const longitude = required('longitude', 'Longitude', -180, 180);
+  const timezoneHours = required('timezone', 'Time Zone', -12, 14);
+  const elevM = meta('elevation');
+  const elevationM = elevM ? parseNumber(elevM.raw, 2, 'Elevation') : null;
+  if (elevationM !== null) checkRange(elevationM, -450, 9000, 2, 'Elevation');
+  const heightM = meta('windHeight');
+  const windHeightM = heightM ? parseNumber(heightM.raw, 2, 'wind height') : null;
+  if (windHeightM !== null) checkRange(windHeightM, 1, 300, 2, 'wind height');
+  const unitsFlag = meta('hasUnits')?.raw.toLowerCase();
+  const hasUnits = unitsFlag === 'yes' || unitsFlag === 'true' || (unitsFlag !== undefined && Number(unitsFlag) > 0);
+
+  const headerLine = 3;
+  const columnNames = lines[headerLine - 1].split(',').map(normName);
+  const col: Record<string, number> = {};
+  for (const [label, variants] of Object.entries(COLUMNS)) col[label] = findIndex(columnNames, variants);
+  for (const label of ['GHI', 'DNI', 'DHI', 'temperature', 'wind speed']) {
+    if (col[label] < 0) throw new WeatherFileError(headerLine, `no ${label} column`);
+  }
+  let width = columnNames.length;
+  while (width > 0 && columnNames[width - 1] === '') width--;
+
+  const first = headerLine + (hasUnits ? 1 : 0);
+  let last = lines.length;
+  while (last > first && lines[last - 1].trim() === '') last--;
+  const rows = last - first;
+  if (rows > LEAP_HOURS) {
+    throw new WeatherFileError(
+      first + LEAP_HOURS + 1,
+      `more than ${LEAP_HOURS} data rows; expected one year of hourly data`,
+    );
+  }
+  if (rows !== HOURS && rows !== LEAP_HOURS) {
+    throw new WeatherFileError(
+      Math.max(last, first),
+      `found ${rows} data rows; expected ${HOURS} (or ${LEAP_HOURS} for a leap year)`,
+    );
+  }
+
+  const ghi = new Float64Array(rows);
+  const dni = new Float64Array(rows);
+  const dhi = new Float64Array(rows);
+  const tempC = new Float64Array(rows);
+  const windMs = new Float64Array(rows);
+  const pres = col.pressure >= 0 ? new Float64Array(rows) : null;
+  const months = new Uint8Array(rows);
+  const days = new Uint8Array(rows);
+  const irradiance = (raw: string, line: number, what: string, max: number): number => {
+    const v = parseNumber(raw, line, what);
+    // Night-time pyranometer offsets of a few W/m² below zero are common and harmless.
+    checkRange(v, -10, max, line, what);
+    return Math.max(0, v);
+  };
+  for (let r = 0; r < rows; r++) {
+    const line = first + r + 1;
+    const cells = lines[first + r].split(',');
+    if (cells.length < width || cells.slice(width).some((c) => c.trim() !== '')) {
+      throw new WeatherFileError(line, `expected ${width} columns, found ${cells.length}`);
+    }
+    ghi[r] = irradiance(cells[col.GHI], line, 'GHI', 1500);
+    dni[r] = irradiance(cells[col.DNI], line, 'DNI', 1500);
+    dhi[r] = irradiance(cells[col.DHI], line, 'DHI', 1000);
+    tempC[r] = parseNumber(cells[col.temperature], line, 'temperature');
+    checkRange(tempC[r], -90, 70, line, 'temperature');
+    windMs[r] = parseNumber(cells[col['wind speed']], line, 'wind speed');
+    checkRange(windMs[r], 0, 100, line, 'wind speed');
+    if (pres) pres[r] = parseNumber(cells[col.pressure], line, 'pressure');
+    if (col.month >= 0 && col.day >= 0) {
+      months[r] = parseNumber(cells[col.month], line, 'Month');
+      days[r] = parseNumber(cells[col.day], line, 'Day');
+    }
+  }
+  let pressureMbar: Float64Array | null = null;
+  if (pres) {
+    let mean = 0;
+    for (let r = 0; r < rows; r++) mean += pres[r] / rows;
+    const toMbar = mean > 2000 ? 0.01 : mean < 150 ? 10 : 1;
+    for (let r = 0; r < rows; r++) {
+      pres[r] *= toMbar;
+      checkRange(pres[r], 300, 1100, first + r + 1, 'pressure (mbar)');
+    }
+    pressureMbar = pres;
+  }
+
+  let keep = (a: Float64Array): Float64Array => a;
+  if (rows === LEAP_HOURS) {
+    let start = FEB29_FIRST_ROW;
+    if (col.month >= 0 && col.day >= 0) {
+      start = months.findIndex((m, r) => m === 2 && days[r] === 29);
+      const count = months.filter((m, r) => m === 2 && days[r] === 29).length;
+      if (start < 0 || count !== 24) {
+        throw new WeatherFileError(first + 1, `${LEAP_HOURS} rows but Feb 29 has ${Math.max(count, 0)} hours, not 24`);
+      }
+    }
+    keep = (a) => {
+      const out = new Float64Array(HOURS);
+      out.set(a.subarray(0, start));
+      out.set(a.subarray(start + 24), start);
+      return out;
+    };
+  }
+  return {
+    latitude,
+    longitude,
+    timezoneHours,
+    elevationM,
+    windHeightM,
+    ghi: keep(ghi),
+    dni: keep(dni),
+    dhi: keep(dhi),
+    tempC: keep(tempC),
+    windMs: keep(windMs),
+    pressureMbar: pressureMbar ? keep(pressureMbar) : null,
+  };
+}
+
+export interface FromSamCsvOptions {
+  /** The scenario's wind_height_m, which overrides the file's. */
+  windHeightM?: number;
+  /** Used for the pressure when the file has neither a pressure column nor an elevation. */
+  siteElevationM?: number;
+}
+
+export function weatherYearFromSamCsv(data: SamCsvData, opts: FromSamCsvOptions = {}): WeatherYear {
+  const pressure =
+    data.pressureMbar ??
+    new Float64Array(HOURS).fill(pressureFromElevation(data.elevationM ?? opts.siteElevationM ?? 0));
+  return {
+    ghi: data.ghi,
+    dni: data.dni,
+    dhi: data.dhi,
+    tempC: data.tempC,
+    windMs: data.windMs,
+    pressureMbar: pressure,
+    windHeightM: opts.windHeightM ?? data.windHeightM ?? 10,
+  };
+}
+
+export function weatherYearFromSupplied(w: Static<typeof SuppliedWeather>, elevationM: number): WeatherYear {
+  return {
+    ghi: Float64Array.from(w.ghi),
+    dni: Float64Array.from(w.dni),
+    dhi: Float64Array.from(w.dhi),
+    tempC: Float64Array.from(w.temp_air_c),
+    windMs: Float64Array.from(w.wind_speed_ms),
+    pressureMbar: w.pressure_mbar
+      ? Float64Array.from(w.pressure_mbar)
+      : new Float64Array(HOURS).fill(pressureFromElevation(elevationM)),
+    windHeightM: w.wind_height_m,
+  };
+}

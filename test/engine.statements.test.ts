@@ -1,0 +1,303 @@
+// The whole engine on the default scenario and on edge cases: every returned
+// statement must satisfy the identities that tie it together, so a reader can
+// recompute each total, ratio and KPI from the rows beside it.
+import { readFileSync } from 'node:fs';
+import { Value } from '@sinclair/typebox/value';
+import t from 'tap';
+import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { HOURS_PER_YEAR, ScenarioResult, YEARS } from '../shared/schemas/result.ts';
+import { npv } from '../worker/engine/finance.metrics.ts';
+import { calculate, EngineError, type EngineResult } from '../worker/engine/index.ts';
+import { resolvedInputs } from './fixtures/inputs.ts';
+
+type Test = typeof t;
+
+/** Equal within a relative tolerance, with an absolute floor for values near 0. */
+function near(t: Test, actual: number | null | undefined, expected: number, what: string, rel = 1e-9): void {
+  const tolerance = rel * Math.max(1, Math.abs(expected));
+  if (typeof actual !== 'number' || !(Math.abs(actual - expected) <= tolerance)) {
+    t.fail(`${what}: ${actual} ≠ ${expected}`);
+  }
+}
+
+const sum = (a: ArrayLike<number>, from = 0, to = a.length) => {
+  let s = 0;
+  for (let i = from; i < to; i++) s += a[i];
+  return s;
+};
+
+function checkEnergy(t: Test, inputs: ResolvedInputs, r: EngineResult): void {
+  t.equal(r.solar_hourly.length, YEARS * HOURS_PER_YEAR, 'solar: 25 × 8760 hours');
+  t.equal(r.wind_hourly.length, YEARS * HOURS_PER_YEAR, 'wind: 25 × 8760 hours');
+  t.equal(r.annual.length, YEARS);
+  const limit = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
+  let overLimit = 0;
+  let negative = 0;
+  for (let i = 0; i < r.solar_hourly.length; i++) {
+    const s = r.solar_hourly[i];
+    const w = r.wind_hourly[i];
+    if (!(s >= 0 && w >= 0)) negative++;
+    if (s + w > limit * (1 + 1e-12)) overLimit++;
+  }
+  t.equal(negative, 0, 'no negative or NaN hour');
+  t.equal(overLimit, 0, 'delivered never exceeds the export limit');
+  r.annual.forEach((a, i) => {
+    t.equal(a.year, i + 1);
+    const from = i * HOURS_PER_YEAR;
+    near(t, a.solar_mwh, sum(r.solar_hourly, from, from + HOURS_PER_YEAR), `year ${a.year} solar = Σ hourly`);
+    near(t, a.wind_mwh, sum(r.wind_hourly, from, from + HOURS_PER_YEAR), `year ${a.year} wind = Σ hourly`);
+    near(t, a.export_mwh, a.solar_mwh + a.wind_mwh, `year ${a.year} export`);
+    t.ok(a.curtailed_mwh >= 0);
+    if (limit === Number.POSITIVE_INFINITY) t.equal(a.curtailed_mwh, 0, 'no limit, no curtailment');
+    if (inputs.solar.capacity_mw_dc > 0) {
+      near(t, a.solar_capacity_factor, a.solar_mwh / (inputs.solar.capacity_mw_dc * 8760), 'solar capacity factor');
+    } else t.equal(a.solar_capacity_factor, null);
+    if (inputs.wind.capacity_mw > 0) {
+      near(t, a.wind_capacity_factor, a.wind_mwh / (inputs.wind.capacity_mw * 8760), 'wind capacity factor');
+    } else t.equal(a.wind_capacity_factor, null);
+  });
+}
+
+function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void {
+  const f = inputs.finance;
+  const taxRate = f.tax_rate_percent / 100;
+  t.equal(r.income_statement.length, YEARS);
+  t.equal(r.cash_flow.length, YEARS + 1);
+  t.same(
+    r.cash_flow.map((c) => c.year),
+    Array.from({ length: YEARS + 1 }, (_, i) => i),
+  );
+  let ppa = 0;
+  let merchant = 0;
+  let solar = 0;
+  let wind = 0;
+  for (const is of r.income_statement) {
+    const v = is.revenue;
+    const y = `year ${is.year}`;
+    near(t, v.total, v.ppa_solar + v.ppa_wind + v.merchant_solar + v.merchant_wind, `${y} revenue total`);
+    ppa += v.ppa_solar + v.ppa_wind;
+    merchant += v.merchant_solar + v.merchant_wind;
+    solar += v.ppa_solar + v.merchant_solar;
+    wind += v.ppa_wind + v.merchant_wind;
+    const o = is.operating_expenses;
+    near(t, o.total, o.fixed_om + o.variable_om, `${y} opex total`);
+    near(t, is.ebitda, v.total - o.total, `${y} EBITDA`);
+    near(t, is.pre_tax_income, is.ebitda - is.depreciation - is.interest, `${y} pre-tax income`);
+    near(t, is.income_tax, taxRate * is.pre_tax_income, `${y} income tax`);
+    near(t, is.net_income, is.pre_tax_income - is.income_tax, `${y} net income`);
+  }
+  const b = r.revenue_breakdown;
+  near(t, b.by_source.ppa, ppa, 'breakdown ppa');
+  near(t, b.by_source.merchant, merchant, 'breakdown merchant');
+  near(t, b.by_technology.solar, solar, 'breakdown solar');
+  near(t, b.by_technology.wind, wind, 'breakdown wind');
+  near(t, b.total, ppa + merchant, 'breakdown total');
+
+  let cumulative = 0;
+  let principal = 0;
+  const dscrs: number[] = [];
+  for (const c of r.cash_flow) {
+    const y = `cash flow year ${c.year}`;
+    if (c.year > 0) {
+      const is = r.income_statement[c.year - 1];
+      t.equal(c.ebitda, is.ebitda);
+      t.equal(c.income_tax, is.income_tax);
+      t.equal(c.interest, is.interest);
+      t.equal(c.capex, 0);
+      t.equal(c.debt_drawdown, 0);
+    }
+    near(t, c.cfads, c.ebitda, `${y} CFADS = EBITDA (SAM Single Owner)`);
+    const service = c.interest + c.principal;
+    if (service > 0) {
+      near(t, c.dscr, c.cfads / service, `${y} DSCR`);
+      dscrs.push(c.cfads / service);
+    } else t.equal(c.dscr, null, `${y} no debt service, no DSCR`);
+    const equity = c.debt_drawdown - c.capex + c.ebitda - c.income_tax - c.interest - c.principal;
+    near(t, c.equity_cash_flow, equity, `${y} equity cash flow`);
+    cumulative += c.equity_cash_flow;
+    near(t, c.cumulative_equity_cash_flow, cumulative, `${y} cumulative`);
+    principal += c.principal;
+  }
+  near(t, principal, r.cash_flow[0].debt_drawdown, 'the debt is repaid', 1e-9);
+
+  const k = r.kpis;
+  const nominal = (1 + f.discount_rate_real_percent / 100) * (1 + f.inflation_percent / 100) - 1;
+  const real = f.discount_rate_real_percent / 100;
+  const equityFlows = r.cash_flow.map((c) => c.equity_cash_flow);
+  const projectFlows = r.cash_flow.map((c, y) =>
+    y === 0 ? -c.capex : c.ebitda - taxRate * (c.ebitda - r.income_statement[y - 1].depreciation),
+  );
+  const scale = r.cash_flow[0].capex;
+  near(t, k.equity_npv, npv(nominal, equityFlows), 'equity NPV from the equity cash flows', 1e-9);
+  near(t, k.project_npv, npv(nominal, projectFlows), 'project NPV', 1e-9);
+  if (k.equity_irr !== null) near(t, npv(k.equity_irr, equityFlows) / scale, 0, 'NPV at the equity IRR is 0', 1e-9);
+  if (k.project_irr !== null) near(t, npv(k.project_irr, projectFlows) / scale, 0, 'NPV at the project IRR is 0', 1e-9);
+  if (dscrs.length > 0) {
+    near(t, k.min_dscr, Math.min(...dscrs), 'min DSCR');
+    near(t, k.average_dscr, sum(dscrs) / dscrs.length, 'average DSCR');
+  } else {
+    t.equal(k.min_dscr, null);
+    t.equal(k.average_dscr, null);
+  }
+  const payback = r.cash_flow.find((c) => c.cumulative_equity_cash_flow >= 0)?.year ?? null;
+  t.equal(k.payback_year, payback, 'payback year');
+
+  // LCOE × discounted energy = discounted owner costs (equity, O&M, tax, debt service).
+  const costs = r.cash_flow.map((c, y) =>
+    y === 0
+      ? c.capex - c.debt_drawdown
+      : r.income_statement[y - 1].operating_expenses.total + c.income_tax + c.interest + c.principal,
+  );
+  const energy = [0, ...r.annual.map((a) => a.export_mwh)];
+  const discountedCosts = npv(nominal, costs);
+  near(t, (k.lcoe_nominal ?? Number.NaN) * npv(nominal, energy), discountedCosts, 'nominal LCOE identity');
+  near(t, (k.lcoe_real ?? Number.NaN) * npv(real, energy), discountedCosts, 'real LCOE identity');
+
+  const annualEnergy = r.annual.map((a) => a.export_mwh).sort((a, b) => a - b);
+  near(t, k.energy_p50_mwh, annualEnergy[12], 'P50 = median of 25 years');
+  const mean = sum(annualEnergy) / YEARS;
+  const sd = Math.sqrt(annualEnergy.reduce((s, e) => s + (e - mean) ** 2, 0) / (YEARS - 1));
+  near(t, k.energy_p90_mwh, mean - 1.2816 * sd, 'P90');
+  t.ok(k.energy_p90_mwh <= mean, 'P90 ≤ mean');
+}
+
+function run(t: Test, name: string, inputs: ResolvedInputs): EngineResult {
+  const fractions: number[] = [];
+  const r = calculate(inputs, (_stage, fraction) => fractions.push(fraction));
+  t.ok(fractions.length >= 25 && fractions.length <= 60, `${name}: ${fractions.length} progress reports`);
+  t.ok(
+    fractions.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= fractions[i - 1])),
+    'progress is monotonic in 0..1',
+  );
+  t.equal(fractions.at(-1), 1);
+  checkEnergy(t, inputs, r);
+  checkStatements(t, inputs, r);
+  return r;
+}
+
+t.test('default scenario', async (t) => {
+  const inputs = resolvedInputs();
+  const r = run(t, 'default', inputs);
+  const cf = r.annual[0];
+  t.ok(cf.solar_capacity_factor! > 0.12 && cf.solar_capacity_factor! < 0.35, `solar CF ${cf.solar_capacity_factor}`);
+  t.ok(cf.wind_capacity_factor! > 0.15 && cf.wind_capacity_factor! < 0.65, `wind CF ${cf.wind_capacity_factor}`);
+  t.ok(r.kpis.lcoe_nominal! > 5 && r.kpis.lcoe_nominal! < 500, `LCOE ${r.kpis.lcoe_nominal}`);
+  t.ok(r.kpis.lcoe_real! < r.kpis.lcoe_nominal!, 'real LCOE < nominal LCOE with inflation');
+
+  const years = (a: Float64Array) =>
+    Array.from({ length: YEARS }, (_, i) => Array.from(a.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR)));
+  const document = {
+    ...r,
+    scenario_id: '01936f3e-0000-7000-8000-000000000042',
+    solar_hourly: years(r.solar_hourly),
+    wind_hourly: years(r.wind_hourly),
+  };
+  const errors = [...Value.Errors(ScenarioResult, document)].slice(0, 3);
+  t.same(
+    errors.map((e) => `${e.path} ${e.message}`),
+    [],
+    'the result matches the ScenarioResult schema',
+  );
+
+  const again = calculate(inputs);
+  t.ok(Buffer.from(again.solar_hourly.buffer).equals(Buffer.from(r.solar_hourly.buffer)), 'same solar, bit for bit');
+  t.ok(Buffer.from(again.wind_hourly.buffer).equals(Buffer.from(r.wind_hourly.buffer)), 'same wind, bit for bit');
+  const { solar_hourly: _s, wind_hourly: _w, ...statements } = again;
+  const { solar_hourly: _s2, wind_hourly: _w2, ...first } = r;
+  t.same(statements, first, 'same statements');
+
+  const other = calculate(resolvedInputs({ seed: 43 }));
+  t.notOk(Buffer.from(other.wind_hourly.buffer).equals(Buffer.from(r.wind_hourly.buffer)), 'another seed, other wind');
+  t.notOk(Buffer.from(other.solar_hourly.buffer).equals(Buffer.from(r.solar_hourly.buffer)), 'another seed, other sun');
+  t.not(other.kpis.equity_npv, r.kpis.equity_npv);
+
+  // Synthetic years differ from each other, so P50 and P90 differ by more than degradation.
+  const yearOne = r.wind_hourly.subarray(0, HOURS_PER_YEAR);
+  const yearTwo = r.wind_hourly.subarray(HOURS_PER_YEAR, 2 * HOURS_PER_YEAR);
+  t.notOk(Buffer.from(yearOne.slice().buffer).equals(Buffer.from(yearTwo.slice().buffer)), 'each year its own weather');
+});
+
+t.test('solar only', async (t) => {
+  const r = run(t, 'solar only', resolvedInputs({ wind: { capacity_mw: 0 } }));
+  t.equal(sum(r.wind_hourly), 0);
+  t.equal(r.revenue_breakdown.by_technology.wind, 0);
+  t.ok(r.annual[0].solar_mwh > 0);
+});
+
+t.test('wind only', async (t) => {
+  const r = run(t, 'wind only', resolvedInputs({ solar: { capacity_mw_dc: 0 } }));
+  t.equal(sum(r.solar_hourly), 0);
+  t.equal(r.revenue_breakdown.by_technology.solar, 0);
+  t.ok(r.annual[0].wind_mwh > 0);
+});
+
+t.test('southern hemisphere (Sydney, −33.9)', async (t) => {
+  const r = run(t, 'south', resolvedInputs({ site: { latitude: -33.9, longitude: 151.2 } }));
+  const cf = r.annual[0].solar_capacity_factor!;
+  t.ok(cf > 0.12 && cf < 0.35, `solar CF ${cf}`);
+  // Southern summer: more sun in January than in June.
+  const jan = sum(r.solar_hourly, 0, 31 * 24);
+  const jun = sum(r.solar_hourly, 151 * 24, 181 * 24);
+  t.ok(jan > jun, `January ${jan} > June ${jun}`);
+});
+
+for (const latitude of [80, -80]) {
+  t.test(`polar latitude ${latitude}`, async (t) => {
+    const r = run(t, `lat ${latitude}`, resolvedInputs({ site: { latitude, longitude: 15 } }));
+    t.ok(r.annual[0].solar_mwh >= 0);
+  });
+}
+
+t.test('export limit below both capacities', async (t) => {
+  const inputs = resolvedInputs({ grid: { export_limit_mw: 40 } });
+  const r = run(t, 'limited', inputs);
+  t.ok(r.annual[0].curtailed_mwh > 0, 'some energy is curtailed');
+  const free = calculate(resolvedInputs());
+  near(
+    t,
+    r.annual[0].export_mwh + r.annual[0].curtailed_mwh,
+    free.annual[0].export_mwh,
+    'delivered + curtailed = what an unlimited plant delivers',
+  );
+});
+
+t.test('debt sized by DSCR, straight line depreciation, no debt', async (t) => {
+  const sized = run(
+    t,
+    'dscr',
+    resolvedInputs({
+      finance: { debt: { sizing: 'dscr', target_dscr: 1.4 }, depreciation: { method: 'straight_line' } },
+    }),
+  );
+  near(t, sized.kpis.min_dscr, 1.4, 'min DSCR = target', 1e-9);
+  const none = run(t, 'no debt', resolvedInputs({ finance: { debt: { fraction: 0 } } }));
+  t.equal(none.kpis.min_dscr, null);
+  t.equal(none.cash_flow[0].debt_drawdown, 0);
+});
+
+t.test('supplied weather: a SAM CSV file (Phoenix TMY2)', async (t) => {
+  const text = readFileSync(new URL('../../shared/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
+  const inputs = resolvedInputs({
+    site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
+    weather: { source: 'sam_csv', text },
+  });
+  const r = run(t, 'phoenix', inputs);
+  const cf = r.annual[0].solar_capacity_factor!;
+  t.ok(cf > 0.2 && cf < 0.35, `Phoenix tracker CF ${cf}`);
+  // The same weather every year: only degradation separates the years.
+  near(t, r.annual[1].solar_mwh, r.annual[0].solar_mwh * 0.995, 'year 2 = year 1 × (1 − 0.5 %)', 1e-9);
+});
+
+t.test('an unsorted power curve is an engine error', async (t) => {
+  const inputs = resolvedInputs();
+  inputs.wind.turbine.power_curve = [
+    [3, 0],
+    [10, 3000],
+    [8, 2000],
+    [25, 3000],
+  ];
+  t.throws(
+    () => calculate(inputs),
+    (err: unknown) => err instanceof EngineError && err.code === 'invalid_power_curve',
+  );
+});

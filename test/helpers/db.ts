@@ -1,0 +1,54 @@
+// Each test file gets its own database, cloned from the migrated template that scripts/test.ts
+// prepared (CREATE DATABASE … TEMPLATE is a file copy: milliseconds).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+function env(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the tests with \`npm test\``);
+  return v;
+}
+
+export function withDatabase(adminUrl: string, database: string): string {
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = env('HOURGLASS_TEST_ADMIN_URL');
+  const template = env('HOURGLASS_TEST_TEMPLATE');
+  const name = `hg_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(adminUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => {});
+  return {
+    url,
+    name,
+    pool,
+    async drop() {
+      await pool.end().catch(() => {});
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

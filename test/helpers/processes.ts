@@ -1,0 +1,97 @@
+// Spawns the real web and worker processes, as the Procfile does, against a test database.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Proc {
+  child: ChildProcess;
+  /** Every JSON log line the process printed. */
+  logs: Array<Record<string, unknown>>;
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+function spawnProc(entry: string, env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const waiters = new Set<() => void>();
+  let buffer = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl = buffer.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+      nl = buffer.indexOf('\n');
+    }
+    for (const w of waiters) w();
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    logs,
+    waitForLog(predicate, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const hit = logs.find(predicate);
+          if (hit) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(hit);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${entry}: log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        void exited.then((code) => {
+          if (waiters.has(check)) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`${entry} exited (${code}) before the log line; stderr: ${stderr.slice(-2000)}`));
+          }
+        });
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface Web extends Proc {
+  baseUrl: string;
+  port: number;
+}
+
+export async function startWeb(databaseUrl: string, env: Record<string, string> = {}): Promise<Web> {
+  const proc = spawnProc('server/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env });
+  const line = await proc.waitForLog((l) => typeof l.port === 'number' && String(l.msg).startsWith('listening'));
+  const port = line.port as number;
+  return { ...proc, port, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<Proc> {
+  const proc = spawnProc('worker/main.ts', { DATABASE_URL: databaseUrl, ...env });
+  await proc.waitForLog((l) => l.msg === 'worker started');
+  return proc;
+}

@@ -1,0 +1,34 @@
+// Runs one calculation at a time off the worker's main thread, so the main thread keeps writing
+// progress, sending heartbeats and answering pg-boss while the engine computes.
+import { parentPort } from 'node:worker_threads';
+import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { calculate, EngineError } from './engine/index.ts';
+import { serializeResult } from './result.serialize.ts';
+
+export type ThreadRequest = { scenarioId: string; inputs: ResolvedInputs };
+export type ThreadMessage =
+  | { type: 'progress'; stage: string; fraction: number }
+  | { type: 'done'; result: ReturnType<typeof serializeResult>; engineMs: number }
+  | { type: 'engine_error'; code: string; message: string }
+  | { type: 'crash'; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('engine.thread.ts must run as a worker thread');
+
+port.on('message', (req: ThreadRequest) => {
+  try {
+    const t0 = performance.now();
+    const result = calculate(req.inputs, (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }));
+    const engineMs = performance.now() - t0;
+    const serialized = serializeResult(req.scenarioId, result);
+    const msg: ThreadMessage = { type: 'done', result: serialized, engineMs };
+    // Copied, not transferred: small Buffers may share Node's pooled ArrayBuffer.
+    port.postMessage(msg);
+  } catch (err) {
+    const msg: ThreadMessage =
+      err instanceof EngineError
+        ? { type: 'engine_error', code: err.code, message: err.message }
+        : { type: 'crash', message: err instanceof Error ? err.message : String(err) };
+    port.postMessage(msg);
+  }
+});

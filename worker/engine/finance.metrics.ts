@@ -1,0 +1,137 @@
+// Small pure functions of money and statistics, kept apart from the
+// statements so that tests can check each against published values.
+// Convention throughout: flows[0] is at time 0 (undiscounted) and flows[n]
+// is divided by (1 + rate)^n, as SAM discounts its cash flows (unlike
+// Excel's NPV, which discounts the first value by one period).
+
+/** Net present value of `flows` at `rate`. */
+export function npv(rate: number, flows: ArrayLike<number>): number {
+  // Horner's scheme in v = 1/(1+rate): one multiply per term, no pow.
+  const v = 1 / (1 + rate);
+  let sum = 0;
+  for (let n = flows.length - 1; n >= 0; n--) sum = sum * v + flows[n];
+  return sum;
+}
+
+/** Σ values[n] / (1 + rate)^n for n ≥ 1 (values[0] is ignored): discounts yearly series indexed by year. */
+export function presentValueFromYear1(rate: number, values: ArrayLike<number>): number {
+  const v = 1 / (1 + rate);
+  let sum = 0;
+  for (let n = values.length - 1; n >= 1; n--) sum = (sum + values[n]) * v;
+  return sum;
+}
+
+const IRR_GRID_POINTS = 400;
+const IRR_MIN_GROWTH = 1e-3; // 1 + rate: rates from −99.9 %
+const IRR_MAX_GROWTH = 1e3; // … to +99,900 %
+
+/**
+ * Internal rate of return: a rate at which npv(rate, flows) = 0, or null if
+ * there is none in (−99.9 %, +99,900 %). Flows with several sign changes
+ * can have several roots; this scans a log-spaced grid of 1 + rate for every
+ * sign change, refines each bracket by bisection (always converges, unlike
+ * Newton's method) and returns the root nearest 0.
+ */
+export function irr(flows: ArrayLike<number>): number | null {
+  let positive = false;
+  let negative = false;
+  for (let n = 0; n < flows.length; n++) {
+    if (flows[n] > 0) positive = true;
+    else if (flows[n] < 0) negative = true;
+  }
+  if (!positive || !negative) return null;
+
+  const logMin = Math.log(IRR_MIN_GROWTH);
+  const step = (Math.log(IRR_MAX_GROWTH) - logMin) / IRR_GRID_POINTS;
+  let best: number | null = null;
+  let prevRate = Math.exp(logMin) - 1;
+  let prevValue = npv(prevRate, flows);
+  for (let i = 1; i <= IRR_GRID_POINTS; i++) {
+    const rate = Math.exp(logMin + i * step) - 1;
+    const value = npv(rate, flows);
+    let root: number | null = null;
+    if (value === 0) root = rate;
+    else if (prevValue !== 0 && value < 0 !== prevValue < 0) root = bisect(flows, prevRate, rate, prevValue);
+    if (root !== null && (best === null || Math.abs(root) < Math.abs(best))) best = root;
+    prevRate = rate;
+    prevValue = value;
+  }
+  if (best === null) return null;
+  return Number.isFinite(best) ? best : null;
+}
+
+function bisect(flows: ArrayLike<number>, lo: number, hi: number, loValue: number): number {
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * Math.max(1, Math.abs(lo)); i++) {
+    const mid = 0.5 * (lo + hi);
+    const value = npv(mid, flows);
+    if (value === 0) return mid;
+    if (value < 0 === loValue < 0) {
+      lo = mid;
+      loValue = value;
+    } else {
+      hi = mid;
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
+/** Level payment per period that repays `principal` over `periods` at `rate` per period (mortgage style). */
+export function annuityPayment(principal: number, rate: number, periods: number): number {
+  if (periods <= 0) return 0;
+  if (rate === 0) return principal / periods;
+  return (principal * rate) / (1 - (1 + rate) ** -periods);
+}
+
+/** IRS MACRS 5-year property, half-year convention (Pub. 946, table A-1): fraction of the basis per year. */
+export const MACRS_5 = Object.freeze([0.2, 0.32, 0.192, 0.1152, 0.1152, 0.0576]);
+
+/**
+ * Depreciation of `basis` by operating year: index 0 is construction (none),
+ * 1..years. Straight line deducts basis / lifeYears in each of the first
+ * lifeYears years; what falls beyond the horizon is never deducted.
+ */
+export function depreciationSchedule(
+  method: 'macrs_5' | 'straight_line',
+  lifeYears: number,
+  basis: number,
+  years: number,
+): Float64Array {
+  const out = new Float64Array(years + 1);
+  if (method === 'macrs_5') {
+    for (let i = 0; i < MACRS_5.length && i < years; i++) out[i + 1] = basis * MACRS_5[i];
+  } else {
+    for (let y = 1; y <= Math.min(lifeYears, years); y++) out[y] = basis / lifeYears;
+  }
+  return out;
+}
+
+/** Nominal rate from a real rate and inflation (Fisher): (1 + real)(1 + inflation) − 1. */
+export function nominalRate(real: number, inflation: number): number {
+  return (1 + real) * (1 + inflation) - 1;
+}
+
+export function median(values: ArrayLike<number>): number {
+  const sorted = Float64Array.from(values).sort();
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  return n % 2 === 1 ? sorted[(n - 1) / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+/** z of the 10 % one-sided normal quantile: P90 is exceeded in 90 % of years. */
+export const Z_P90 = 1.2816;
+
+/**
+ * P90 as energy yield assessments state it for a normal distribution of
+ * annual energy: mean − 1.2816 × sample standard deviation (n − 1).
+ */
+export function p90(values: ArrayLike<number>): number {
+  const n = values.length;
+  if (n === 0) return Number.NaN;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += values[i];
+  mean /= n;
+  if (n === 1) return mean;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (values[i] - mean) ** 2;
+  return mean - Z_P90 * Math.sqrt(ss / (n - 1));
+}

@@ -1,0 +1,165 @@
+// The calculation: 25 years of hourly weather, solar and wind output,
+// degradation, the export limit and revenue, then the financial statements.
+// Pure: no clock, no I/O, no randomness except the weather's seed.
+import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { HOURS_PER_YEAR, type ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
+import { EngineError } from './engine.error.ts';
+import { financeModel } from './finance.ts';
+import { degradationFactor, hybridYear } from './hybrid.ts';
+import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
+import { prepareSolar, solarYear } from './solar.ts';
+import { loadWeatherYear } from './weather.load.ts';
+import { syntheticYear } from './weather.synthetic.ts';
+import type { WeatherYear } from './weather.types.ts';
+import { prepareWind, windYear } from './wind.ts';
+
+export { EngineError } from './engine.error.ts';
+
+/** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
+export type EngineResult = Omit<ScenarioResult, 'scenario_id' | 'solar_hourly' | 'wind_hourly'> & {
+  solar_hourly: Float64Array;
+  wind_hourly: Float64Array;
+};
+
+/** Called ~30–60 times with the stage just finished and the overall fraction done (0..1, never decreasing). */
+export type ProgressReporter = (stage: string, fraction: number) => void;
+
+// Share of the work before finance; finance is quick but reported on its own.
+const GENERATION_SHARE = 0.97;
+
+export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter): EngineResult {
+  const report = onProgress ?? (() => {});
+  checkInputs(inputs);
+  const solarModel = inputs.solar.capacity_mw_dc > 0 ? prepareSolar(inputs) : null;
+  const windModel = inputs.wind.capacity_mw > 0 ? prepareWind(inputs) : null;
+  const market = prepareMarket(inputs);
+  const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
+
+  const solarHourly = new Float64Array(YEARS * HOURS_PER_YEAR);
+  const windHourly = new Float64Array(YEARS * HOURS_PER_YEAR);
+  // Undegraded output of the current weather year, reused across years.
+  const solarBase = new Float64Array(HOURS_PER_YEAR);
+  const windBase = new Float64Array(HOURS_PER_YEAR);
+  const generate = (weather: WeatherYear) => {
+    if (solarModel) solarYear(solarModel, weather, solarBase);
+    if (windModel) windYear(windModel, weather, windBase);
+  };
+
+  // A supplied year is the same every year: its weather and output are computed once.
+  const synthetic = inputs.weather.source === 'synthetic';
+  let weather: WeatherYear | undefined;
+  let yearStart = 0;
+  if (!synthetic) {
+    weather = loadWeather(inputs);
+    report('weather', 0.1);
+    generate(weather);
+    report('generation', 0.3);
+    yearStart = 0.3;
+  }
+
+  const marketOut = emptyMarketYear();
+  const revenue: ScenarioResult['income_statement'][number]['revenue'][] = [];
+  const delivered = new Float64Array(YEARS);
+  const annual: ScenarioResult['annual'] = [];
+  const solarCapacityMwh = inputs.solar.capacity_mw_dc * HOURS_PER_YEAR;
+  const windCapacityMwh = inputs.wind.capacity_mw * HOURS_PER_YEAR;
+  const perYear = (GENERATION_SHARE - yearStart) / YEARS;
+
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const done = yearStart + i * perYear;
+    if (synthetic) {
+      weather = syntheticYear(inputs, i, weather);
+      report('weather', done + 0.4 * perYear);
+      generate(weather);
+    }
+    const solarOut = solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    const windOut = windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    const curtailed = hybridYear(
+      solarBase,
+      windBase,
+      degradationFactor(inputs.solar.degradation_percent_per_year, year),
+      degradationFactor(inputs.wind.degradation_percent_per_year, year),
+      limitMw,
+      solarOut,
+      windOut,
+    );
+    const m = marketYear(market, year, solarOut, windOut, marketOut);
+    // NaN and Infinity propagate into the sums, so one check covers every hour.
+    if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed + m.revenue.total)) {
+      throw new EngineError(
+        'non_finite_result',
+        `year ${year}: the hourly generation or revenue is not a finite number`,
+      );
+    }
+    revenue.push({ ...m.revenue });
+    delivered[i] = m.solarMwh + m.windMwh;
+    annual.push({
+      year,
+      solar_mwh: m.solarMwh,
+      wind_mwh: m.windMwh,
+      curtailed_mwh: curtailed,
+      export_mwh: m.solarMwh + m.windMwh,
+      solar_capacity_factor: solarCapacityMwh > 0 ? m.solarMwh / solarCapacityMwh : null,
+      wind_capacity_factor: windCapacityMwh > 0 ? m.windMwh / windCapacityMwh : null,
+    });
+    report(synthetic ? 'generation' : 'market', done + perYear);
+  }
+
+  const finance = financeModel(inputs, { revenue, deliveredMwh: delivered });
+  checkFinite(finance);
+  report('finance', 1);
+  return {
+    currency: inputs.market.currency,
+    energy_unit: 'MWh',
+    start_year: inputs.start_year,
+    years: YEARS,
+    hours_per_year: HOURS_PER_YEAR,
+    solar_hourly: solarHourly,
+    wind_hourly: windHourly,
+    annual,
+    ...finance,
+  };
+}
+
+function loadWeather(inputs: ResolvedInputs): WeatherYear {
+  try {
+    return loadWeatherYear(inputs);
+  } catch (err) {
+    if (err instanceof EngineError) throw err;
+    throw new EngineError('invalid_weather', err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** What the schema cannot say and validation may not have seen (stored inputs are trusted, not re-validated). */
+function checkInputs(inputs: ResolvedInputs): void {
+  const curve = inputs.wind.turbine.power_curve;
+  if (curve && inputs.wind.capacity_mw > 0) {
+    for (let i = 1; i < curve.length; i++) {
+      if (!(curve[i][0] > curve[i - 1][0])) {
+        throw new EngineError(
+          'invalid_power_curve',
+          `the power curve's wind speeds must increase strictly: ${curve[i][0]} m/s follows ${curve[i - 1][0]} m/s`,
+        );
+      }
+    }
+    if (curve.every(([, kw]) => kw <= 0)) {
+      throw new EngineError('invalid_power_curve', 'the power curve never produces power');
+    }
+  }
+}
+
+function checkFinite(finance: ReturnType<typeof financeModel>): void {
+  const bad = (value: unknown, path: string): string | null => {
+    if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+    if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const found = bad(v, `${path}.${k}`);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  const path = bad(finance, 'statements');
+  if (path) throw new EngineError('non_finite_result', `${path} is not a finite number`);
+}

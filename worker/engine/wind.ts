@@ -1,0 +1,164 @@
+// SAM's wind power model for one turbine type, scaled to the farm: power-law shear to
+// hub height, a power curve at sea-level density corrected to the hour's air density,
+// linear interpolation, zero outside the curve, and one total loss factor. There is no
+// wake model; wake losses are one of the loss categories, as in SAM's simple mode.
+import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import type { WeatherYear } from './weather.types.ts';
+
+/** Sea-level standard air density the power curves are given at, kg/m³. */
+export const RHO_SEA_LEVEL = 1.225;
+/** Specific gas constant of dry air, J/(kg·K). */
+export const R_DRY_AIR = 287.05;
+
+/** Breakpoints to build the built-in curve with: 0.25 m/s as in SAM's turbine library. */
+const GENERIC_STEP = 0.25;
+const GENERIC_CUT_IN = 3;
+const GENERIC_CUT_OUT = 25;
+const GENERIC_LAST = 30;
+/** A good modern rotor's peak power coefficient (the Betz limit is 0.593). */
+const GENERIC_CP = 0.45;
+
+export interface WindModel {
+  /** Curve breakpoints sorted by speed: effective (sea-level-equivalent) speed, m/s, and kW. */
+  readonly speeds: Float64Array;
+  readonly powersKw: Float64Array;
+  readonly ratedKw: number;
+  /** capacity_mw / rated power: fractional when the capacity is not a multiple of the rating. */
+  readonly turbines: number;
+  readonly hubHeightM: number;
+  readonly shearExponent: number;
+  /** 1 − total losses. */
+  readonly keptFraction: number;
+  /** Segment j, on effective speed u: farm MWh in one hour = intercept[j] + slope[j]·u. */
+  readonly intercept: Float64Array;
+  readonly slope: Float64Array;
+  /** For each lookup cell [c·step, (c+1)·step): the last segment that starts at or below the cell's start. */
+  readonly cellSegment: Int32Array;
+  readonly cellsPerMs: number;
+}
+
+/**
+ * The built-in curve when no power_curve is given: ½·ρ₀·A·Cp·v³ with a constant Cp of 0.45,
+ * capped at the rating, from cut-in 3 m/s to cut-out 25 m/s. A constant Cp overstates output
+ * just below rated (real rotors lose Cp there), so this is a slightly optimistic generic turbine,
+ * but it needs nothing beyond the rotor diameter and the rating the user gave.
+ */
+export function genericPowerCurve(ratedKw: number, rotorDiameterM: number): Array<[number, number]> {
+  const area = (Math.PI / 4) * rotorDiameterM * rotorDiameterM;
+  const curve: Array<[number, number]> = [];
+  const n = Math.round(GENERIC_LAST / GENERIC_STEP);
+  for (let i = 0; i <= n; i++) {
+    const v = i * GENERIC_STEP;
+    const on = v >= GENERIC_CUT_IN && v <= GENERIC_CUT_OUT;
+    const kw = on ? Math.min(ratedKw, (0.5 * RHO_SEA_LEVEL * area * GENERIC_CP * v * v * v) / 1000) : 0;
+    curve.push([v, kw]);
+  }
+  return curve;
+}
+
+/** Total loss fraction: categories compound (1 − Π(1 − l)), else the single percentage. */
+export function windLossFraction(wind: ResolvedInputs['wind']): number {
+  if (!wind.losses_breakdown) return wind.losses_percent / 100;
+  let kept = 1;
+  for (const loss of Object.values(wind.losses_breakdown)) kept *= 1 - loss / 100;
+  return 1 - kept;
+}
+
+function shearOf(inputs: ResolvedInputs): number {
+  const w = inputs.weather;
+  return w.source === 'synthetic' ? w.climate.shear_exponent : w.shear_exponent;
+}
+
+export function prepareWind(inputs: ResolvedInputs): WindModel | null {
+  const { wind } = inputs;
+  if (!(wind.capacity_mw > 0)) return null;
+  const t = wind.turbine;
+  const given = t.power_curve;
+  // The validator rejects unsorted curves; sorting a copy here only keeps a bad curve from
+  // producing nonsense (or looping) if one ever gets through.
+  const pts = (given ?? genericPowerCurve(t.rated_kw, t.rotor_diameter_m))
+    .map(([v, kw]) => [v, kw] as [number, number])
+    .sort((p, q) => p[0] - q[0]);
+  const n = pts.length;
+  const speeds = new Float64Array(n);
+  const powersKw = new Float64Array(n);
+  let ratedKw = 0;
+  for (let i = 0; i < n; i++) {
+    speeds[i] = pts[i][0];
+    powersKw[i] = pts[i][1];
+    if (powersKw[i] > ratedKw) ratedKw = powersKw[i];
+  }
+  if (!given) ratedKw = t.rated_kw;
+  const turbines = ratedKw > 0 ? (wind.capacity_mw * 1000) / ratedKw : 0;
+  const keptFraction = 1 - windLossFraction(wind);
+  // kW per turbine → MWh per hour for the farm, losses included.
+  const toFarm = (turbines * keptFraction) / 1000;
+
+  const segments = Math.max(1, n - 1);
+  const intercept = new Float64Array(segments);
+  const slope = new Float64Array(segments);
+  for (let j = 0; j < n - 1; j++) {
+    const dv = speeds[j + 1] - speeds[j];
+    const b = dv > 0 ? (powersKw[j + 1] - powersKw[j]) / dv : 0;
+    slope[j] = b * toFarm;
+    intercept[j] = (powersKw[j] - b * speeds[j]) * toFarm;
+  }
+
+  // Cells fine enough that a cell rarely holds a breakpoint, so the hourly loop almost never
+  // steps more than once; capped so a curve reaching 100 m/s stays a few kB.
+  const last = n > 0 ? Math.max(0, speeds[n - 1]) : 0;
+  const cellsPerMs = Math.min(64, 8192 / Math.max(last, 1));
+  const cells = Math.ceil(last * cellsPerMs) + 1;
+  const cellSegment = new Int32Array(cells);
+  let j = 0;
+  for (let c = 0; c < cells; c++) {
+    const start = c / cellsPerMs;
+    while (j + 1 < n - 1 && speeds[j + 1] <= start) j++;
+    cellSegment[c] = j;
+  }
+  return {
+    speeds,
+    powersKw,
+    ratedKw,
+    turbines,
+    hubHeightM: t.hub_height_m,
+    shearExponent: shearOf(inputs),
+    keptFraction,
+    intercept,
+    slope,
+    cellSegment,
+    cellsPerMs,
+  };
+}
+
+/**
+ * Farm output for each hour of one weather year, MWh, before yearly degradation.
+ *
+ * Density correction follows IEC 61400-12-1: the sea-level curve is read at the
+ * sea-level-equivalent speed v·(ρ/ρ₀)^(1/3), i.e. the curve's speeds are stretched by
+ * (ρ₀/ρ)^(1/3) so thin air needs more wind for the same power. (SAM's source scales the
+ * curve speeds by (ρ/ρ₀)^(1/3), the other way round; we keep the physical direction.)
+ */
+export function windYear(model: WindModel, weather: WeatherYear, outMwh: Float64Array): void {
+  const { speeds, powersKw, intercept, slope, cellSegment, cellsPerMs } = model;
+  const n = speeds.length;
+  const first = speeds[0];
+  const last = speeds[n - 1];
+  const lastMwh = (powersKw[n - 1] * model.turbines * model.keptFraction) / 1000;
+  const shear = (model.hubHeightM / weather.windHeightM) ** model.shearExponent;
+  // ρ/ρ₀ = p·100 / (R·(T + 273.15)·ρ₀), with p in mbar.
+  const densityScale = 100 / (R_DRY_AIR * RHO_SEA_LEVEL);
+  const { windMs, tempC, pressureMbar } = weather;
+  const hours = outMwh.length;
+  for (let h = 0; h < hours; h++) {
+    const ratio = (pressureMbar[h] * densityScale) / (tempC[h] + 273.15);
+    const u = windMs[h] * shear * Math.cbrt(ratio);
+    if (u > first && u < last) {
+      let j = cellSegment[(u * cellsPerMs) | 0];
+      while (speeds[j + 1] <= u) j++;
+      outMwh[h] = intercept[j] + slope[j] * u;
+    } else {
+      outMwh[h] = u === last ? lastMwh : 0;
+    }
+  }
+}
