@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.use(
     pinoHttp({
-      logger: logger as unknown as Parameters<typeof pinoHttp>[0] extends infer O ? O extends { logger?: infer L } ? L : never : never,
+      logger,
       genReqId: (req, res) => {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -85,7 +85,6 @@ export function createApp(deps: AppDeps): Express {
       // SSE streams and health probes would flood the log at info.
       customLogLevel: (req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : req.url?.startsWith('/healthz') ? 'debug' : 'info',
-      customProps: () => ({}),
     }),
   );
   app.use(securityHeaders());

@@ -19,10 +19,8 @@ const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const SOLAR_CONSTANT = 1367;
 const DEG = Math.PI / 180;
 
-const STREAM_YEAR = 0;
-const STREAM_SOLAR = 1;
-const STREAM_TEMP = 2;
-const STREAM_WIND = 3;
+/** Independent random streams per year, so changing one part of the synthesis leaves the others' draws alone. */
+const STREAM = { year: 0, solar: 1, temp: 2, wind: 3 } as const;
 
 /** Daily clear-sky index k = Φ(α + β·z): β sets the spread; β ≈ 1 gives the clear/overcast bimodality. */
 const DAILY_BETA = 1.1;
@@ -40,6 +38,18 @@ const TEMP_PEAK = 15;
 const TEMP_YEAR_SD = 0.4;
 const Z_MAX = 6;
 const Z_CELLS = 64;
+
+// Spencer (1971) Fourier series on the day angle: declination (rad), equation of time
+// (÷229.18 min) and orbit eccentricity; coefficients of [1, cos g, sin g, cos 2g, sin 2g, cos 3g, sin 3g].
+const SPENCER_DECLINATION = [0.006918, -0.399912, 0.070257, -0.006758, 0.000907, -0.002697, 0.00148];
+const SPENCER_EQUATION_OF_TIME = [0.000075, 0.001868, -0.032077, -0.014615, -0.040849, 0, 0];
+const SPENCER_ECCENTRICITY = [1.00011, 0.034221, 0.00128, 0.000719, 0.000077, 0, 0];
+
+function fourier(c: readonly number[], g: number): number {
+  let v = c[0];
+  for (let n = 1; n <= 3; n++) v += c[2 * n - 1] * Math.cos(n * g) + c[2 * n] * Math.sin(n * g);
+  return v;
+}
 
 /** Accepts a climate value as one number or twelve monthly values. */
 export function monthly(v: number | readonly number[]): number[] {
@@ -106,7 +116,6 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
   const monthOfDay = new Uint8Array(DAYS);
   for (let m = 0, d = 0; m < 12; m++) for (let i = 0; i < MONTH_DAYS[m]; i++) monthOfDay[d++] = m;
 
-  // Spencer (1971) series per day: declination, equation of time, orbit eccentricity.
   const phi = latitude * DEG;
   const pressureMbar = pressureFromElevation(elevation);
   const h0 = new Float64Array(HOURS);
@@ -115,27 +124,9 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
   const tempShape = new Float64Array(HOURS);
   for (let d = 0; d < DAYS; d++) {
     const g = (2 * Math.PI * d) / DAYS;
-    const decl =
-      0.006918 -
-      0.399912 * Math.cos(g) +
-      0.070257 * Math.sin(g) -
-      0.006758 * Math.cos(2 * g) +
-      0.000907 * Math.sin(2 * g) -
-      0.002697 * Math.cos(3 * g) +
-      0.00148 * Math.sin(3 * g);
-    const eotMin =
-      229.18 *
-      (0.000075 +
-        0.001868 * Math.cos(g) -
-        0.032077 * Math.sin(g) -
-        0.014615 * Math.cos(2 * g) -
-        0.040849 * Math.sin(2 * g));
-    const ecc =
-      1.00011 +
-      0.034221 * Math.cos(g) +
-      0.00128 * Math.sin(g) +
-      0.000719 * Math.cos(2 * g) +
-      0.000077 * Math.sin(2 * g);
+    const decl = fourier(SPENCER_DECLINATION, g);
+    const eotMin = 229.18 * fourier(SPENCER_EQUATION_OF_TIME, g);
+    const ecc = fourier(SPENCER_ECCENTRICITY, g);
     const solarMinusClock = (4 * (longitude - 15 * tz) + eotMin) / 60;
     const sinProd = Math.sin(phi) * Math.sin(decl);
     const cosProd = Math.cos(phi) * Math.cos(decl);
@@ -270,16 +261,13 @@ export function extraterrestrialHorizontal(inputs: ResolvedInputs): Float64Array
   return prepareSynthetic(inputs).h0;
 }
 
-export interface YearFactors {
-  solar: number;
-  wind: number;
-  tempOffsetC: number;
-}
-
 /** The year's irradiance and wind-speed multipliers and temperature offset. */
-export function yearFactors(inputs: ResolvedInputs, yearIndex: number): YearFactors {
+export function yearFactors(
+  inputs: ResolvedInputs,
+  yearIndex: number,
+): { solar: number; wind: number; tempOffsetC: number } {
   const climate = climateOf(inputs);
-  const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM_YEAR));
+  const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.year));
   return {
     solar: Math.max(0.3, 1 + climate.solar_interannual_cv * rng.normal()),
     wind: Math.max(0.3, 1 + climate.wind_interannual_cv * rng.normal()),
@@ -288,15 +276,8 @@ export function yearFactors(inputs: ResolvedInputs, yearIndex: number): YearFact
 }
 
 export function allocWeatherYear(windHeightM: number): WeatherYear {
-  return {
-    ghi: new Float64Array(HOURS),
-    dni: new Float64Array(HOURS),
-    dhi: new Float64Array(HOURS),
-    tempC: new Float64Array(HOURS),
-    windMs: new Float64Array(HOURS),
-    pressureMbar: new Float64Array(HOURS),
-    windHeightM,
-  };
+  const f = () => new Float64Array(HOURS);
+  return { ghi: f(), dni: f(), dhi: f(), tempC: f(), windMs: f(), pressureMbar: f(), windHeightM };
 }
 
 // Per-year scratch, reused: the engine is single-threaded per process.
@@ -339,8 +320,8 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
   const factors = yearFactors(inputs, yearIndex);
   const { ghi, dni, dhi, tempC, windMs, pressureMbar } = w;
 
-  // Solar.
-  const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM_SOLAR));
+
+  const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.solar));
   const target = prep.targetAnnualGhi * factors.solar;
   dailyClearness(prep, rng, target);
   const { ghiClear, h0, cosZ } = prep;
@@ -391,7 +372,7 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
   }
 
   // Temperature: anomalies anchored at noon, linear between, so midnight has no jump.
-  const trng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM_TEMP));
+  const trng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.temp));
   const sdT = prep.tempDailySd;
   let a = sdT * trng.normal();
   for (let d = 0; d < DAYS + 2; d++) {
@@ -415,8 +396,8 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
     }
   }
 
-  // Wind.
-  const wrng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM_WIND));
+
+  const wrng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.wind));
   const { windTable, windDiurnal } = prep;
   const innovation = Math.sqrt(1 - WIND_PHI * WIND_PHI);
   const top = windTable.length - 2;
