@@ -1,5 +1,5 @@
-import type { PgBoss } from 'pg-boss';
 import type pg from 'pg';
+import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.ts';
 import type { Db } from '../shared/db.ts';

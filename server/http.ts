@@ -29,7 +29,9 @@ export function allowQuery(query: Record<string, unknown>, allowed: readonly str
     throw new HttpProblem('bad_request', 'unknown query parameter', {
       errors: unknown.map((k) => ({
         path: `?${k}`,
-        message: allowed.length ? `unknown parameter; allowed: ${allowed.join(', ')}` : 'this route takes no parameters',
+        message: allowed.length
+          ? `unknown parameter; allowed: ${allowed.join(', ')}`
+          : 'this route takes no parameters',
       })),
     });
   }

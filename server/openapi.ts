@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the same TypeBox schemas that validate requests.
 import type { TSchema } from '@sinclair/typebox';
-import { OpenApiBuilder, type OpenAPIObject, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { type OpenAPIObject, OpenApiBuilder, type ResponseObject, type SchemaObject } from 'openapi3-ts/oas31';
 import { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { Problem } from '../shared/schemas/problem.ts';
 import { ScenarioResult } from '../shared/schemas/result.ts';
@@ -86,7 +86,9 @@ export function buildOpenApi(options: { auth: boolean }): OpenAPIObject {
       get: {
         summary: 'List every scenario, newest first (streamed)',
         tags: ['scenarios'],
-        responses: { 200: { description: 'All scenarios.', content: { 'application/json': { schema: ref('ScenarioList') } } } },
+        responses: {
+          200: { description: 'All scenarios.', content: { 'application/json': { schema: ref('ScenarioList') } } },
+        },
       },
     })
     .addPath('/api/scenarios/{id}', {

@@ -97,7 +97,10 @@ function fromBodyParser(err: { type?: string; status?: number }): HttpProblem | 
 /** A database that cannot be reached is a 503 the client can retry, not a 500. */
 function isDatabaseDown(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  if (typeof e?.code === 'string' && /^(57P0[1-3]|08\d\d[0-9A-Z]?|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(e.code)) {
+  if (
+    typeof e?.code === 'string' &&
+    /^(57P0[1-3]|08\d\d[0-9A-Z]?|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT)$/.test(e.code)
+  ) {
     return true;
   }
   return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(e?.message ?? '');

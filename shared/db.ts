@@ -1,5 +1,5 @@
 // Hand-written table types composed into one Database type (kysely's example-app style).
-import { Kysely, PostgresDialect, type ColumnType, type Generated, type Selectable } from 'kysely';
+import { type ColumnType, type Generated, Kysely, PostgresDialect, type Selectable } from 'kysely';
 import pg from 'pg';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;

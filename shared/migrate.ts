@@ -33,7 +33,9 @@ export async function migrate(connectionString: string): Promise<string[]> {
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id));
+    const done = new Set(
+      (await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id),
+    );
     for (const m of listMigrations()) {
       if (done.has(m.id)) continue;
       await client.query('BEGIN');

@@ -29,10 +29,7 @@ export async function insertScenario(trx: Transaction<Database>, s: NewScenario)
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('scenario_events')
-    .values({ scenario_id: s.id, seq: 1, name: 'queued', data: '{}' })
-    .execute();
+  await trx.insertInto('scenario_events').values({ scenario_id: s.id, seq: 1, name: 'queued', data: '{}' }).execute();
   return row;
 }
 

@@ -1,10 +1,10 @@
 // Validation of a scenario request with the same TypeBox schema that documents it, compiled once.
 // Every failing field is reported, each with a JSON Pointer path.
 import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
-import type { FieldError } from './schemas/problem.ts';
 import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from './schemas/inputs.ts';
+import type { FieldError } from './schemas/problem.ts';
 import { parseSamCsv, WeatherFileError } from './weather.samcsv.ts';
 
 const compiled = TypeCompiler.Compile(ScenarioInputs);

@@ -1,12 +1,15 @@
 // The wind model against hand calculations with a published 1.5 MW power curve.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind.ts';
 import type { WeatherYear } from '../worker/engine/weather.types.ts';
+import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;
-const curveText = readFileSync(new URL('../../shared/reference/turbine_1500kw_77m_power_curve.csv', import.meta.url), 'utf8');
+const curveText = readFileSync(
+  new URL('../../shared/reference/turbine_1500kw_77m_power_curve.csv', import.meta.url),
+  'utf8',
+);
 const CURVE: Array<[number, number]> = curveText
   .trim()
   .split('\n')
@@ -65,9 +68,18 @@ const sum = (a: Float64Array) => a.reduce((s, x) => s + x, 0);
 
 t.test('the reference curve is what the test assumes', async (t) => {
   t.equal(CURVE.length, 161);
-  t.same(CURVE.find(([v]) => v === 8), [8, 656.49]);
-  t.same(CURVE.find(([v]) => v === 25), [25, 1500]);
-  t.same(CURVE.find(([v]) => v === 25.25), [25.25, 0]);
+  t.same(
+    CURVE.find(([v]) => v === 8),
+    [8, 656.49],
+  );
+  t.same(
+    CURVE.find(([v]) => v === 25),
+    [25, 1500],
+  );
+  t.same(
+    CURVE.find(([v]) => v === 25.25),
+    [25.25, 0],
+  );
 });
 
 t.test('constant 8 m/s at hub height, sea-level density, no losses', async (t) => {
@@ -109,7 +121,14 @@ t.test('losses: a single percentage, or categories that compound', async (t) => 
   const lossy = annual(farm(1.5, { losses_percent: 12 }), constantWeather(8, 80));
   t.ok(Math.abs(lossy[0] - 0.65649 * 0.88) < 1e-12);
 
-  const breakdown = { wake: 5, availability: 3, electrical: 2, turbine_performance: 1, environmental: 1.5, curtailment: 0 };
+  const breakdown = {
+    wake: 5,
+    availability: 3,
+    electrical: 2,
+    turbine_performance: 1,
+    environmental: 1.5,
+    curtailment: 0,
+  };
   const inputs = resolvedInputs({
     wind: { capacity_mw: 1.5, losses_breakdown: breakdown, turbine: { power_curve: CURVE, hub_height_m: 80 } },
   });
@@ -150,9 +169,14 @@ t.test('the generic curve: ½ρAv³·Cp up to rated, 3 to 25 m/s', async (t) => 
   t.equal(at(15), 3000, 'rated');
   t.equal(at(25), 3000, 'rated until cut-out');
   t.equal(at(25.25), 0, 'cut out');
-  t.ok(curve.every(([, kw], i) => i === 0 || curve[i - 1][0] < curve[i][0] || kw === 0), 'sorted');
+  t.ok(
+    curve.every(([, kw], i) => i === 0 || curve[i - 1][0] < curve[i][0] || kw === 0),
+    'sorted',
+  );
 
-  const inputs = resolvedInputs({ wind: { capacity_mw: 30, turbine: { rated_kw: 3000, rotor_diameter_m: 120, hub_height_m: 80 } } });
+  const inputs = resolvedInputs({
+    wind: { capacity_mw: 30, turbine: { rated_kw: 3000, rotor_diameter_m: 120, hub_height_m: 80 } },
+  });
   const model = prepareWind(inputs);
   if (!model) throw new Error('expected a model');
   t.equal(model.ratedKw, 3000);

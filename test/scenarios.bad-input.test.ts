@@ -40,35 +40,177 @@ const cases: Case[] = [
   { name: 'null', body: 'null', status: 400, paths: ['/'] },
   { name: 'missing name', body: json({ site: valid.site }), status: 400, paths: ['/name'] },
   { name: 'missing site', body: json({ name: 'x' }), status: 400, paths: ['/site'] },
-  { name: 'missing latitude', body: json({ name: 'x', site: { longitude: 1 } }), status: 400, paths: ['/site/latitude'] },
-  { name: 'missing longitude', body: json({ name: 'x', site: { latitude: 1 } }), status: 400, paths: ['/site/longitude'] },
+  {
+    name: 'missing latitude',
+    body: json({ name: 'x', site: { longitude: 1 } }),
+    status: 400,
+    paths: ['/site/latitude'],
+  },
+  {
+    name: 'missing longitude',
+    body: json({ name: 'x', site: { latitude: 1 } }),
+    status: 400,
+    paths: ['/site/longitude'],
+  },
   { name: 'name is a number', body: json({ ...valid, name: 42 }), status: 400, paths: ['/name'] },
-  { name: 'latitude is a string', body: json({ ...valid, site: { latitude: '35', longitude: 1 } }), status: 400, paths: ['/site/latitude'] },
-  { name: 'latitude 91', body: json({ ...valid, site: { latitude: 91, longitude: 1 } }), status: 400, paths: ['/site/latitude'] },
-  { name: 'latitude -90.5', body: json({ ...valid, site: { latitude: -90.5, longitude: 1 } }), status: 400, paths: ['/site/latitude'] },
-  { name: 'longitude 181', body: json({ ...valid, site: { latitude: 1, longitude: 181 } }), status: 400, paths: ['/site/longitude'] },
-  { name: '1e400 (Infinity)', body: '{"name":"x","site":{"latitude":1e400,"longitude":1}}', status: 400, paths: ['/site/latitude'] },
+  {
+    name: 'latitude is a string',
+    body: json({ ...valid, site: { latitude: '35', longitude: 1 } }),
+    status: 400,
+    paths: ['/site/latitude'],
+  },
+  {
+    name: 'latitude 91',
+    body: json({ ...valid, site: { latitude: 91, longitude: 1 } }),
+    status: 400,
+    paths: ['/site/latitude'],
+  },
+  {
+    name: 'latitude -90.5',
+    body: json({ ...valid, site: { latitude: -90.5, longitude: 1 } }),
+    status: 400,
+    paths: ['/site/latitude'],
+  },
+  {
+    name: 'longitude 181',
+    body: json({ ...valid, site: { latitude: 1, longitude: 181 } }),
+    status: 400,
+    paths: ['/site/longitude'],
+  },
+  {
+    name: '1e400 (Infinity)',
+    body: '{"name":"x","site":{"latitude":1e400,"longitude":1}}',
+    status: 400,
+    paths: ['/site/latitude'],
+  },
   { name: 'NaN literal', body: '{"name":"x","site":{"latitude":NaN,"longitude":1}}', status: 400 },
-  { name: 'negative solar capacity', body: json({ ...valid, solar: { capacity_mw_dc: -1 } }), status: 400, paths: ['/solar/capacity_mw_dc'] },
-  { name: 'absurd wind capacity', body: json({ ...valid, wind: { capacity_mw: 1e9 } }), status: 400, paths: ['/wind/capacity_mw'] },
-  { name: 'both capacities 0', body: json({ ...valid, solar: { capacity_mw_dc: 0 }, wind: { capacity_mw: 0 } }), status: 400, paths: ['/solar/capacity_mw_dc', '/wind/capacity_mw'] },
-  { name: 'dc_ac_ratio 0', body: json({ ...valid, solar: { dc_ac_ratio: 0 } }), status: 400, paths: ['/solar/dc_ac_ratio'] },
+  {
+    name: 'negative solar capacity',
+    body: json({ ...valid, solar: { capacity_mw_dc: -1 } }),
+    status: 400,
+    paths: ['/solar/capacity_mw_dc'],
+  },
+  {
+    name: 'absurd wind capacity',
+    body: json({ ...valid, wind: { capacity_mw: 1e9 } }),
+    status: 400,
+    paths: ['/wind/capacity_mw'],
+  },
+  {
+    name: 'both capacities 0',
+    body: json({ ...valid, solar: { capacity_mw_dc: 0 }, wind: { capacity_mw: 0 } }),
+    status: 400,
+    paths: ['/solar/capacity_mw_dc', '/wind/capacity_mw'],
+  },
+  {
+    name: 'dc_ac_ratio 0',
+    body: json({ ...valid, solar: { dc_ac_ratio: 0 } }),
+    status: 400,
+    paths: ['/solar/dc_ac_ratio'],
+  },
   { name: 'tilt 95', body: json({ ...valid, solar: { tilt_deg: 95 } }), status: 400, paths: ['/solar/tilt_deg'] },
   { name: 'gcr 1', body: json({ ...valid, solar: { gcr: 1 } }), status: 400, paths: ['/solar/gcr'] },
-  { name: 'unknown module type', body: json({ ...valid, solar: { module_type: 'magic' } }), status: 400, paths: ['/solar/module_type'] },
-  { name: 'ppa_share 1.5', body: json({ ...valid, market: { ppa_share: 1.5 } }), status: 400, paths: ['/market/ppa_share'] },
-  { name: 'debt fraction -0.1', body: json({ ...valid, finance: { debt: { fraction: -0.1 } } }), status: 400, paths: ['/finance/debt/fraction'] },
-  { name: 'unsorted power curve', body: json({ ...valid, wind: { turbine: { power_curve: [[3, 0], [10, 1000], [8, 500]] } } }), status: 400, paths: ['/wind/turbine/power_curve/2/0'] },
-  { name: 'negative power', body: json({ ...valid, wind: { turbine: { power_curve: [[3, 0], [10, -5]] } } }), status: 400, paths: ['/wind/turbine/power_curve/1/1'] },
-  { name: 'weather arrays of 8759', body: json({ ...valid, weather: supplied(8759) }), status: 400, paths: ['/weather/ghi'] },
-  { name: 'weather arrays of 8761', body: json({ ...valid, weather: supplied(8761) }), status: 400, paths: ['/weather/dni'] },
-  { name: 'unknown weather source', body: json({ ...valid, weather: { source: 'oracle' } }), status: 400, paths: ['/weather/source'] },
-  { name: 'a SAM weather file with a broken line', body: json({ ...valid, weather: { source: 'sam_csv', text: 'Source,Latitude\nx,1\nYear,Month,Day,Hour,GHI,DNI,DHI,Tdry,Wspd\n1999,1,1,0,0\n' } }), status: 400, paths: ['/weather/text'] },
+  {
+    name: 'unknown module type',
+    body: json({ ...valid, solar: { module_type: 'magic' } }),
+    status: 400,
+    paths: ['/solar/module_type'],
+  },
+  {
+    name: 'ppa_share 1.5',
+    body: json({ ...valid, market: { ppa_share: 1.5 } }),
+    status: 400,
+    paths: ['/market/ppa_share'],
+  },
+  {
+    name: 'debt fraction -0.1',
+    body: json({ ...valid, finance: { debt: { fraction: -0.1 } } }),
+    status: 400,
+    paths: ['/finance/debt/fraction'],
+  },
+  {
+    name: 'unsorted power curve',
+    body: json({
+      ...valid,
+      wind: {
+        turbine: {
+          power_curve: [
+            [3, 0],
+            [10, 1000],
+            [8, 500],
+          ],
+        },
+      },
+    }),
+    status: 400,
+    paths: ['/wind/turbine/power_curve/2/0'],
+  },
+  {
+    name: 'negative power',
+    body: json({
+      ...valid,
+      wind: {
+        turbine: {
+          power_curve: [
+            [3, 0],
+            [10, -5],
+          ],
+        },
+      },
+    }),
+    status: 400,
+    paths: ['/wind/turbine/power_curve/1/1'],
+  },
+  {
+    name: 'weather arrays of 8759',
+    body: json({ ...valid, weather: supplied(8759) }),
+    status: 400,
+    paths: ['/weather/ghi'],
+  },
+  {
+    name: 'weather arrays of 8761',
+    body: json({ ...valid, weather: supplied(8761) }),
+    status: 400,
+    paths: ['/weather/dni'],
+  },
+  {
+    name: 'unknown weather source',
+    body: json({ ...valid, weather: { source: 'oracle' } }),
+    status: 400,
+    paths: ['/weather/source'],
+  },
+  {
+    name: 'a SAM weather file with a broken line',
+    body: json({
+      ...valid,
+      weather: {
+        source: 'sam_csv',
+        text: 'Source,Latitude\nx,1\nYear,Month,Day,Hour,GHI,DNI,DHI,Tdry,Wspd\n1999,1,1,0,0\n',
+      },
+    }),
+    status: 400,
+    paths: ['/weather/text'],
+  },
   { name: 'unknown top-level field', body: json({ ...valid, colour: 'blue' }), status: 400, paths: ['/colour'] },
-  { name: 'unknown nested field', body: json({ ...valid, site: { ...valid.site, altitude: 3 } }), status: 400, paths: ['/site/altitude'] },
-  { name: 'a name of 10,000 characters', body: json({ ...valid, name: 'x'.repeat(10_000) }), status: 400, paths: ['/name'] },
+  {
+    name: 'unknown nested field',
+    body: json({ ...valid, site: { ...valid.site, altitude: 3 } }),
+    status: 400,
+    paths: ['/site/altitude'],
+  },
+  {
+    name: 'a name of 10,000 characters',
+    body: json({ ...valid, name: 'x'.repeat(10_000) }),
+    status: 400,
+    paths: ['/name'],
+  },
   { name: 'empty name', body: json({ ...valid, name: '' }), status: 400, paths: ['/name'] },
-  { name: 'several failing fields at once', body: json({ name: 1, site: { latitude: 100, longitude: -200 }, solar: { dc_ac_ratio: -1 } }), status: 400, paths: ['/name', '/site/latitude', '/site/longitude', '/solar/dc_ac_ratio'] },
+  {
+    name: 'several failing fields at once',
+    body: json({ name: 1, site: { latitude: 100, longitude: -200 }, solar: { dc_ac_ratio: -1 } }),
+    status: 400,
+    paths: ['/name', '/site/latitude', '/site/longitude', '/solar/dc_ac_ratio'],
+  },
   { name: 'a body over the limit', body: json({ ...valid, name: 'x', pad: 'y'.repeat(3 * 1024 * 1024) }), status: 413 },
   { name: 'Content-Type text/plain', body: json(valid), contentType: 'text/plain', status: 415 },
   { name: 'no Content-Type', body: json(valid), contentType: '', status: 415 },
@@ -90,7 +232,12 @@ for (const c of cases) {
     const res = await fetch(`${web.baseUrl}/api/scenarios`, { method: 'POST', headers, body: c.body });
     t.equal(res.status, c.status, 'status');
     t.match(res.headers.get('content-type'), /^application\/problem\+json/, 'problem+json');
-    const problem = (await res.json()) as { status: number; title: string; type: string; errors?: Array<{ path: string; message: string }> };
+    const problem = (await res.json()) as {
+      status: number;
+      title: string;
+      type: string;
+      errors?: Array<{ path: string; message: string }>;
+    };
     t.equal(problem.status, c.status);
     t.type(problem.title, 'string');
     t.type(problem.type, 'string');
@@ -106,7 +253,13 @@ for (const c of cases) {
 }
 
 t.test('ids: unknown and malformed ids are 404 problems on every id route', async (t) => {
-  const ids = ['0190b5a4-7c1e-7d2a-9f00-000000000000', 'not-a-uuid', '1', "x' OR 1=1 --", '0190b5a47c1e7d2a9f00000000000000'];
+  const ids = [
+    '0190b5a4-7c1e-7d2a-9f00-000000000000',
+    'not-a-uuid',
+    '1',
+    "x' OR 1=1 --",
+    '0190b5a47c1e7d2a9f00000000000000',
+  ];
   for (const id of ids) {
     for (const suffix of ['', '/events', '/statements']) {
       const res = await fetch(`${web.baseUrl}/api/scenarios/${encodeURIComponent(id)}${suffix}`);

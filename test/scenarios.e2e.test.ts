@@ -38,7 +38,11 @@ t.test('a default scenario goes queued → running → progress… → succeeded
     'ids contiguous from 1',
   );
   const fractions = progress.map((e) => e.data.progress as number);
-  t.same(fractions, [...fractions].sort((a, b) => a - b), 'progress never goes back');
+  t.same(
+    fractions,
+    [...fractions].sort((a, b) => a - b),
+    'progress never goes back',
+  );
   t.equal((stream.events[1].data as { attempt: number }).attempt, 1);
   t.equal(done.data.statements_url, `/api/scenarios/${id}/statements`);
 
@@ -66,9 +70,18 @@ t.test('a default scenario goes queued → running → progress… → succeeded
   for (const key of ['solar_hourly', 'wind_hourly'] as const) {
     const arr = statements[key] as number[][];
     t.equal(arr.length, 25, `${key}: 25 years`);
-    t.ok(arr.every((y) => y.length === 8760 && y.every((v) => typeof v === 'number' && v >= 0)), `${key}: 8760 numbers each`);
-    t.ok(arr.flat().some((v) => v > 0), `${key}: some output`);
-    t.ok(arr[0].every((v) => Math.round(v * 1000) === v * 1000 || Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6), `${key}: rounded to 1 kWh`);
+    t.ok(
+      arr.every((y) => y.length === 8760 && y.every((v) => typeof v === 'number' && v >= 0)),
+      `${key}: 8760 numbers each`,
+    );
+    t.ok(
+      arr.flat().some((v) => v > 0),
+      `${key}: some output`,
+    );
+    t.ok(
+      arr[0].every((v) => Math.round(v * 1000) === v * 1000 || Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6),
+      `${key}: rounded to 1 kWh`,
+    );
   }
   t.equal(statements.scenario_id, id);
   t.equal((statements.annual as unknown[]).length, 25);
@@ -83,7 +96,9 @@ t.test('a default scenario goes queued → running → progress… → succeeded
   t.equal(again.status, 304, 'If-None-Match → 304');
   t.equal(again.headers.get('etag'), etag);
 
-  const plain = await fetch(`${web.baseUrl}/api/scenarios/${id}/statements`, { headers: { 'accept-encoding': 'identity' } });
+  const plain = await fetch(`${web.baseUrl}/api/scenarios/${id}/statements`, {
+    headers: { 'accept-encoding': 'identity' },
+  });
   t.equal(plain.headers.get('content-encoding'), null, 'identity when gzip is not asked for');
   const plainBody = Buffer.from(await plain.arrayBuffer());
   t.same(JSON.parse(plainBody.toString()), statements, 'same statements without gzip');
@@ -115,7 +130,6 @@ t.test('a default scenario goes queued → running → progress… → succeeded
   const accepted = await fetch(`${web.baseUrl}/api/scenarios/${id}/statements`, { headers: { accept: 'text/csv' } });
   t.match(accepted.headers.get('content-type'), /^text\/csv/, 'Accept: text/csv selects CSV');
   await accepted.arrayBuffer();
-
 });
 
 t.test('resume: a stream opened with Last-Event-ID gets only the later events', async (t) => {

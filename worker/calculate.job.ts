@@ -74,15 +74,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   await writes;
 
   if (!outcome.ok) {
-    await db.transaction().execute((trx) =>
-      appendEvent(
-        trx,
-        id,
-        'failed',
-        { error: { code: outcome.code, message: outcome.message } },
-        { status: 'failed', error: { code: outcome.code, message: outcome.message }, finished_at: new Date(), stage: 'failed' },
-      ),
-    );
+    await failScenario(db, id, { code: outcome.code, message: outcome.message });
     logger.info({ scenario: id, code: outcome.code }, 'calculation failed: %s', outcome.message);
     return 'failed';
   }
@@ -113,7 +105,13 @@ export async function failExhausted(db: Db, job: Job<CalculateJob>, retryLimit: 
     code: 'retries_exhausted',
     message: `the calculation did not finish after ${retryLimit + 1} attempts (worker crash or timeout)`,
   };
-  await db.transaction().execute((trx) =>
-    appendEvent(trx, id, 'failed', { error }, { status: 'failed', error, finished_at: new Date(), stage: 'failed' }),
-  );
+  await failScenario(db, id, error);
+}
+
+async function failScenario(db: Db, id: string, error: { code: string; message: string }): Promise<void> {
+  await db
+    .transaction()
+    .execute((trx) =>
+      appendEvent(trx, id, 'failed', { error }, { status: 'failed', error, finished_at: new Date(), stage: 'failed' }),
+    );
 }

@@ -63,7 +63,11 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
   async function create(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, []);
     const key = idempotencyKey(req);
-    const hash = key ? createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex') : null;
+    const hash = key
+      ? createHash('sha256')
+          .update(JSON.stringify(req.body ?? null))
+          .digest('hex')
+      : null;
     if (key && hash && (await replay(res, key, hash))) return;
     const result = validateScenario(req.body);
     if (!result.ok) {

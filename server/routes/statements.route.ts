@@ -1,8 +1,8 @@
 // GET /api/scenarios/{id}/statements: the stored result, served as stored bytes.
 // JSON is stored gzip-compressed; a client that accepts gzip gets those bytes untouched.
-import { gunzip } from 'node:zlib';
+
 import { promisify } from 'node:util';
-import { createGzip } from 'node:zlib';
+import { createGzip, gunzip } from 'node:zlib';
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import { findResultEtag, findResultPart, type ResultPart } from '../../shared/results.repository.ts';
 import { findState } from '../../shared/scenarios.repository.ts';
@@ -30,7 +30,8 @@ function chooseVariant(req: Request): Variant {
       errors: [{ path: '?hourly', message: 'must be "true" or "false"' }],
     });
   }
-  const wantsCsv = format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
+  const wantsCsv =
+    format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
   if (wantsCsv) return CSV;
   return hourly === 'false' ? LITE : FULL;
 }

@@ -9,7 +9,10 @@ export interface Proc {
   child: ChildProcess;
   /** Every JSON log line the process printed. */
   logs: Array<Record<string, unknown>>;
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 

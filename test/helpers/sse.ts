@@ -56,7 +56,9 @@ export function follow(url: string, opts: { lastEventId?: number; headers?: Reco
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`event not seen in ${timeoutMs} ms; got ${events.map((e) => `${e.id}:${e.event}`).join(' ')}`));
+          reject(
+            new Error(`event not seen in ${timeoutMs} ms; got ${events.map((e) => `${e.id}:${e.event}`).join(' ')}`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -2,13 +2,13 @@
 // degradation, the export limit and revenue, then the financial statements.
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather.samcsv.ts';
 import { HOURS_PER_YEAR, type ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import { EngineError } from './engine.error.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
 import { prepareSolar, solarYear } from './solar.ts';
-import { loadWeatherYear } from './weather.load.ts';
 import { syntheticYear } from './weather.synthetic.ts';
 import type { WeatherYear } from './weather.types.ts';
 import { prepareWind, windYear } from './wind.ts';
@@ -122,9 +122,18 @@ export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter)
   };
 }
 
+/** The one year of a supplied or SAM CSV weather source; a file that cannot be read is the scenario's error. */
 function loadWeather(inputs: ResolvedInputs): WeatherYear {
+  const w = inputs.weather;
   try {
-    return loadWeatherYear(inputs);
+    if (w.source === 'supplied') return weatherYearFromSupplied(w, inputs.site.elevation_m);
+    if (w.source === 'sam_csv') {
+      return weatherYearFromSamCsv(parseSamCsv(w.text), {
+        windHeightM: w.wind_height_m,
+        siteElevationM: inputs.site.elevation_m,
+      });
+    }
+    throw new EngineError('invalid_weather', `weather source ${w.source} is not a single supplied year`);
   } catch (err) {
     if (err instanceof EngineError) throw err;
     throw new EngineError('invalid_weather', err instanceof Error ? err.message : String(err));

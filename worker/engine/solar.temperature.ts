@@ -87,10 +87,17 @@ export function initialFuentesState(): FuentesState {
 /**
  * Advances the module temperature by one hour and returns it, °C. `poa` is the incident
  * plane-of-array irradiance (before the cover's reflection, as in PVWatts), `windMs` the
- * wind at module height.
+ * wind at module height. The ground exchanges radiation at its own temperature, which
+ * lies between the air's and the module's.
  */
 export function fuentesStep(m: FuentesModel, state: FuentesState, poa: number, tAirC: number, windMs: number): number {
   const tAmb = tAirC + 273.15;
+  // PVWatts puts a dark module at ambient temperature, so each morning starts afresh.
+  if (poa <= 0) {
+    state.tModuleK = tAmb;
+    state.sunPrev = 0;
+    return tAirC;
+  }
   const sun = poa * ABSORPTANCE;
   const sun0 = state.sunPrev;
   const tSky = 0.68 * 0.0552 * tAmb ** 1.5 + 0.32 * tAmb;
@@ -109,7 +116,7 @@ export function fuentesStep(m: FuentesModel, state: FuentesState, poa: number, t
     const ex = eigen > -10 ? Math.exp(eigen) : 0;
     const next =
       t0 * ex +
-      ((1 - ex) * (hConv * tAmb + hSky * tSky + hGround * tAmb + sun0 + (sun - sun0) / eigen) + sun - sun0) / hTotal;
+      ((1 - ex) * (hConv * tAmb + hSky * tSky + hGround * tGround + sun0 + (sun - sun0) / eigen) + sun - sun0) / hTotal;
     const converged = Math.abs(next - t) < TOLERANCE_K;
     t = next;
     if (converged) break;

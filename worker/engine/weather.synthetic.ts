@@ -320,7 +320,6 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
   const factors = yearFactors(inputs, yearIndex);
   const { ghi, dni, dhi, tempC, windMs, pressureMbar } = w;
 
-
   const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.solar));
   const target = prep.targetAnnualGhi * factors.solar;
   dailyClearness(prep, rng, target);
@@ -395,7 +394,6 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
       tempC[i] = base + anomaly + swing * tempShape[i];
     }
   }
-
 
   const wrng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.wind));
   const { windTable, windDiurnal } = prep;

@@ -1,0 +1,236 @@
+// The solar plant, PVWatts v5 (Dobos 2014, NREL/TP-6A20-62641): sun position, Perez
+// transposition, cover reflection, Fuentes cell temperature, linear DC power, system
+// losses, and PVWatts' inverter curve clipped at the AC rating.
+//
+// Everything that depends only on the sun and the array (geometry, angles of incidence,
+// tracker rotations, cover transmittance, Perez's sun terms) is computed once in
+// `prepareSolar`; `solarYear` is then one allocation-free pass over the year's weather.
+import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
+import { coverTransmittance, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
+import {
+  type FuentesModel,
+  fuentesModel,
+  fuentesStep,
+  INOCT_OPEN_RACK_C,
+  INOCT_ROOF_MOUNT_C,
+  initialFuentesState,
+  moduleWindFactor,
+} from './solar.temperature.ts';
+import { type ArrayType, type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
+import type { WeatherYear } from './weather.types.ts';
+
+export type ModuleType = 'standard' | 'premium' | 'thin_film';
+
+/** PVWatts v5's module types: temperature coefficient of power (1/°C) and cover. */
+export const MODULE_TYPES: Readonly<Record<ModuleType, { gamma: number; antiReflective: boolean }>> = {
+  standard: { gamma: -0.0047, antiReflective: false },
+  premium: { gamma: -0.0035, antiReflective: true },
+  thin_film: { gamma: -0.002, antiReflective: false },
+};
+
+/** Efficiency at which PVWatts' part-load curve peaks at 1. */
+const INVERTER_REFERENCE_EFFICIENCY = 0.9637;
+const T_REF_C = 25;
+
+/** The PV system in plain numbers. */
+export interface SolarSystem {
+  latitude: number;
+  longitude: number;
+  elevationM: number;
+  /** Offset of local standard time from UTC, hours. */
+  timezoneHours: number;
+  /** Calendar year whose sun geometry is used for every year. */
+  year: number;
+  albedo: number;
+  /** DC nameplate in any power unit; outputs are energy per hour in the same unit × h. */
+  capacityDc: number;
+  dcAcRatio: number;
+  moduleType: ModuleType;
+  arrayType: ArrayType;
+  tiltDeg: number;
+  azimuthDeg: number;
+  gcr: number;
+  /** Total system losses, %: applied to DC. */
+  lossesPercent: number;
+  inverterEfficiencyPercent: number;
+}
+
+export interface SolarModel {
+  system: Readonly<SolarSystem>;
+  sun: HourlySunGeometry;
+  surface: SurfaceGeometry;
+  perez: PerezSunTerms;
+  /** Beam on the modules per unit DNI after the cover: max(cos AOI, 0) × transmittance; 0 with the sun below the horizon. */
+  beamTransmitted: Float64Array;
+  /** Beam on the modules per unit DNI: max(cos AOI, 0); 0 with the sun below the horizon. */
+  beamIncident: Float64Array;
+  thermal: FuentesModel;
+  gamma: number;
+  /** capacityDc × (1 − losses) / 1000: DC per W/m² of transmitted irradiance at 25 °C. */
+  dcPerIrradiance: number;
+  acRating: number;
+  /** DC input at which the inverter delivers its rating at nominal efficiency. */
+  inverterDcRating: number;
+  /** η_nominal / η_reference of the part-load curve. */
+  inverterScale: number;
+}
+
+/** The inputs prepareSolar reads (a ResolvedInputs is one). */
+export type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year'>;
+
+/** The system's total loss, %: a breakdown compounds, 1 − Π(1 − l/100); else losses_percent. */
+export function solarLossesPercent(solar: SolarInputs['solar']): number {
+  const breakdown = solar.losses_breakdown;
+  if (!breakdown) return solar.losses_percent;
+  let kept = 1;
+  for (const loss of Object.values(breakdown)) kept *= 1 - loss / 100;
+  return (1 - kept) * 100;
+}
+
+export function prepareSolar(inputs: SolarInputs): SolarModel | null {
+  const { site, solar } = inputs;
+  if (!(solar.capacity_mw_dc > 0)) return null;
+  return prepareSolarSystem({
+    latitude: site.latitude,
+    longitude: site.longitude,
+    elevationM: site.elevation_m,
+    timezoneHours: site.timezone_offset_hours,
+    year: inputs.start_year,
+    albedo: site.albedo,
+    capacityDc: solar.capacity_mw_dc,
+    dcAcRatio: solar.dc_ac_ratio,
+    moduleType: solar.module_type,
+    arrayType: solar.array_type,
+    tiltDeg: solar.tilt_deg,
+    azimuthDeg: solar.azimuth_deg,
+    gcr: solar.gcr,
+    lossesPercent: solarLossesPercent(solar),
+    inverterEfficiencyPercent: solar.inverter_efficiency_percent,
+  });
+}
+
+export function prepareSolarSystem(system: SolarSystem): SolarModel {
+  const sun = hourlySunGeometry({
+    latitude: system.latitude,
+    longitude: system.longitude,
+    elevationM: system.elevationM,
+    timezoneHours: system.timezoneHours,
+    year: system.year,
+  });
+  const surface = surfaceGeometry(sun, {
+    arrayType: system.arrayType,
+    tiltDeg: system.tiltDeg,
+    azimuthDeg: system.azimuthDeg,
+    gcr: system.gcr,
+  });
+  const module = MODULE_TYPES[system.moduleType];
+  const beamIncident = new Float64Array(HOURS_PER_YEAR);
+  const beamTransmitted = new Float64Array(HOURS_PER_YEAR);
+  // The cover's transmittance varies slowly with the angle: a 0.1° table serves every hour.
+  const table = new Float64Array(902);
+  for (let i = 0; i < table.length; i++) table[i] = coverTransmittance(i / 10, module.antiReflective);
+  for (let h = 0; h < HOURS_PER_YEAR; h++) {
+    const c = surface.cosAoi[h];
+    if (!sun.up[h] || sun.cosZenith[h] <= 0 || c <= 0) continue;
+    const x = surface.aoiDeg[h] * 10;
+    const i = Math.min(899, Math.floor(x));
+    beamIncident[h] = c;
+    beamTransmitted[h] = c * (table[i] + (x - i) * (table[i + 1] - table[i]));
+  }
+  const acRating = system.capacityDc / system.dcAcRatio;
+  const nominal = system.inverterEfficiencyPercent / 100;
+  return {
+    system: { ...system },
+    sun,
+    surface,
+    perez: perezSunTerms(sun.zenith, sun.up),
+    beamIncident,
+    beamTransmitted,
+    thermal: fuentesModel(system.arrayType === 'fixed_roof_mount' ? INOCT_ROOF_MOUNT_C : INOCT_OPEN_RACK_C),
+    gamma: module.gamma,
+    dcPerIrradiance: (system.capacityDc * (1 - system.lossesPercent / 100)) / 1000,
+    acRating,
+    inverterDcRating: acRating / nominal,
+    inverterScale: nominal / INVERTER_REFERENCE_EFFICIENCY,
+  };
+}
+
+/** Hourly intermediate results, for tests and diagnostics. */
+export interface SolarDetail {
+  /** Plane-of-array irradiance before the cover, W/m². */
+  poa: Float64Array;
+  /** Irradiance transmitted through the cover, W/m². */
+  poaTransmitted: Float64Array;
+  cellTempC: Float64Array;
+  /** DC after system losses, capacity units. */
+  dc: Float64Array;
+}
+
+/** AC energy in each hour of a weather year, at plant scale, before yearly degradation. */
+export function solarYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array): void {
+  runYear(model, weather, outAc, null);
+}
+
+export function solarYearDetail(model: SolarModel, weather: WeatherYear, outAc: Float64Array, detail: SolarDetail): void {
+  runYear(model, weather, outAc, detail);
+}
+
+/** PVWatts' inverter: part-load efficiency curve, clipped at the AC rating. */
+export function inverterAc(model: SolarModel, dc: number): number {
+  if (dc <= 0) return 0;
+  const load = dc / model.inverterDcRating;
+  const efficiency = model.inverterScale * (-0.0162 * load - 0.0059 / load + 0.9858);
+  const ac = dc * efficiency;
+  return ac <= 0 ? 0 : ac > model.acRating ? model.acRating : ac;
+}
+
+function runYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array, detail: SolarDetail | null): void {
+  const { sun, surface, perez, thermal } = model;
+  const { dni, dhi, tempC, windMs } = weather;
+  const albedo = model.system.albedo;
+  const windFactor = moduleWindFactor(weather.windHeightM);
+  const state = initialFuentesState();
+  for (let h = 0; h < HOURS_PER_YEAR; h++) {
+    if (!sun.up[h]) {
+      fuentesStep(thermal, state, 0, tempC[h], 0);
+      outAc[h] = 0;
+      if (detail) {
+        detail.poa[h] = 0;
+        detail.poaTransmitted[h] = 0;
+        detail.cellTempC[h] = tempC[h];
+        detail.dc[h] = 0;
+      }
+      continue;
+    }
+    const beamNormal = dni[h] > 0 ? dni[h] : 0;
+    const diffuse = dhi[h] > 0 ? dhi[h] : 0;
+    const cosZ = sun.cosZenith[h];
+    // PVWatts reads beam and diffuse; the global that the ground reflects follows from them.
+    const ghi = (cosZ > 0 ? beamNormal * cosZ : 0) + diffuse;
+    const sky = perezSkyDiffuse(
+      diffuse,
+      beamNormal,
+      perez.kappaZ3[h],
+      perez.zenithRad[h],
+      perez.airMassOverI0[h],
+      perez.invCosZClamped[h],
+      surface.cosAoi[h],
+      surface.skyView[h],
+      surface.sinTilt[h],
+    );
+    const ground = ghi * albedo * surface.groundView[h];
+    const poa = beamNormal * model.beamIncident[h] + sky + ground;
+    const transmitted = beamNormal * model.beamTransmitted[h] + sky + ground;
+    const cellC = fuentesStep(thermal, state, poa, tempC[h], windMs[h] * windFactor);
+    let dc = model.dcPerIrradiance * transmitted * (1 + model.gamma * (cellC - T_REF_C));
+    if (dc < 0) dc = 0;
+    outAc[h] = inverterAc(model, dc);
+    if (detail) {
+      detail.poa[h] = poa;
+      detail.poaTransmitted[h] = transmitted;
+      detail.cellTempC[h] = cellC;
+      detail.dc[h] = dc;
+    }
+  }
+}
