@@ -10,7 +10,7 @@ let url = config.databaseUrl;
 let stopPostgres: (() => Promise<void>) | null = null;
 
 if (!url) {
-  const port = Number(process.env.EMBEDDED_PG_PORT ?? 5488);
+  const port = config.embeddedPgPort;
   console.log(`starting the embedded Postgres on 127.0.0.1:${port} (data in ./.data/postgres)`);
   const pgServer = await startEmbeddedPostgres({ dataDir: '.data/postgres', port, persistent: true });
   stopPostgres = pgServer.stop;

@@ -25,6 +25,8 @@ export interface Config {
   maxSseStreams: number;
   sseHeartbeatMs: number;
   apiKeys: readonly string[];
+  /** Port of the Postgres that `npm start` embeds when DATABASE_URL is unset. */
+  embeddedPgPort: number;
   corsOrigins: readonly string[];
 }
 
@@ -65,6 +67,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxSseStreams: int(env, 'MAX_SSE_STREAMS', 10_000, 1),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000, 100),
     apiKeys: Object.freeze(list(env.API_KEYS)),
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 5488, 1, 65535),
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
   });
 }

@@ -88,6 +88,9 @@ function findIndex(names: string[], variants: readonly string[]): number {
 }
 
 function parseNumber(raw: string | undefined, line: number, what: string): number {
+  // Fast path for the ~60,000 plain numbers of a file; Number('') and Number(' ') are 0, hence the zero check.
+  const fast = Number(raw);
+  if (Number.isFinite(fast) && (fast !== 0 || (raw ?? '').trim() !== '')) return fast;
   const s = (raw ?? '').trim().replace(/^"(.*)"$/, '$1');
   if (s === '') throw new WeatherFileError(line, `${what} is empty`);
   const v = Number(s);
@@ -178,7 +181,7 @@ export function parseSamCsv(text: string): SamCsvData {
   for (let r = 0; r < rows; r++) {
     const line = first + r + 1;
     const cells = lines[first + r].split(',');
-    if (cells.length < width || cells.slice(width).some((c) => c.trim() !== '')) {
+    if (cells.length !== width && (cells.length < width || cells.slice(width).some((c) => c.trim() !== ''))) {
       throw new WeatherFileError(line, `expected ${width} columns, found ${cells.length}`);
     }
     ghi[r] = irradiance(cells[col.GHI], line, 'GHI', 1500);

@@ -2,15 +2,15 @@
 // statement must satisfy the identities that tie it together, so a reader can
 // recompute each total, ratio and KPI from the rows beside it.
 import { readFileSync } from 'node:fs';
+import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { HOURS_PER_YEAR, ScenarioResult, YEARS } from '../shared/schemas/result.ts';
+import { isUuid } from '../shared/uuid.ts';
 import { npv } from '../worker/engine/finance.metrics.ts';
 import { calculate, EngineError, type EngineResult } from '../worker/engine/index.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
-
-type Test = typeof t;
 
 /** Equal within a relative tolerance, with an absolute floor for values near 0. */
 function near(t: Test, actual: number | null | undefined, expected: number, what: string, rel = 1e-9): void {
@@ -192,6 +192,7 @@ t.test('default scenario', async (t) => {
     solar_hourly: years(r.solar_hourly),
     wind_hourly: years(r.wind_hourly),
   };
+  if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
   const errors = [...Value.Errors(ScenarioResult, document)].slice(0, 3);
   t.same(
     errors.map((e) => `${e.path} ${e.message}`),
@@ -296,8 +297,13 @@ t.test('an unsorted power curve is an engine error', async (t) => {
     [8, 2000],
     [25, 3000],
   ];
-  t.throws(
-    () => calculate(inputs),
-    (err: unknown) => err instanceof EngineError && err.code === 'invalid_power_curve',
-  );
+  let caught: unknown;
+  try {
+    calculate(inputs);
+  } catch (err) {
+    caught = err;
+  }
+  t.ok(caught instanceof EngineError, 'an EngineError');
+  t.equal((caught as EngineError).code, 'invalid_power_curve');
+  t.match((caught as EngineError).message, /8 m\/s follows 10 m\/s/, 'the message names the speeds');
 });

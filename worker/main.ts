@@ -24,11 +24,22 @@ boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
 try {
   await boss.start();
   await ensureQueues(boss);
-  await boss.work<CalculateJob>(
-    CALCULATE_QUEUE,
-    { localConcurrency: config.workerConcurrency, batchSize: 1, pollingIntervalSeconds: 2 },
-    async ([job]: Job<CalculateJob>[]) => calculateScenario({ db, engines, logger }, job),
-  );
+  // One pg-boss worker per slot, so each handler can wake its own loop: after a job, pg-boss would
+  // otherwise wait out the polling interval before claiming the next job of a backlog.
+  for (let slot = 0; slot < config.workerConcurrency; slot++) {
+    let workId = '';
+    workId = await boss.work<CalculateJob>(
+      CALCULATE_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
+      async ([job]: Job<CalculateJob>[]) => {
+        try {
+          return await calculateScenario({ db, engines, logger }, job);
+        } finally {
+          boss.notifyWorker(workId);
+        }
+      },
+    );
+  }
   await boss.work<CalculateJob>(CALCULATE_DEAD_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]) =>
     failExhausted(db, job, config.jobRetryLimit),
   );

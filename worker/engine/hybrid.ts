@@ -2,7 +2,8 @@
 // technology, then the export limit. When solar + wind exceed the limit both
 // are cut in proportion to their output in that hour, so neither technology
 // is favoured and the revenue split follows the energy split.
-import { HOURS_PER_YEAR } from '../../shared/schemas/result.ts';
+
+const HOURS_PER_YEAR = 8760;
 
 /** Output remaining after `year` − 1 years of compounded decline (year 1 = 1). */
 export function degradationFactor(percentPerYear: number, year: number): number {

@@ -2,8 +2,8 @@
 // degradation, the export limit and revenue, then the financial statements.
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather.samcsv.ts';
-import { HOURS_PER_YEAR, type ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import { EngineError } from './engine.error.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
@@ -14,6 +14,10 @@ import type { WeatherYear } from './weather.types.ts';
 import { prepareWind, windYear } from './wind.ts';
 
 export { EngineError } from './engine.error.ts';
+
+// As in the result schema; the engine imports only types from the shared schemas.
+const YEARS = 25;
+const HOURS_PER_YEAR = 8760;
 
 /** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
 export type EngineResult = Omit<ScenarioResult, 'scenario_id' | 'solar_hourly' | 'wind_hourly'> & {

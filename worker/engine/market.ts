@@ -4,7 +4,8 @@
 // one pass over the hours: energy-weighted merchant price sums.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../shared/schemas/result.ts';
-import { HOURS_PER_YEAR } from '../../shared/schemas/result.ts';
+
+const HOURS_PER_YEAR = 8760;
 
 export interface MarketModel {
   ppaShare: number;

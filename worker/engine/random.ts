@@ -24,34 +24,33 @@ const TWO_POW_32 = 4294967296;
 
 /** sfc32 (Chris Doty-Humphrey's small fast counting generator), seeded through splitmix32. */
 export class Rng {
-  private a = 0;
-  private b = 0;
-  private c = 0;
-  private d = 0;
+  // State in a typed array: 32-bit words outside V8's small-integer range would otherwise be
+  // boxed as heap numbers on every step.
+  private readonly s = new Int32Array(4);
   private spare = 0;
   private hasSpare = false;
 
   constructor(seed: number) {
-    let s = seed >>> 0;
-    const split = (): number => {
-      s = (s + 0x9e3779b9) >>> 0;
-      return fmix32(s);
-    };
-    this.a = split();
-    this.b = split();
-    this.c = split();
-    this.d = split();
+    let x = seed >>> 0;
+    for (let i = 0; i < 4; i++) {
+      x = (x + 0x9e3779b9) >>> 0;
+      this.s[i] = fmix32(x);
+    }
     // sfc32's first outputs are correlated with the seed words; skip them.
     for (let i = 0; i < 12; i++) this.nextUint32();
   }
 
   nextUint32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
+    const s = this.s;
+    const a = s[0];
+    const b = s[1];
+    const c = s[2];
+    const d = s[3];
+    const t = (((a + b) | 0) + d) | 0;
+    s[3] = (d + 1) | 0;
+    s[0] = b ^ (b >>> 9);
+    s[1] = (c + (c << 3)) | 0;
+    s[2] = (((c << 21) | (c >>> 11)) + t) | 0;
     return t >>> 0;
   }
 

@@ -83,8 +83,7 @@ export function perezSkyDiffuse(
   let f1 = PEREZ[o] + PEREZ[o + 1] * brightness + PEREZ[o + 2] * zenithRad;
   if (f1 < 0) f1 = 0;
   const f2 = PEREZ[o + 3] + PEREZ[o + 4] * brightness + PEREZ[o + 5] * zenithRad;
-  const a = cosAoi > 0 ? cosAoi : 0;
-  return dhi * ((1 - f1) * skyView + f1 * a * invCosZClamped + f2 * sinTilt);
+  return dhi * ((1 - f1) * skyView + f1 * Math.max(cosAoi, 0) * invCosZClamped + f2 * sinTilt);
 }
 
 // Cover optics (Snell, Fresnel, Bouguer), the physical model of De Soto et al. 2006 that
@@ -122,4 +121,12 @@ function coverTransmittanceRaw(aoiDeg: number, antiReflective: boolean): number 
 /** Beam transmittance of the cover relative to normal incidence (incidence angle modifier). */
 export function coverTransmittance(aoiDeg: number, antiReflective: boolean): number {
   return coverTransmittanceRaw(aoiDeg, antiReflective) / coverTransmittanceRaw(0, antiReflective);
+}
+
+/** The modifier at 0°, 1/n°, 2/n° … 90° (and one step past), for interpolation. */
+export function coverTransmittanceCurve(antiReflective: boolean, pointsPerDegree: number): Float64Array {
+  const normal = coverTransmittanceRaw(0, antiReflective);
+  const curve = new Float64Array(90 * pointsPerDegree + 2);
+  for (let i = 0; i < curve.length; i++) curve[i] = coverTransmittanceRaw(i / pointsPerDegree, antiReflective) / normal;
+  return curve;
 }

@@ -5,7 +5,12 @@ import type { HourlySunGeometry } from './solar-position.ts';
 
 const DEG = Math.PI / 180;
 
-export type ArrayType = 'fixed_open_rack' | 'fixed_roof_mount' | 'single_axis' | 'single_axis_backtracking' | 'two_axis';
+export type ArrayType =
+  | 'fixed_open_rack'
+  | 'fixed_roof_mount'
+  | 'single_axis'
+  | 'single_axis_backtracking'
+  | 'two_axis';
 
 export interface ArrayOrientation {
   arrayType: ArrayType;

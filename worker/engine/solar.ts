@@ -6,8 +6,7 @@
 // tracker rotations, cover transmittance, Perez's sun terms) is computed once in
 // `prepareSolar`; `solarYear` is then one allocation-free pass over the year's weather.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
-import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
-import { coverTransmittance, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
+import { coverTransmittanceCurve, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
 import {
   type FuentesModel,
   fuentesModel,
@@ -18,6 +17,7 @@ import {
   moduleWindFactor,
 } from './solar.temperature.ts';
 import { type ArrayType, type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
 import type { WeatherYear } from './weather.types.ts';
 
 export type ModuleType = 'standard' | 'premium' | 'thin_film';
@@ -128,15 +128,14 @@ export function prepareSolarSystem(system: SolarSystem): SolarModel {
   const beamIncident = new Float64Array(HOURS_PER_YEAR);
   const beamTransmitted = new Float64Array(HOURS_PER_YEAR);
   // The cover's transmittance varies slowly with the angle: a 0.1° table serves every hour.
-  const table = new Float64Array(902);
-  for (let i = 0; i < table.length; i++) table[i] = coverTransmittance(i / 10, module.antiReflective);
+  const curve = coverTransmittanceCurve(module.antiReflective, 10);
   for (let h = 0; h < HOURS_PER_YEAR; h++) {
     const c = surface.cosAoi[h];
     if (!sun.up[h] || sun.cosZenith[h] <= 0 || c <= 0) continue;
     const x = surface.aoiDeg[h] * 10;
     const i = Math.min(899, Math.floor(x));
     beamIncident[h] = c;
-    beamTransmitted[h] = c * (table[i] + (x - i) * (table[i + 1] - table[i]));
+    beamTransmitted[h] = c * (curve[i] + (x - i) * (curve[i + 1] - curve[i]));
   }
   const acRating = system.capacityDc / system.dcAcRatio;
   const nominal = system.inverterEfficiencyPercent / 100;
@@ -172,7 +171,12 @@ export function solarYear(model: SolarModel, weather: WeatherYear, outAc: Float6
   runYear(model, weather, outAc, null);
 }
 
-export function solarYearDetail(model: SolarModel, weather: WeatherYear, outAc: Float64Array, detail: SolarDetail): void {
+export function solarYearDetail(
+  model: SolarModel,
+  weather: WeatherYear,
+  outAc: Float64Array,
+  detail: SolarDetail,
+): void {
   runYear(model, weather, outAc, detail);
 }
 
@@ -181,8 +185,7 @@ export function inverterAc(model: SolarModel, dc: number): number {
   if (dc <= 0) return 0;
   const load = dc / model.inverterDcRating;
   const efficiency = model.inverterScale * (-0.0162 * load - 0.0059 / load + 0.9858);
-  const ac = dc * efficiency;
-  return ac <= 0 ? 0 : ac > model.acRating ? model.acRating : ac;
+  return Math.max(0, Math.min(model.acRating, dc * efficiency));
 }
 
 function runYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array, detail: SolarDetail | null): void {
@@ -203,8 +206,8 @@ function runYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array, d
       }
       continue;
     }
-    const beamNormal = dni[h] > 0 ? dni[h] : 0;
-    const diffuse = dhi[h] > 0 ? dhi[h] : 0;
+    const beamNormal = Math.max(dni[h], 0);
+    const diffuse = Math.max(dhi[h], 0);
     const cosZ = sun.cosZenith[h];
     // PVWatts reads beam and diffuse; the global that the ground reflects follows from them.
     const ghi = (cosZ > 0 ? beamNormal * cosZ : 0) + diffuse;

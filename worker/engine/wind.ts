@@ -22,6 +22,7 @@ export interface WindModel {
   /** Curve breakpoints sorted by speed: effective (sea-level-equivalent) speed, m/s, and kW. */
   readonly speeds: Float64Array;
   readonly powersKw: Float64Array;
+  /** A given curve's highest point, else the generic turbine's rated_kw. */
   readonly ratedKw: number;
   /** capacity_mw / rated power: fractional when the capacity is not a multiple of the rating. */
   readonly turbines: number;
