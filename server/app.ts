@@ -20,11 +20,11 @@ function securityHeaders(): RequestHandler {
 }
 
 function cors(origins: readonly string[]): RequestHandler {
-  const any = origins.includes('*');
+  const anyOrigin = origins.includes('*');
   return (req, res, next) => {
     const origin = req.get('Origin');
-    if (origin && (any || origins.includes(origin))) {
-      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
+    if (origin && (anyOrigin || origins.includes(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
       res.setHeader('Vary', 'Origin');
       res.setHeader('Access-Control-Expose-Headers', 'Location, ETag, X-Request-Id, Idempotent-Replayed');
       if (req.method === 'OPTIONS' && req.get('Access-Control-Request-Method')) {

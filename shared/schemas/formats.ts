@@ -1,0 +1,11 @@
+// String formats our response schemas use, registered with TypeBox so Value.Check can verify them.
+import { FormatRegistry } from '@sinclair/typebox';
+import { isUuid } from '../uuid.ts';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function registerFormats(): void {
+  if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
+  if (!FormatRegistry.Has('date-time'))
+    FormatRegistry.Set('date-time', (s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)));
+}
