@@ -17,6 +17,12 @@ const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.by
 export class EnginePool {
   readonly #idle: Worker[] = [];
   readonly #busy = new Set<Worker>();
+  readonly #testDelayMs: number;
+
+  /** testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests set. */
+  constructor(options: { testDelayMs?: number } = {}) {
+    this.#testDelayMs = options.testDelayMs ?? 0;
+  }
 
   /** Runs one calculation; rejects with EngineFailure if the thread dies or the job is aborted. */
   async run(
@@ -25,7 +31,7 @@ export class EnginePool {
     onProgress: (stage: string, fraction: number) => void,
     signal?: AbortSignal,
   ): Promise<EngineOutcome> {
-    const thread = this.#idle.pop() ?? new Worker(THREAD_URL);
+    const thread = this.#idle.pop() ?? new Worker(THREAD_URL, { workerData: { testDelayMs: this.#testDelayMs } });
     this.#busy.add(thread);
     let healthy = true;
     try {

@@ -1,6 +1,6 @@
 // Runs one calculation at a time off the worker's main thread, so the main thread keeps writing
 // progress, sending heartbeats and answering pg-boss while the engine computes.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { calculate, EngineError } from './engine/index.ts';
 import { serializeResult } from './result.serialize.ts';
@@ -15,10 +15,22 @@ export type ThreadMessage =
 const port = parentPort;
 if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
+// ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
+// a calculation is visibly under way. The thread blocks as a long calculation would.
+const testDelayMs = (workerData as { testDelayMs?: number } | null)?.testDelayMs ?? 0;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
 port.on('message', (req: ThreadRequest) => {
   try {
     const t0 = performance.now();
-    const result = calculate(req.inputs, (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }));
+    let slept = 0;
+    const result = calculate(req.inputs, (stage, fraction) => {
+      port.postMessage({ type: 'progress', stage, fraction });
+      if (testDelayMs > 0 && fraction * testDelayMs > slept) {
+        Atomics.wait(pause, 0, 0, fraction * testDelayMs - slept);
+        slept = fraction * testDelayMs;
+      }
+    });
     const engineMs = performance.now() - t0;
     const serialized = serializeResult(req.scenarioId, result);
     const msg: ThreadMessage = { type: 'done', result: serialized, engineMs };

@@ -18,7 +18,7 @@ if (!config.databaseUrl) {
 const pool = createPool(config.databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
 const db = createDb(pool);
 const boss = createBoss(config, config.databaseUrl, 'worker');
-const engines = new EnginePool();
+const engines = new EnginePool({ testDelayMs: config.engineTestDelayMs });
 boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
 
 try {

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { EngineResult } from './engine/index.ts';
+import { hourlyJsonBytes } from './hourly.json.ts';
 
 export interface SerializedResult {
   etag: string;
@@ -20,18 +21,6 @@ function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
   for (let i = 0; i < mwh.length; i++) out[offset + i] = Math.round(mwh[i] * 1000);
 }
 
-/** `[[y1h0,…],[y2h0,…],…]` from kWh, each value printed as MWh with at most 3 decimals. */
-function hourlyJson(kwh: Int32Array, offset: number, years: number, hours: number): string {
-  const parts: string[] = [];
-  for (let y = 0; y < years; y++) {
-    const start = offset + y * hours;
-    const row: string[] = new Array(hours);
-    for (let h = 0; h < hours; h++) row[h] = String(kwh[start + h] / 1000);
-    parts.push(`[${row.join(',')}]`);
-  }
-  return `[${parts.join(',')}]`;
-}
-
 export function serializeResult(scenarioId: string, result: EngineResult): SerializedResult {
   const { solar_hourly, wind_hourly, ...rest } = result;
   const n = solar_hourly.length;
@@ -39,7 +28,13 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
   toKwh(solar_hourly, kwh, 0);
   toKwh(wind_hourly, kwh, n);
   const lite = JSON.stringify({ scenario_id: scenarioId, ...rest });
-  const full = `${lite.slice(0, -1)},"solar_hourly":${hourlyJson(kwh, 0, result.years, result.hours_per_year)},"wind_hourly":${hourlyJson(kwh, n, result.years, result.hours_per_year)}}`;
+  const full = Buffer.concat([
+    Buffer.from(`${lite.slice(0, -1)},"solar_hourly":`),
+    hourlyJsonBytes(kwh, 0, result.years, result.hours_per_year),
+    Buffer.from(',"wind_hourly":'),
+    hourlyJsonBytes(kwh, n, result.years, result.hours_per_year),
+    Buffer.from('}'),
+  ]);
   const etag = createHash('sha256').update(full).digest('base64url').slice(0, 27);
   return {
     etag,

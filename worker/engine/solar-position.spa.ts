@@ -58,7 +58,7 @@ export interface GeocentricSun {
   nutationRa: number;
 }
 
-/** Julian day (UT) of a clock time, proleptic Gregorian after 1582-10-15 as in the SPA report. */
+/** Julian day (UT) of a clock time: Gregorian calendar from 1582-10-15, Julian before (SPA Eq. 4). */
 export function julianDay(t: CalendarTime): number {
   let { year, month } = t;
   const dayFraction = t.day + (t.hour - t.timezoneHours + (t.minute + t.second / 60) / 60) / 24;
@@ -224,7 +224,7 @@ export function emptyTopocentric(): Topocentric {
 
 /**
  * Topocentric elevation from the geocentric position and the apparent sidereal time (SPA
- * steps 3.11–3.14): fills `sinElevationTrue`, the cheap test for sunrise. The parallax
+ * steps 3.11–3.13 and the true elevation of 3.14): fills `sinElevationTrue`, the cheap test for sunrise. The parallax
  * angles enter only through their sines and cosines, which follow from the atan2 arguments
  * without calling atan2. `completeTopocentric` adds refraction and azimuth.
  */
@@ -253,7 +253,7 @@ export function topocentric(geo: GeocentricSun, siderealDeg: number, obs: Observ
   return out;
 }
 
-/** SPA steps 3.14–3.16: elevation, refraction, zenith and azimuth. */
+/** SPA steps 3.14–3.15: refraction, zenith and azimuth. */
 export function completeTopocentric(obs: Observer, out: Topocentric): Topocentric {
   const e0 = Math.asin(out.sinElevationTrue) / DEG;
   out.elevationTrue = e0;

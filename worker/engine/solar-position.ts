@@ -105,11 +105,10 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
     const w1 = ((n + 1) * (n - 1) * (n - 2)) / 2;
     const w2 = (-(n + 1) * n * (n - 2)) / 2;
     const w3 = ((n + 1) * n * (n - 1)) / 6;
-    const cubic = (y: Float64Array) => w0 * y[k - 1] + w1 * y[k] + w2 * y[k + 1] + w3 * y[k + 2];
-    geo.alpha = cubic(alpha);
-    geo.delta = cubic(delta);
-    geo.radiusAu = cubic(radius);
-    geo.nutationRa = cubic(nutation);
+    geo.alpha = w0 * alpha[k - 1] + w1 * alpha[k] + w2 * alpha[k + 1] + w3 * alpha[k + 2];
+    geo.delta = w0 * delta[k - 1] + w1 * delta[k] + w2 * delta[k + 1] + w3 * delta[k + 2];
+    geo.radiusAu = w0 * radius[k - 1] + w1 * radius[k] + w2 * radius[k + 1] + w3 * radius[k + 2];
+    geo.nutationRa = w0 * nutation[k - 1] + w1 * nutation[k] + w2 * nutation[k + 1] + w3 * nutation[k + 2];
     return topocentric(geo, meanSiderealTime(jd) + geo.nutationRa, obs, pos);
   };
   // Same sign and same zero as the true elevation, without the arcsine.
@@ -179,7 +178,7 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
     }
     completeTopocentric(obs, pos);
     out.up[h] = 1;
-    out.upFraction[h] = Math.min(1, (to - from) / HOUR_DAYS);
+    out.upFraction[h] = from === start && to === end ? 1 : Math.min(1, (to - from) / HOUR_DAYS);
     out.zenith[h] = pos.zenith;
     out.azimuth[h] = pos.azimuth;
     out.cosZenith[h] = Math.cos(pos.zenith * DEG);

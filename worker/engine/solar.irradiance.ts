@@ -5,7 +5,10 @@ const DEG = Math.PI / 180;
 const COS_85 = Math.cos(85 * DEG);
 /** Perez's normalisation of sky brightness (PVWatts uses the solar constant, not the day's value). */
 export const PEREZ_SOLAR_CONSTANT = 1367;
-/** Beyond this zenith PVWatts falls back to an isotropic sky: Perez's fit has no data there. */
+/**
+ * Beyond this zenith the sky is taken as isotropic, as SAM's Perez does: the fit has no data
+ * there, and its circumsolar term (cos AOI / cos 85°) would let a grazing sun dominate.
+ */
 export const PEREZ_MAX_ZENITH_DEG = 87.5;
 
 // Perez et al. 1990 (Solar Energy 44(5) 271–289) coefficients: per sky-clearness bin,

@@ -25,7 +25,7 @@ const T_NOCT_AMBIENT = 293.15;
 /** The sky temperature at NOCT conditions, K. */
 const T_NOCT_SKY = 282.21;
 const SECONDS_PER_HOUR = 3600;
-const MAX_ITERATIONS = 10;
+const MAX_ITERATIONS = 30;
 /** A thousandth of a kelvin moves the DC power by 5 parts per million. */
 const TOLERANCE_K = 1e-3;
 
@@ -46,6 +46,8 @@ export interface FuentesState {
   sunPrev: number;
   /** Convection coefficient of the latest evaluation, W/(m²·K); 0 after dark. */
   hConv: number;
+  /** Latest secant slope of F(T) − T: near −1, F depending only weakly on T. */
+  slope: number;
   tAmb: number;
   tSky: number;
   wind: number;
@@ -80,11 +82,13 @@ const free = (a: AirProperties, tFilm: number) =>
     a.conductivity) /
   HYDRAULIC_DIAMETER;
 
-// The hourly solve is the engine's hottest loop, so its powers and exponentials are read
-// from tables (linear interpolation; each moves the cell temperature by < 1e-4 K):
+// The hourly solve is the engine's hottest loop, so its powers, roots and exponentials are
+// read from tables (linear interpolation; together they move the cell temperature by less
+// than 1e-4 K; outside a table's range the value is computed):
 // - the air's coefficients against film temperature, 150–450 K in 0.1 K steps: the wind
 //   at which flow turns turbulent, laminar, turbulent and free coefficients;
-// - ΔT^0.32 for 1–128 K in 1/32 K steps (outside: computed);
+// - ΔT^0.32 for 1–128 K in 1/32 K steps; wind^0.8 for 0–60 m/s in 1/64 m/s steps;
+// - (1 + r³)^⅓ for r in 0–1 in 1/1024 steps, which combines free and forced convection;
 // - e^−x for 0–10 in 1/1024 steps (PVWatts takes the module's memory as 0 beyond 10).
 const AIR_T0 = 150;
 const AIR_PER_K = 10;
@@ -105,6 +109,11 @@ const AIR = new Float64Array(AIR_ROWS * 4);
 const MIN_TURBULENT_WIND = AIR[0];
 const POW_PER_K = 32;
 const POW = Float64Array.from({ length: 128 * POW_PER_K + 2 }, (_, i) => (i / POW_PER_K) ** 0.32);
+const WIND_STEPS = 64;
+const WIND_MAX = 60;
+const WIND08 = Float64Array.from({ length: WIND_MAX * WIND_STEPS + 2 }, (_, i) => (i / WIND_STEPS) ** 0.8);
+const CUBE_SUM_STEPS = 1024;
+const CUBE_SUM = Float64Array.from({ length: CUBE_SUM_STEPS + 2 }, (_, i) => Math.cbrt(1 + (i / CUBE_SUM_STEPS) ** 3));
 const EXP_STEPS = 1024;
 const EXP = Float64Array.from({ length: 10 * EXP_STEPS + 2 }, (_, i) => Math.exp(-i / EXP_STEPS));
 
@@ -148,6 +157,7 @@ export function initialFuentesState(): FuentesState {
     tModuleK: T_NOCT_AMBIENT,
     sunPrev: 0,
     hConv: 0,
+    slope: -1,
     tAmb: 0,
     tSky: 0,
     wind: 0,
@@ -179,27 +189,51 @@ export function fuentesStep(m: FuentesModel, s: FuentesState, poa: number, tAirC
   const wind = windMs + 1e-4;
   s.wind = wind;
   s.sqrtWind = Math.sqrt(wind);
-  s.wind08 = wind > MIN_TURBULENT_WIND ? wind ** 0.8 : 0;
+  if (wind <= MIN_TURBULENT_WIND) s.wind08 = 0;
+  else if (wind >= WIND_MAX) s.wind08 = wind ** 0.8;
+  else {
+    const y = wind * WIND_STEPS;
+    const k = y | 0;
+    s.wind08 = WIND08[k] + (y - k) * (WIND08[k + 1] - WIND08[k]);
+  }
   s.t0 = s.tModuleK;
   s.ramp = poa * ABSORPTANCE - s.sunPrev;
 
-  // The module temperature T solves T = F(T), F being the hour's exact solution with the
-  // heat transfer coefficients evaluated at T. Start from the solution with the previous
-  // hour's convection (it changes little from hour to hour), then iterate by secant, which
-  // also tames the plain iteration's oscillation in a calm.
+  // The module temperature T solves g(T) = F(T) − T = 0, F being the hour's exact solution
+  // with the heat transfer coefficients evaluated at T; g falls as T rises. Start from the
+  // solution with the previous hour's convection (it changes little from hour to hour),
+  // step with the previous hour's slope of g, then by secant. Free convection grows as
+  // |T − T_air|^0.32, a cusp where the module sits at air temperature (calm, low sun), so
+  // the root is also kept bracketed and a step that leaves the bracket bisects it.
+  let lo = Number.NEGATIVE_INFINITY;
+  let hi = Number.POSITIVE_INFINITY;
   let tA = s.hConv > 0 ? balance(m, s, s.t0, s.hConv) : s.t0;
   let gA = endTemperature(m, s, tA) - tA;
   let t = tA + gA;
-  for (let i = 0; i < MAX_ITERATIONS && Math.abs(gA) >= TOLERANCE_K; i++) {
-    const tB = t;
-    const gB = endTemperature(m, s, tB) - tB;
-    if (Math.abs(gB) < TOLERANCE_K) {
-      t = tB + gB;
-      break;
+  if (Math.abs(gA) >= TOLERANCE_K) {
+    if (gA > 0) lo = tA;
+    else hi = tA;
+    t = tA - gA / s.slope;
+    for (let i = 0; i < MAX_ITERATIONS; i++) {
+      if (!(t > lo && t < hi)) t = Number.isFinite(lo + hi) ? (lo + hi) / 2 : tA + gA;
+      const tB = t;
+      const gB = endTemperature(m, s, tB) - tB;
+      if (Math.abs(gB) < TOLERANCE_K || hi - lo < TOLERANCE_K) {
+        t = tB + gB;
+        break;
+      }
+      if (gB > 0) lo = tB;
+      else hi = tB;
+      const slope = (gB - gA) / (tB - tA);
+      if (slope < 0) {
+        s.slope = slope;
+        t = tB - gB / slope;
+      } else {
+        t = tB + gB;
+      }
+      tA = tB;
+      gA = gB;
     }
-    t = gB === gA ? tB + gB : tB - (gB * (tB - tA)) / (gB - gA);
-    tA = tB;
-    gA = gB;
   }
   s.tModuleK = t;
   s.sunPrev = poa * ABSORPTANCE;
@@ -218,7 +252,11 @@ function endTemperature(m: FuentesModel, s: FuentesState, t: number): number {
       ? (AIR[o + 2] + f * (AIR[o + 6] - AIR[o + 2])) * s.wind08
       : (AIR[o + 1] + f * (AIR[o + 5] - AIR[o + 1])) * s.sqrtWind;
   const freeConv = (AIR[o + 3] + f * (AIR[o + 7] - AIR[o + 3])) * deltaPow032(Math.abs(t - s.tAmb));
-  const hConv = m.convectionRatio * Math.cbrt(freeConv * freeConv * freeConv + forced * forced * forced);
+  // (a³ + b³)^⅓ = big · (1 + r³)^⅓ with r = small / big ≤ 1, read from a table.
+  const big = freeConv > forced ? freeConv : forced;
+  const r = big > 0 ? ((freeConv > forced ? forced : freeConv) / big) * CUBE_SUM_STEPS : 0;
+  const j = r | 0;
+  const hConv = m.convectionRatio * big * (CUBE_SUM[j] + (r - j) * (CUBE_SUM[j + 1] - CUBE_SUM[j]));
   s.hConv = hConv;
   return balance(m, s, t, hConv);
 }

@@ -1,16 +1,12 @@
 // Orientation of the modules in each hour: fixed, single-axis (true tracking or
 // backtracking) and two-axis, as PVWatts v5 models them. Everything here depends only on
 // the sun's geometry, so it is computed once per scenario and reused every year.
+import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { HourlySunGeometry } from './solar-position.ts';
 
 const DEG = Math.PI / 180;
 
-export type ArrayType =
-  | 'fixed_open_rack'
-  | 'fixed_roof_mount'
-  | 'single_axis'
-  | 'single_axis_backtracking'
-  | 'two_axis';
+export type ArrayType = ResolvedInputs['solar']['array_type'];
 
 export interface ArrayOrientation {
   arrayType: ArrayType;
@@ -33,7 +29,7 @@ export interface SurfaceGeometry {
   /** (1 − cos β)/2: the share of the ground. */
   groundView: Float64Array;
   sinTilt: Float64Array;
-  /** Single-axis rotation from flat, degrees, positive toward the west of a south axis; 0 otherwise. */
+  /** Single-axis rotation from rest, degrees; positive turns a south-pointing axis's modules west. 0 otherwise. */
   rotationDeg: Float64Array;
 }
 

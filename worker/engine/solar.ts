@@ -20,7 +20,7 @@ import { type ArrayType, type SurfaceGeometry, surfaceGeometry } from './solar.t
 import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
 import type { WeatherYear } from './weather.types.ts';
 
-export type ModuleType = 'standard' | 'premium' | 'thin_film';
+export type ModuleType = ResolvedInputs['solar']['module_type'];
 
 /** PVWatts v5's module types: temperature coefficient of power (1/°C) and cover. */
 export const MODULE_TYPES: Readonly<Record<ModuleType, { gamma: number; antiReflective: boolean }>> = {
