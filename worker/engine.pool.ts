@@ -24,6 +24,11 @@ export class EnginePool {
     this.#testDelayMs = options.testDelayMs ?? 0;
   }
 
+  /** Starts `n` threads now, so their start-up and warm-up happen before the first job. */
+  prestart(n: number): void {
+    while (this.#idle.length + this.#busy.size < n) this.#idle.push(new Worker(THREAD_URL));
+  }
+
   /** Runs one calculation; rejects with EngineFailure if the thread dies or the job is aborted. */
   async run(
     scenarioId: string,
