@@ -1,4 +1,5 @@
 // The web process: listens, and stops cleanly on SIGTERM/SIGINT.
+import { createServer } from 'node:http';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -31,15 +32,22 @@ try {
 }
 
 const app = createApp({ config, pool, db, boss, listener, logger });
-const server = app.listen(config.port, config.host, () => {
+// Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
+// Node enforces them only when it checks its connections (every 30 s by default), so check often.
+const server = createServer(
+  {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: Math.max(60_000, config.headersTimeoutMs),
+    connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+    keepAliveTimeout: 5_000,
+  },
+  app,
+);
+server.listen(config.port, config.host, () => {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   logger.info({ port }, `listening on http://localhost:${port}`);
 });
-// Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
-server.headersTimeout = 10_000;
-server.requestTimeout = 60_000;
-server.keepAliveTimeout = 5_000;
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

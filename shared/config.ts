@@ -28,6 +28,10 @@ export interface Config {
   /** Port of the Postgres that `npm start` embeds when DATABASE_URL is unset. */
   embeddedPgPort: number;
   corsOrigins: readonly string[];
+  /** Slow-loris guard: a client must send its request headers within this long. */
+  headersTimeoutMs: number;
+  /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
+  engineTestDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,5 +73,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     apiKeys: Object.freeze(list(env.API_KEYS)),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 5488, 1, 65535),
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
   });
 }
