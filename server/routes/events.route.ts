@@ -3,12 +3,13 @@
 // the listening connection) read again from the last sent seq. The rows are the truth; a
 // notification only says "look". No gap, no duplicate.
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { eventsAfter, findScenario } from '../../shared/scenarios.repository.ts';
+import { findScenario } from '../../shared/scenarios.repository.ts';
 import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
 import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
+import { EventReader } from '../sse/event-reader.ts';
 
 /** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
 function lastEventId(req: Request): number {
@@ -26,11 +27,13 @@ function lastEventId(req: Request): number {
 export function eventRoutes(deps: AppDeps): ExpressRouter {
   const { db, listener, config } = deps;
   const router = Router();
+  const reader = new EventReader(db);
   let open = 0;
 
   async function stream(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, ['last_event_id']);
     const id = scenarioId(req.params.id);
+    const channel = scenarioChannel(id);
     let last = lastEventId(req);
     if (open >= config.maxSseStreams) {
       throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
@@ -69,12 +72,13 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
       try {
         do {
           again = false;
-          const rows = await eventsAfter(db, id, last);
+          const rows = await reader.read(id, last, listener.epoch);
           let out = '';
           let terminal = false;
           for (const row of rows) {
+            if (row.seq <= last) continue;
             if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
-            out += `id: ${row.seq}\nevent: ${row.name}\ndata: ${JSON.stringify(row.data)}\n\n`;
+            out += row.text;
             last = row.seq;
             if (TERMINAL_EVENTS.has(row.name)) {
               terminal = true;
@@ -110,7 +114,7 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     res.write('retry: 3000\n\n');
     req.socket.setNoDelay(true);
 
-    unsubscribe = await listener.subscribe(scenarioChannel(id), { wake: () => void pump() });
+    unsubscribe = await listener.subscribe(channel, { wake: () => void pump() });
     if (closed) {
       unsubscribe();
       return;

@@ -20,6 +20,8 @@ export class ChannelListener {
   readonly #connectionString: string;
   readonly #log: ListenerLogger;
   readonly #subs = new Map<string, Set<Subscriber>>();
+  /** Bumped on every notification, reconnect and subscribe: a read may share only a query started in the same epoch (EventReader). */
+  #epoch = 0;
   #client: pg.Client | null = null;
   #chain: Promise<unknown> = Promise.resolve();
   #stopped = false;
@@ -31,6 +33,10 @@ export class ChannelListener {
   constructor(connectionString: string, log: ListenerLogger) {
     this.#connectionString = connectionString;
     this.#log = log;
+  }
+
+  get epoch(): number {
+    return this.#epoch;
   }
 
   get connected(): boolean {
@@ -61,6 +67,7 @@ export class ChannelListener {
       this.#subs.set(channel, set);
     }
     set.add(sub);
+    this.#epoch++;
     await this.#enqueue(async (client) => {
       if (this.#subs.has(channel)) await client.query(`LISTEN ${quote(channel)}`);
     });
@@ -93,7 +100,9 @@ export class ChannelListener {
     });
     client.on('notification', (msg) => {
       const set = this.#subs.get(msg.channel);
-      if (set) for (const sub of set) sub.wake();
+      if (!set) return;
+      this.#epoch++;
+      for (const sub of set) sub.wake();
     });
     const lost = () => {
       if (this.#client !== client) return;
@@ -121,6 +130,7 @@ export class ChannelListener {
     this.#backoffMs = 100;
     if (this.connects > 1) this.#log.info({ channels: this.#subs.size }, 'listening connection restored');
     // Anything committed while we were away produced notifications nobody heard: re-read.
+    this.#epoch++;
     for (const set of this.#subs.values()) for (const sub of set) sub.wake();
   }
 
