@@ -1,4 +1,4 @@
-// The hourly data as CSV, generated from the stored int32 kWh arrays one year at a time.
+// The hourly data as CSV, generated from the stored statements' hourly arrays one year at a time.
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const HOURS = 8760;
 
@@ -22,25 +22,26 @@ function hourSuffixes(timezoneHours: number): string[] {
   return out;
 }
 
-const mwh = (kwh: number) => String(kwh / 1000);
-
 export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
 
-/** Yields the CSV body year by year. `hourly` holds solar years then wind years, int32 little-endian. */
-export function* csvChunks(hourly: Buffer, startYear: number, timezoneHours: number): Generator<string> {
-  const values = new Int32Array(hourly.buffer, hourly.byteOffset, hourly.byteLength / 4);
-  const years = values.length / 2 / HOURS;
+/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh). */
+export function* csvChunks(
+  solar: readonly number[][],
+  wind: readonly number[][],
+  startYear: number,
+  timezoneHours: number,
+): Generator<string> {
   const suffixes = hourSuffixes(timezoneHours);
   yield CSV_HEADER;
-  for (let y = 0; y < years; y++) {
+  for (let y = 0; y < solar.length; y++) {
     const year = startYear + y;
     // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
     const prefix = `${y + 1},`;
-    const solar = y * HOURS;
-    const wind = (years + y) * HOURS;
+    const s = solar[y];
+    const w = wind[y];
     let chunk = '';
     for (let h = 0; h < HOURS; h++) {
-      chunk += `${prefix}${h},${year}${suffixes[h]},${mwh(values[solar + h])},${mwh(values[wind + h])}\n`;
+      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}\n`;
     }
     yield chunk;
   }

@@ -37,7 +37,6 @@ export interface ScenarioResultsTable {
   etag: string;
   statements_gzip: Buffer;
   statements_lite_gzip: Buffer;
-  hourly_kwh: Buffer;
   created_at: Generated<Date>;
 }
 

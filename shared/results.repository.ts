@@ -6,7 +6,6 @@ export interface StoredResult {
   etag: string;
   statements_gzip: Buffer;
   statements_lite_gzip: Buffer;
-  hourly_kwh: Buffer;
 }
 
 /** Results are immutable: a second save of the same scenario (a duplicate run) changes nothing. */
@@ -28,7 +27,7 @@ export async function findResultEtag(db: Db, scenarioId: string): Promise<string
   return row?.etag;
 }
 
-export type ResultPart = 'statements_gzip' | 'statements_lite_gzip' | 'hourly_kwh';
+export type ResultPart = 'statements_gzip' | 'statements_lite_gzip';
 
 export async function findResultPart(
   db: Db,

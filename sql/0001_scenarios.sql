@@ -38,10 +38,9 @@ CREATE TABLE scenario_results (
   etag text NOT NULL,
   -- The statements JSON with hourly arrays, gzip-compressed, served as bytes.
   statements_gzip bytea NOT NULL,
-  -- The statements JSON without hourly arrays (?hourly=false), gzip-compressed.
+  -- The statements JSON without hourly arrays (?hourly=false), gzip-compressed. CSV is made from
+  -- statements_gzip: a separate binary copy of the hourly series would double the disk per scenario.
   statements_lite_gzip bytea NOT NULL,
-  -- Hourly delivered energy as little-endian int32 kWh, solar years then wind years (2 × 25 × 8760).
-  hourly_kwh bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE scenario_results ALTER COLUMN statements_gzip SET STORAGE EXTERNAL;

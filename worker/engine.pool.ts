@@ -59,7 +59,6 @@ export class EnginePool {
                 ...r,
                 statements_gzip: asBuffer(r.statements_gzip),
                 statements_lite_gzip: asBuffer(r.statements_lite_gzip),
-                hourly_kwh: asBuffer(r.hourly_kwh),
               },
             });
           } else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });

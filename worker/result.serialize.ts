@@ -1,5 +1,5 @@
-// Turns an engine result into the stored forms: the statements JSON (with and without hourly
-// arrays) gzip-compressed, and the hourly series as int32 kWh for CSV. Runs in the engine thread.
+// Turns an engine result into the stored forms: the statements JSON with and without hourly
+// arrays, gzip-compressed, and their ETag. Runs in the engine thread.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { EngineResult } from './engine/index.ts';
@@ -9,14 +9,13 @@ export interface SerializedResult {
   etag: string;
   statements_gzip: Buffer;
   statements_lite_gzip: Buffer;
-  hourly_kwh: Buffer;
   summary: EngineResult['kpis'];
 }
 
 // Level 1 is ~4x faster than the default 6 on these number arrays and only ~15 % larger.
 const GZIP_LEVEL = 1;
 
-/** Delivered MWh rounded to 1 kWh, as integers: exact, and half the bytes of float64. */
+/** Delivered MWh rounded to 1 kWh, as integers, so the JSON writer prints exact 3-decimal MWh. */
 function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
   for (let i = 0; i < mwh.length; i++) out[offset + i] = Math.round(mwh[i] * 1000);
 }
@@ -40,7 +39,6 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
     etag,
     statements_gzip: gzipSync(full, { level: GZIP_LEVEL }),
     statements_lite_gzip: gzipSync(lite, { level: GZIP_LEVEL }),
-    hourly_kwh: Buffer.from(kwh.buffer, kwh.byteOffset, kwh.byteLength),
     summary: result.kpis,
   };
 }

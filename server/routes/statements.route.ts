@@ -16,7 +16,7 @@ const gunzipAsync = promisify(gunzip);
 type Variant = { part: ResultPart; suffix: string; type: string };
 const FULL: Variant = { part: 'statements_gzip', suffix: '', type: 'application/json' };
 const LITE: Variant = { part: 'statements_lite_gzip', suffix: '-lite', type: 'application/json' };
-const CSV: Variant = { part: 'hourly_kwh', suffix: '-csv', type: 'text/csv; charset=utf-8' };
+const CSV: Variant = { part: 'statements_gzip', suffix: '-csv', type: 'text/csv; charset=utf-8' };
 
 function chooseVariant(req: Request): Variant {
   const { format, hourly } = req.query;
@@ -96,13 +96,23 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
   return router;
 }
 
-async function sendCsv(res: Response, hourly: Buffer, startYear: number, tz: number, gzip: boolean): Promise<void> {
+async function sendCsv(
+  res: Response,
+  statementsGzip: Buffer,
+  startYear: number,
+  tz: number,
+  gzip: boolean,
+): Promise<void> {
+  const { solar_hourly, wind_hourly } = JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8')) as {
+    solar_hourly: number[][];
+    wind_hourly: number[][];
+  };
   const sink = gzip ? createGzip({ level: 4 }) : res;
   if (gzip) {
     res.setHeader('Content-Encoding', 'gzip');
     (sink as ReturnType<typeof createGzip>).pipe(res);
   }
-  for (const chunk of csvChunks(hourly, startYear, tz)) {
+  for (const chunk of csvChunks(solar_hourly, wind_hourly, startYear, tz)) {
     if (res.destroyed) return;
     if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
   }
