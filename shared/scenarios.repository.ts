@@ -15,22 +15,39 @@ export interface NewScenario {
   requestHash: string | null;
 }
 
-/** Inserts the scenario and its first event (`queued`, seq 1). Run it in the create transaction. */
+/**
+ * Inserts the scenario and its first event (`queued`, seq 1) in one statement (one round trip on
+ * the create path). Run it in the create transaction.
+ */
 export async function insertScenario(trx: Transaction<Database>, s: NewScenario): Promise<ScenarioRow> {
-  const row = await trx
-    .insertInto('scenarios')
-    .values({
-      id: s.id,
-      name: s.name,
-      inputs: JSON.stringify(s.inputs),
-      idempotency_key: s.idempotencyKey,
-      request_hash: s.requestHash,
-      last_seq: 1,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx.insertInto('scenario_events').values({ scenario_id: s.id, seq: 1, name: 'queued', data: '{}' }).execute();
-  return row;
+  const { rows } = await sql<{ created_at: Date }>`
+    WITH scenario AS (
+      INSERT INTO scenarios (id, name, inputs, idempotency_key, request_hash, last_seq)
+      VALUES (${s.id}, ${s.name}, ${JSON.stringify(s.inputs)}, ${s.idempotencyKey}, ${s.requestHash}, 1)
+      RETURNING created_at
+    ), event AS (
+      INSERT INTO scenario_events (scenario_id, seq, name, data) VALUES (${s.id}, 1, 'queued', '{}')
+    )
+    SELECT created_at FROM scenario`.execute(trx);
+  const createdAt = rows[0].created_at;
+  return {
+    id: s.id,
+    name: s.name,
+    status: 'queued',
+    progress: 0,
+    stage: null,
+    attempt: 0,
+    inputs: s.inputs,
+    summary: null,
+    error: null,
+    last_seq: 1,
+    idempotency_key: s.idempotencyKey,
+    request_hash: s.requestHash,
+    created_at: createdAt,
+    updated_at: createdAt,
+    started_at: null,
+    finished_at: null,
+  };
 }
 
 export async function findScenario(db: Executor, id: string): Promise<ScenarioRow | undefined> {
