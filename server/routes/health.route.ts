@@ -3,7 +3,7 @@ import { latestMigrationId } from '../../shared/migrate.ts';
 import type { AppDeps } from '../deps.ts';
 import { methodNotAllowed } from '../http.ts';
 
-export function healthRoutes({ pool }: AppDeps): ExpressRouter {
+export function healthRoutes({ pool, listener }: AppDeps): ExpressRouter {
   const router = Router();
   const expected = latestMigrationId();
   router
@@ -30,7 +30,13 @@ export function healthRoutes({ pool }: AppDeps): ExpressRouter {
         res.status(503).json({ status: 'unavailable', database: 'ok', migrations: { current, expected } });
         return;
       }
-      res.json({ status: 'ok', database: 'ok', migrations: { current, expected } });
+      res.json({
+        status: 'ok',
+        database: 'ok',
+        migrations: { current, expected },
+        // Operators' view of this process's event streams and its one listening connection.
+        sse: { streams: listener.subscriberCount, channels: listener.channelCount, listening: listener.connected },
+      });
     })
     .all(methodNotAllowed('GET'));
   return router;

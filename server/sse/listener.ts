@@ -47,6 +47,12 @@ export class ChannelListener {
     return this.#subs.size;
   }
 
+  get subscriberCount(): number {
+    let n = 0;
+    for (const set of this.#subs.values()) n += set.size;
+    return n;
+  }
+
   async start(): Promise<void> {
     await this.#connect().catch(() => this.#scheduleReconnect());
   }

@@ -1,0 +1,58 @@
+// The event stream's wire format, read with a raw HTTP client: headers, retry, ids, pings, and a
+// client that leaves frees its subscription.
+import http from 'node:http';
+import t from 'tap';
+import { createTestDatabase } from './helpers/db.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
+import { startWeb } from './helpers/processes.ts';
+
+const db = await createTestDatabase();
+const web = await startWeb(db.url, { SSE_HEARTBEAT_MS: '200' });
+t.teardown(async () => {
+  await web.stop();
+  await db.drop();
+});
+
+t.test('headers, retry, the first event, pings; leaving frees the subscription', async (t) => {
+  const id = (await postScenario(web.baseUrl, DEFAULT_SCENARIO)).json.id as string;
+  const { res, text, req } = await new Promise<{
+    res: http.IncomingMessage;
+    text: () => string;
+    req: http.ClientRequest;
+  }>((resolve, reject) => {
+    const req = http.get(
+      `${web.baseUrl}/api/scenarios/${id}/events`,
+      { headers: { 'accept-encoding': 'gzip' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => {
+          body += c;
+        });
+        resolve({ res, text: () => body, req });
+      },
+    );
+    req.on('error', reject);
+  });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /^text\/event-stream/);
+  t.equal(res.headers['cache-control'], 'no-cache');
+  t.equal(res.headers['x-accel-buffering'], 'no');
+  t.equal(res.headers['content-encoding'], undefined, 'never compressed, even when gzip is accepted');
+  await waitFor(async () => text().includes(': ping'), 5000, 'a ping');
+  const body = text();
+  t.ok(body.startsWith('retry: 3000\n\n'), 'opens with retry: 3000');
+  t.match(body, /id: 1\nevent: queued\ndata: \{\}\n\n/, 'id, event and one-line data');
+  const during = await getJson(`${web.baseUrl}/readyz`);
+  t.same((during.json.sse as Record<string, unknown>).streams, 1);
+  req.destroy();
+  const after = await waitFor(
+    async () => {
+      const r = await getJson(`${web.baseUrl}/readyz`);
+      const sse = r.json.sse as { streams: number; channels: number };
+      return sse.streams === 0 && sse.channels === 0 ? sse : null;
+    },
+    5000,
+    'the subscription to be freed',
+  );
+  t.same(after, { streams: 0, channels: 0, listening: true });
+});
