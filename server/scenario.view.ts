@@ -1,13 +1,13 @@
 // Turns stored rows into the API's Scenario resource.
 import type { ScenarioRow } from '../shared/db.ts';
-import type { ScenarioListRow } from '../shared/scenarios.repository.ts';
 import type { Scenario, ScenarioListItem } from '../shared/schemas/scenario.ts';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const scenarioPath = (id: string) => `/api/scenarios/${id}`;
 
-export function toListItem(row: ScenarioListRow): ScenarioListItem {
+/** Keep in step with listPageJson in shared/scenarios.repository.ts, which builds the same shape in SQL. */
+export function toListItem(row: ScenarioRow): ScenarioListItem {
   const self = scenarioPath(row.id);
   return {
     id: row.id,

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from './db.ts';
 
 export interface StoredResult {
@@ -29,15 +29,24 @@ export async function findResultEtag(db: Db, scenarioId: string): Promise<string
 
 export type ResultPart = 'statements_gzip' | 'statements_lite_gzip';
 
-export async function findResultPart(
-  db: Db,
-  scenarioId: string,
-  part: ResultPart,
-): Promise<{ etag: string; bytes: Buffer } | undefined> {
-  const row = await db
-    .selectFrom('scenario_results')
-    .select(['etag', part])
-    .where('scenario_id', '=', scenarioId)
-    .executeTakeFirst();
-  return row ? { etag: row.etag, bytes: (row as Record<ResultPart, Buffer>)[part] } : undefined;
+export interface StatementsRow {
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  error: { code: string; message: string } | null;
+  start_year: number;
+  timezone_offset_hours: number;
+  etag: string | null;
+  bytes: Buffer | null;
+}
+
+/** The scenario's state and one stored part of its result, in one round trip (the statements hot path). */
+export async function findStatements(db: Db, scenarioId: string, part: ResultPart): Promise<StatementsRow | undefined> {
+  const column = part === 'statements_gzip' ? sql.ref('r.statements_gzip') : sql.ref('r.statements_lite_gzip');
+  const { rows } = await sql<StatementsRow>`
+    SELECT s.status, s.error,
+           (s.inputs->>'start_year')::int AS start_year,
+           (s.inputs->'site'->>'timezone_offset_hours')::float8 AS timezone_offset_hours,
+           r.etag, ${column} AS bytes
+    FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
+    WHERE s.id = ${scenarioId}`.execute(db);
+  return rows[0];
 }

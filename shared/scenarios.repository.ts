@@ -81,8 +81,28 @@ export async function appendEvent<N extends EventName>(
   data: EventData[N],
   patch: ScenarioPatch = {},
 ): Promise<number> {
+  const seq = await appendEventIf(trx, scenarioId, name, data, patch, {});
+  if (seq === null) throw new Error(`no scenario ${scenarioId}`);
+  return seq;
+}
+
+/** What a writer expects the scenario to be in; a stale writer (another attempt, a finished scenario) writes nothing. */
+export interface EventGuard {
+  status?: ReadonlyArray<ScenarioRow['status']>;
+  attempt?: number;
+}
+
+/** appendEvent, only while the scenario matches `expect`; null (and nothing written) when it does not. */
+export async function appendEventIf<N extends EventName>(
+  trx: Transaction<Database>,
+  scenarioId: string,
+  name: N,
+  data: EventData[N],
+  patch: ScenarioPatch,
+  expect: EventGuard,
+): Promise<number | null> {
   const { summary, error, ...plain } = patch;
-  const updated = await trx
+  let update = trx
     .updateTable('scenarios')
     .set({
       ...plain,
@@ -91,9 +111,11 @@ export async function appendEvent<N extends EventName>(
       last_seq: sql<number>`last_seq + 1`,
       updated_at: sql<Date>`now()`,
     })
-    .where('id', '=', scenarioId)
-    .returning('last_seq')
-    .executeTakeFirstOrThrow();
+    .where('id', '=', scenarioId);
+  if (expect.status) update = update.where('status', 'in', [...expect.status]);
+  if (expect.attempt !== undefined) update = update.where('attempt', '=', expect.attempt);
+  const updated = await update.returning('last_seq').executeTakeFirst();
+  if (!updated) return null;
   const seq = updated.last_seq;
   await trx
     .insertInto('scenario_events')
@@ -113,46 +135,32 @@ export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: nu
     .execute();
 }
 
-const LIST_COLUMNS = [
-  'id',
-  'name',
-  'status',
-  'progress',
-  'stage',
-  'attempt',
-  'summary',
-  'error',
-  'created_at',
-  'updated_at',
-  'started_at',
-  'finished_at',
-] as const;
-export type ScenarioListRow = Pick<ScenarioRow, (typeof LIST_COLUMNS)[number]>;
+const iso = (column: string) => sql`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** One page of the list, newest first, after the keyset cursor `beforeId` (UUIDv7 sorts by time). */
-export async function listPage(db: Executor, beforeId: string | null, limit: number): Promise<ScenarioListRow[]> {
-  let q = db.selectFrom('scenarios').select(LIST_COLUMNS).orderBy('id', 'desc').limit(limit);
-  if (beforeId) q = q.where('id', '<', beforeId);
-  return q.execute();
-}
-
-export interface ScenarioState {
-  status: ScenarioRow['status'];
-  error: { code: string; message: string } | null;
-  start_year: number;
-  timezone_offset_hours: number;
-}
-
-/** What the statements route needs, without loading the (possibly large) inputs. */
-export async function findState(db: Executor, id: string): Promise<ScenarioState | undefined> {
-  return db
-    .selectFrom('scenarios')
-    .select([
-      'status',
-      'error',
-      sql<number>`(inputs->>'start_year')::int`.as('start_year'),
-      sql<number>`(inputs->'site'->>'timezone_offset_hours')::float8`.as('timezone_offset_hours'),
-    ])
-    .where('id', '=', id)
-    .executeTakeFirst();
+/**
+ * One page of the list as ready JSON text per scenario (the same shape as server/scenario.view.ts
+ * toListItem), newest first, after the keyset cursor `beforeId` (UUIDv7 sorts by time). Postgres
+ * builds the JSON, so listing 100,000 scenarios makes no per-row objects in the web process.
+ */
+export async function listPageJson(
+  db: Executor,
+  beforeId: string | null,
+  limit: number,
+): Promise<Array<{ id: string; json: string }>> {
+  const { rows } = await sql<{ id: string; json: string }>`
+    SELECT id, json_build_object(
+      'id', id, 'name', name, 'status', status, 'progress', progress, 'stage', stage, 'attempt', attempt,
+      'summary', summary, 'error', error,
+      'created_at', ${iso('created_at')}, 'updated_at', ${iso('updated_at')},
+      'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
+      'links', json_build_object(
+        'self', '/api/scenarios/' || id,
+        'events', '/api/scenarios/' || id || '/events',
+        'statements', '/api/scenarios/' || id || '/statements')
+    )::text AS json
+    FROM scenarios
+    ${beforeId ? sql`WHERE id < ${beforeId}` : sql``}
+    ORDER BY id DESC
+    LIMIT ${limit}`.execute(db);
+  return rows;
 }

@@ -4,19 +4,13 @@ import express, { type Router as ExpressRouter, type Request, type Response, Rou
 import { fromKysely } from 'pg-boss';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../../shared/queue.ts';
-import {
-  findByIdempotencyKey,
-  findScenario,
-  insertScenario,
-  listPage,
-  type ScenarioListRow,
-} from '../../shared/scenarios.repository.ts';
+import { findByIdempotencyKey, findScenario, insertScenario, listPageJson } from '../../shared/scenarios.repository.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
-import { scenarioPath, toListItem, toScenario } from '../scenario.view.ts';
+import { scenarioPath, toScenario } from '../scenario.view.ts';
 
 const LIST_BATCH = 1000;
 
@@ -63,18 +57,20 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
   async function create(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, []);
     const key = idempotencyKey(req);
-    const hash = key
-      ? createHash('sha256')
-          .update(JSON.stringify(req.body ?? null))
-          .digest('hex')
-      : null;
-    if (key && hash && (await replay(res, key, hash))) return;
+    // Validation first: only a body known to be sane (not nested too deep to stringify) is hashed,
+    // and a body that was never accepted has nothing to replay.
     const result = validateScenario(req.body);
     if (!result.ok) {
       throw new HttpProblem('validation', `${result.errors.length} field(s) failed validation`, {
         errors: result.errors,
       });
     }
+    const hash = key
+      ? createHash('sha256')
+          .update(JSON.stringify(req.body ?? null))
+          .digest('hex')
+      : null;
+    if (key && hash && (await replay(res, key, hash))) return;
     const id = uuidv7();
     const inputs = resolveInputs(result.value, { scenarioId: id, now: new Date() });
     let row: Awaited<ReturnType<typeof insertScenario>>;
@@ -113,16 +109,14 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
       .setAccessMode('read only')
       .execute(async (trx) => {
         let before: string | null = null;
-        let page: ScenarioListRow[];
+        let page: Array<{ id: string; json: string }>;
         res.status(200).type('application/json');
         res.write('{"items":[');
         do {
-          page = await listPage(trx, before, LIST_BATCH);
+          page = await listPageJson(trx, before, LIST_BATCH);
           if (page.length === 0) break;
           let chunk = '';
-          for (const row of page) {
-            chunk += (total++ === 0 ? '' : ',') + JSON.stringify(toListItem(row));
-          }
+          for (const row of page) chunk += (total++ === 0 ? '' : ',') + row.json;
           before = page[page.length - 1].id;
           if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
           if (res.destroyed) return;

@@ -4,8 +4,7 @@
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { findResultEtag, findResultPart, type ResultPart } from '../../shared/results.repository.ts';
-import { findState } from '../../shared/scenarios.repository.ts';
+import { findResultEtag, findStatements, type ResultPart } from '../../shared/results.repository.ts';
 import type { AppDeps } from '../deps.ts';
 import { acceptsGzip, allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
@@ -60,7 +59,7 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
       }
     }
 
-    const state = await findState(db, id);
+    const state = await findStatements(db, id, variant.part);
     if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
     if (state.status === 'failed') {
       throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
@@ -72,8 +71,8 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
         extra: { scenario_status: state.status },
       });
     }
-    const stored = await findResultPart(db, id, variant.part);
-    if (!stored) throw new HttpProblem('not_ready', 'the statements are not stored yet');
+    if (!state.etag || !state.bytes) throw new HttpProblem('not_ready', 'the statements are not stored yet');
+    const stored = { etag: state.etag, bytes: state.bytes };
 
     res.status(200);
     res.setHeader('ETag', tag(stored.etag));
