@@ -115,7 +115,11 @@ export function buildOpenApi(options: { auth: boolean }): OpenAPIObject {
         ],
         responses: {
           200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          400: problem('Last-Event-ID is not a number.'),
+          204: {
+            description:
+              'The scenario is finished and Last-Event-ID is its last event: nothing to send (an EventSource stops reconnecting).',
+          },
+          400: problem('Last-Event-ID is not a number, or is after the last event.'),
           404: problem('No such scenario.'),
           503: problem('Too many open streams on this server.'),
         },

@@ -32,6 +32,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
   engineTestDelayMs: number;
+  /** npm run bench only: mounts POST /__bench/insert, the create-throughput baseline. Off in production. */
+  benchBaselineRoutes: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -75,5 +77,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
+    benchBaselineRoutes: env.BENCH_BASELINE_ROUTES === '1',
   });
 }

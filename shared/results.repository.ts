@@ -1,21 +1,12 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database, Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+import { scenarioChannel } from './uuid.ts';
 
 export interface StoredResult {
   scenario_id: string;
   etag: string;
   statements_gzip: Buffer;
   statements_lite_gzip: Buffer;
-}
-
-/** Results are immutable: a second save of the same scenario (a duplicate run) changes nothing. */
-export async function insertResult(trx: Transaction<Database>, r: StoredResult): Promise<boolean> {
-  const res = await trx
-    .insertInto('scenario_results')
-    .values(r)
-    .onConflict((oc) => oc.column('scenario_id').doNothing())
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 export async function findResultEtag(db: Db, scenarioId: string): Promise<string | undefined> {
@@ -49,4 +40,37 @@ export async function findStatements(db: Db, scenarioId: string, part: ResultPar
     FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
     WHERE s.id = ${scenarioId}`.execute(db);
   return rows[0];
+}
+
+/**
+ * Saves the result and appends `succeeded` in one statement (one transaction, one round trip).
+ * Results are immutable: when a result already exists (a duplicate run), nothing is written and
+ * null is returned.
+ */
+export async function saveResultSucceeded(
+  db: Db,
+  r: StoredResult,
+  succeeded: { summary: unknown; statements_url: string },
+): Promise<number | null> {
+  const { rows } = await sql<{ seq: number }>`
+    WITH result AS (
+      INSERT INTO scenario_results (scenario_id, etag, statements_gzip, statements_lite_gzip)
+      VALUES (${r.scenario_id}, ${r.etag}, ${r.statements_gzip}, ${r.statements_lite_gzip})
+      ON CONFLICT (scenario_id) DO NOTHING
+      RETURNING scenario_id
+    ),
+    scenario AS (
+      UPDATE scenarios
+      SET last_seq = last_seq + 1, status = 'succeeded', progress = 1, stage = 'done',
+          summary = ${JSON.stringify(succeeded.summary)}, finished_at = now(), updated_at = now()
+      WHERE id = (SELECT scenario_id FROM result)
+      RETURNING last_seq
+    ),
+    event AS (
+      INSERT INTO scenario_events (scenario_id, seq, name, data)
+      SELECT ${r.scenario_id}, last_seq, 'succeeded', ${JSON.stringify(succeeded)} FROM scenario
+      RETURNING seq
+    )
+    SELECT seq, pg_notify(${scenarioChannel(r.scenario_id)}, seq::text) FROM event`.execute(db);
+  return rows[0]?.seq ?? null;
 }

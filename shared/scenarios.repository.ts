@@ -164,3 +164,31 @@ export async function listPageJson(
     LIMIT ${limit}`.execute(db);
   return rows;
 }
+
+/**
+ * One progress report as one statement (its own transaction): the event row, the scenario's
+ * progress and the NOTIFY, only while `attempt` is the scenario's running attempt. Progress is
+ * replaceable, so its commit skips the WAL flush wait (synchronous_commit off for this transaction).
+ */
+export async function appendProgress(
+  db: Executor,
+  scenarioId: string,
+  attempt: number,
+  data: EventData['progress'],
+): Promise<number | null> {
+  const { rows } = await sql<{ seq: number }>`
+    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+    scenario AS (
+      UPDATE scenarios
+      SET last_seq = last_seq + 1, progress = ${data.progress}, stage = ${data.stage}, updated_at = now()
+      WHERE id = ${scenarioId} AND status = 'running' AND attempt = ${attempt}
+      RETURNING last_seq
+    ),
+    event AS (
+      INSERT INTO scenario_events (scenario_id, seq, name, data)
+      SELECT ${scenarioId}, last_seq, 'progress', ${JSON.stringify(data)} FROM scenario
+      RETURNING seq
+    )
+    SELECT seq, pg_notify(${scenarioChannel(scenarioId)}, seq::text) FROM event, async_commit`.execute(db);
+  return rows[0]?.seq ?? null;
+}

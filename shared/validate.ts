@@ -84,10 +84,47 @@ function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
   }
 }
 
+/** Far deeper than any scenario (power_curve/i/j is 4 levels); deeper bodies would exhaust the stack below. */
+const MAX_DEPTH = 32;
+/** A NUL (Postgres text and jsonb cannot hold it) or a UTF-16 surrogate without its pair (not Unicode). */
+const unstorable = (s: string) => s.includes('\0') || !s.isWellFormed();
+
+const pointer = (path: readonly (string | number)[]) =>
+  `/${path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+
+/** What no schema can say: nesting too deep to walk, and strings that cannot be stored. Iterative, so any depth is safe. */
+function shapeErrors(body: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: Array<{ value: unknown; path: (string | number)[] }> = [{ value: body, path: [] }];
+  while (stack.length > 0 && errors.length < 20) {
+    const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
+    if (typeof value === 'string') {
+      if (unstorable(value)) {
+        errors.push({ path: pointer(path), message: 'must not contain NUL characters or unpaired UTF-16 surrogates' });
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      if (path.length >= MAX_DEPTH) return [{ path: pointer(path), message: `nested deeper than ${MAX_DEPTH} levels` }];
+      const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+      for (const [k, v] of entries) {
+        if (typeof k === 'string' && unstorable(k)) {
+          errors.push({
+            path: pointer(path),
+            message: 'a key contains a NUL character or an unpaired UTF-16 surrogate',
+          });
+        }
+        if (typeof v === 'object' || typeof v === 'string') stack.push({ value: v, path: [...path, k] });
+      }
+    }
+  }
+  return errors;
+}
+
 export function validateScenario(body: unknown): Validation {
   if (!isObject(body)) {
     return { ok: false, errors: [{ path: '/', message: 'the body must be a JSON object' }] };
   }
+  const shape = shapeErrors(body);
+  if (shape.length > 0) return { ok: false, errors: shape };
   const value = Value.Default(ScenarioInputs, structuredClone(body)) as unknown;
   const errors: FieldError[] = [];
   schemaErrors(compiled, value, '', errors);

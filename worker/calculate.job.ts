@@ -1,12 +1,11 @@
 // One calculation: load → running → engine (with throttled progress) → save result + succeeded.
 // An engine error fails the scenario at once; anything else throws, and pg-boss retries.
-import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
 import type { CalculateJob } from '../shared/queue.ts';
-import { insertResult } from '../shared/results.repository.ts';
-import { appendEvent, findScenario } from '../shared/scenarios.repository.ts';
+import { saveResultSucceeded } from '../shared/results.repository.ts';
+import { appendEvent, appendEventIf, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { EnginePool } from './engine.pool.ts';
 
@@ -28,6 +27,7 @@ const STAGE_MESSAGES: Record<string, string> = {
 
 export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): Promise<string> {
   const { db, engines, logger } = deps;
+  const t0 = performance.now();
   const id = job.data.scenario_id;
   const scenario = await findScenario(db, id);
   if (!scenario) return 'missing';
@@ -36,7 +36,9 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
 
   const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
   await db.transaction().execute(async (trx) => {
-    if (scenario.attempt > 0) {
+    // A retry shows as queued {attempt, reason} then running; a calculation handed back on
+    // shutdown already wrote its queued event.
+    if (scenario.attempt > 0 && scenario.status !== 'queued') {
       await appendEvent(trx, id, 'queued', { attempt, reason: 'retry' }, { status: 'queued' });
     }
     await appendEvent(
@@ -48,6 +50,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
     );
   });
 
+  const tRunning = performance.now();
   // Progress writes go out in order, one short transaction each, while the engine thread computes.
   let reported = 0;
   let writes: Promise<unknown> = Promise.resolve();
@@ -55,23 +58,27 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
     if (fraction < 1 && fraction - reported < PROGRESS_STEP) return;
     reported = fraction;
     const progress = Math.min(1, Math.max(0, fraction));
+    // Only while this attempt is the scenario's current one: a worker that froze and lost its job
+    // to a retry must not write into the new attempt's progress (or after its end).
     writes = writes.then(() =>
-      db.transaction().execute(async (trx) => {
-        // Progress is replaceable; skipping the fsync keeps ~40 commits off the critical path.
-        await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-        await appendEvent(
-          trx,
-          id,
-          'progress',
-          { progress, stage, message: STAGE_MESSAGES[stage] ?? stage },
-          { progress, stage },
-        );
-      }),
+      appendProgress(db, id, attempt, { progress, stage, message: STAGE_MESSAGES[stage] ?? stage }),
     );
+    // Awaited after the engine; until then a failed write must not count as an unhandled rejection.
+    writes.catch(() => {});
   };
 
-  const outcome = await engines.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal);
+  let outcome: Awaited<ReturnType<EnginePool['run']>>;
+  try {
+    outcome = await engines.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal);
+  } catch (err) {
+    // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
+    // visibly, so the scenario never says `running` while no worker runs it.
+    if (job.signal?.aborted) await handBack(db, id, attempt).catch(() => {});
+    throw err;
+  }
+  const tThread = performance.now();
   await writes;
+  const tWrites = performance.now();
 
   if (!outcome.ok) {
     await failScenario(db, id, { code: outcome.code, message: outcome.message });
@@ -80,20 +87,47 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   }
 
   const { summary, ...stored } = outcome.result;
-  const saved = await db.transaction().execute(async (trx) => {
-    const inserted = await insertResult(trx, { scenario_id: id, ...stored });
-    if (!inserted) return false;
-    await appendEvent(
-      trx,
-      id,
-      'succeeded',
-      { summary, statements_url: `/api/scenarios/${id}/statements` },
-      { status: 'succeeded', progress: 1, stage: 'done', summary, finished_at: new Date() },
-    );
-    return true;
-  });
-  logger.info({ scenario: id, attempt, engineMs: Math.round(outcome.engineMs), duplicate: !saved }, 'calculated');
+  const seq = await saveResultSucceeded(
+    db,
+    { scenario_id: id, ...stored },
+    { summary, statements_url: `/api/scenarios/${id}/statements` },
+  );
+  const saved = seq !== null;
+  const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+  logger.info(
+    {
+      scenario: id,
+      attempt,
+      duplicate: !saved,
+      // Where one job's time goes, for profiling the queue's overhead against the engine's.
+      ms: {
+        start: ms(t0, tRunning),
+        engine: ms(0, outcome.engineMs),
+        thread: ms(tRunning, tThread),
+        progressWait: ms(tThread, tWrites),
+        save: ms(tWrites, performance.now()),
+        total: ms(t0, performance.now()),
+      },
+    },
+    'calculated',
+  );
   return 'succeeded';
+}
+
+/** The job went back to the queue: the scenario is queued for the next attempt, if it is still ours. */
+async function handBack(db: Db, id: string, attempt: number): Promise<void> {
+  await db
+    .transaction()
+    .execute((trx) =>
+      appendEventIf(
+        trx,
+        id,
+        'queued',
+        { attempt: attempt + 1, reason: 'retry' },
+        { status: 'queued', stage: null, progress: 0 },
+        { status: ['running'], attempt },
+      ),
+    );
 }
 
 /** pg-boss moved the job here after its last retry failed: the scenario fails, with the reason. */

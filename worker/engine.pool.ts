@@ -63,8 +63,9 @@ export class EnginePool {
             });
           } else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
           else {
+            // An exception in the pure engine comes back on every retry: fail at once, saying what it was.
             healthy = false;
-            reject(new EngineFailure(`engine crashed: ${msg.message}`));
+            resolve({ ok: false, code: 'engine_exception', message: `the calculation failed: ${msg.message}` });
           }
         };
         const onError = (err: Error) => {

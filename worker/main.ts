@@ -20,6 +20,8 @@ const db = createDb(pool);
 const boss = createBoss(config, config.databaseUrl, 'worker');
 const engines = new EnginePool({ testDelayMs: config.engineTestDelayMs });
 boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
+/** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
+const inflight = new Set<Promise<unknown>>();
 
 try {
   await boss.start();
@@ -32,9 +34,12 @@ try {
       CALCULATE_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
       async ([job]: Job<CalculateJob>[]) => {
+        const run = calculateScenario({ db, engines, logger }, job);
+        inflight.add(run);
         try {
-          return await calculateScenario({ db, engines, logger }, job);
+          return await run;
         } finally {
+          inflight.delete(run);
           boss.notifyWorker(workId);
         }
       },
@@ -55,6 +60,8 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'stopping: no new jobs; running calculations get the grace period');
   await boss.stop({ graceful: true, close: true, timeout: config.shutdownGraceSeconds * 1000 }).catch(() => {});
+  // An aborted handler is still handing its scenario back: let it (briefly) before the pool closes.
+  await Promise.race([Promise.allSettled(inflight), new Promise((r) => setTimeout(r, 5000).unref())]);
   await engines.close();
   await pool.end().catch(() => {});
   logger.info('stopped');

@@ -1,7 +1,7 @@
 // Turns an engine result into the stored forms: the statements JSON with and without hourly
 // arrays, gzip-compressed, and their ETag. Runs in the engine thread.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import type { EngineResult } from './engine/index.ts';
 import { hourlyJsonBytes } from './hourly.json.ts';
 
@@ -12,8 +12,9 @@ export interface SerializedResult {
   summary: EngineResult['kpis'];
 }
 
-// Level 1 is ~4x faster than the default 6 on these number arrays and only ~15 % larger.
-const GZIP_LEVEL = 1;
+// Huffman-only: 10 ms for the 2.3 MB statements vs 16 ms at level 1 and 50 ms at the default level 6,
+// for 0.99 MB vs 0.83 and 0.76 MB (measured). Saving is on every calculation's critical path.
+const GZIP = { strategy: constants.Z_HUFFMAN_ONLY };
 
 /** Delivered MWh rounded to 1 kWh, as integers, so the JSON writer prints exact 3-decimal MWh. */
 function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
@@ -37,8 +38,8 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
   const etag = createHash('sha256').update(full).digest('base64url').slice(0, 27);
   return {
     etag,
-    statements_gzip: gzipSync(full, { level: GZIP_LEVEL }),
-    statements_lite_gzip: gzipSync(lite, { level: GZIP_LEVEL }),
+    statements_gzip: gzipSync(full, GZIP),
+    statements_lite_gzip: gzipSync(lite, GZIP),
     summary: result.kpis,
   };
 }

@@ -16,13 +16,17 @@ function lastEventId(req: Request): number {
   const raw = req.get('Last-Event-ID') ?? (req.query.last_event_id as string | undefined);
   if (raw === undefined || raw === '') return 0;
   if (!/^\d{1,9}$/.test(raw)) {
-    const path = req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
     throw new HttpProblem('bad_request', 'Last-Event-ID must be a non-negative integer', {
-      errors: [{ path, message: 'must be a non-negative integer (an event id)' }],
+      errors: [{ path: lastEventIdPath(req), message: 'must be a non-negative integer (an event id)' }],
     });
   }
   return Number(raw);
 }
+
+const lastEventIdPath = (req: Request) =>
+  req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
+
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
 
 export function eventRoutes(deps: AppDeps): ExpressRouter {
   const { db, listener, config } = deps;
@@ -40,7 +44,19 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
         headers: { 'Retry-After': '5' },
       });
     }
-    if (!(await findScenario(db, id))) throw new HttpProblem('not_found', 'no scenario has this id');
+    const scenario = await findScenario(db, id);
+    if (!scenario) throw new HttpProblem('not_found', 'no scenario has this id');
+    if (last > scenario.last_seq) {
+      throw new HttpProblem('bad_request', 'Last-Event-ID is after the last event of this scenario', {
+        errors: [{ path: lastEventIdPath(req), message: `this scenario's last event is ${scenario.last_seq}` }],
+      });
+    }
+    // Finished, and the client has it all: 204 tells an EventSource to stop reconnecting (it would
+    // otherwise come back after the terminal event and hold an idle stream open for good).
+    if (TERMINAL_STATUSES.has(scenario.status) && last >= scenario.last_seq) {
+      res.status(204).end();
+      return;
+    }
 
     open++;
     let closed = false;

@@ -1,0 +1,61 @@
+// The bench's Postgres: DATABASE_URL's server, or an embedded one in a temporary directory. Each
+// figure group gets its own database, cloned from one migrated template (as npm test does), so a
+// figure never measures another's leftovers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type EmbeddedServer, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts';
+import type { Config } from '../shared/config.ts';
+import { migrateAll } from '../shared/migrate.ts';
+import { withDatabase } from '../test/helpers/db.ts';
+
+export interface Cluster {
+  /** Where it runs, for the report. */
+  describe: string;
+  serverVersion: string;
+  /** Creates database `<prefix>_<name>` from the migrated template; its URL. */
+  database(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(config: Readonly<Config>): Promise<Cluster> {
+  let adminUrl = config.databaseUrl;
+  let embedded: EmbeddedServer | null = null;
+  let dataDir: string | null = null;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(join(tmpdir(), 'hourglass-bench-pg-'));
+    embedded = await startEmbeddedPostgres({ dataDir, persistent: false });
+    adminUrl = embedded.adminUrl;
+  }
+  const prefix = `hourglass_bench_${process.pid}`;
+  const template = `${prefix}_template`;
+  const created: string[] = [];
+  const admin = new pg.Client({ connectionString: adminUrl, application_name: 'hourglass-bench' });
+  await admin.connect();
+  const version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+  await admin.query(`CREATE DATABASE ${template}`);
+  created.push(template);
+  await migrateAll(config, withDatabase(adminUrl, template));
+  const url = adminUrl;
+
+  return {
+    describe: embedded
+      ? `embedded Postgres ${version} on port ${embedded.port}`
+      : `Postgres ${version} at ${new URL(url).host}`,
+    serverVersion: version,
+    async database(name) {
+      const db = `${prefix}_${name}`;
+      await admin.query(`CREATE DATABASE ${db} TEMPLATE ${template}`);
+      created.push(db);
+      return withDatabase(url, db);
+    },
+    async stop() {
+      for (const db of created.reverse())
+        await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`).catch(() => {});
+      await admin.end().catch(() => {});
+      if (embedded) await embedded.stop().catch(() => {});
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// #1: the engine alone, default scenario, in this process before anything else runs. Beside it,
+// for context, what the worker's engine thread does after the engine: serializing the result
+// (JSON with the hourly arrays, gzip, int32 kWh), which every figure that runs the worker pays too.
+import { resolvedInputs } from '../test/fixtures/inputs.ts';
+import { calculate } from '../worker/engine/index.ts';
+import { serializeResult } from '../worker/result.serialize.ts';
+import { median } from './stats.ts';
+
+export interface EngineFigures {
+  engineMs: number;
+  serializeMs: number;
+  runs: number;
+  /** A real scenario's KPIs, as stored in `summary`, for seeding #10's list. */
+  summaryJson: string;
+}
+
+export function measureEngine(warmup: number, runs: number): EngineFigures {
+  const inputs = resolvedInputs();
+  const engine: number[] = [];
+  const serialize: number[] = [];
+  let summaryJson = '';
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    const result = calculate(inputs);
+    summaryJson = JSON.stringify(result.kpis);
+    const t1 = performance.now();
+    serializeResult('01936f3e-0000-7000-8000-000000000042', result);
+    const t2 = performance.now();
+    if (i >= warmup) {
+      engine.push(t1 - t0);
+      serialize.push(t2 - t1);
+    }
+  }
+  return { engineMs: median(engine), serializeMs: median(serialize), runs, summaryJson };
+}

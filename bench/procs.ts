@@ -1,0 +1,275 @@
+// The processes the bench runs: the real web and worker (as the Procfile and test/helpers do), the
+// bare SSE server baseline, and the load process. Their stdout goes to a log file; only the lines
+// the bench waits for or collects are parsed, so a busy web's request log costs the bench little.
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadCommands } from './load.protocol.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** `--profile`: each web and worker process writes V8 CPU profiles to <logDir>/profiles/<name>/ when it exits. */
+export const profiling = { enabled: false };
+
+export interface Service {
+  name: string;
+  pid: number;
+  port: number;
+  /** Parsed JSON lines whose text contained the `collect` substring given at spawn. */
+  collected: Array<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export async function spawnService(options: {
+  name: string;
+  entry: string;
+  args?: string[];
+  env: Record<string, string>;
+  logDir: string;
+  /** A substring of the line that says the process is ready. */
+  ready: string;
+  collect?: string;
+  timeoutMs?: number;
+}): Promise<Service> {
+  const profile = profiling.enabled
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, 'profiles', options.name)}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, options.entry, ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(options.logDir, `${options.name}.log`));
+  child.stderr?.pipe(log, { end: false });
+  const collected: Array<Record<string, unknown>> = [];
+  let readyLine: Record<string, unknown> | null = null;
+  let onReady: (() => void) | null = null;
+  let rest = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    log.write(chunk);
+    if (readyLine && !options.collect) return;
+    rest += chunk;
+    const lines = rest.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const wanted = !readyLine && line.includes(options.ready);
+      if (!wanted && !(options.collect && line.includes(options.collect))) continue;
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        parsed = { msg: line };
+      }
+      if (wanted) {
+        readyLine = parsed;
+        onReady?.();
+      } else collected.push(parsed);
+    }
+  });
+  const exited = once(child, 'exit');
+  let stopping = false;
+  void exited.then(([code, signal]) => {
+    if (!stopping) {
+      console.error(`[bench] ${options.name} (pid ${child.pid}) exited unexpectedly: code ${code}, signal ${signal}`);
+    }
+  });
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${options.name} not ready in ${timeoutMs} ms`)), timeoutMs);
+    onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    void exited.then(([code]) => {
+      clearTimeout(timer);
+      reject(new Error(`${options.name} exited (${code}) before it was ready; see ${options.name}.log`));
+    });
+  });
+  const line = readyLine as Record<string, unknown> | null;
+  return {
+    name: options.name,
+    pid: child.pid ?? 0,
+    port: typeof line?.port === 'number' ? line.port : 0,
+    collected,
+    async stop() {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      log.end();
+    },
+  };
+}
+
+export function startWeb(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
+  return spawnService({
+    name,
+    entry: 'server/main.ts',
+    env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
+    logDir,
+    ready: '"msg":"listening',
+  });
+}
+
+export function startWorker(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
+  return spawnService({
+    name,
+    entry: 'worker/main.ts',
+    env: { DATABASE_URL: databaseUrl, ...env },
+    logDir,
+    ready: '"msg":"worker started"',
+    collect: '"msg":"calculated"',
+  });
+}
+
+/** The load process: runs LoadCommands sent over IPC, one at a time. */
+export class LoadProcess {
+  readonly #child: ChildProcess;
+  #seq = 0;
+  readonly #waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor() {
+    this.#child = fork(join(ROOT, 'bench/load.ts'), [], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child.on('message', (msg: { seq: number; ok: boolean; result?: unknown; error?: string }) => {
+      const w = this.#waiting.get(msg.seq);
+      this.#waiting.delete(msg.seq);
+      if (msg.ok) w?.resolve(msg.result);
+      else w?.reject(new Error(`load process: ${msg.error}`));
+    });
+    this.#child.on('exit', (code) => {
+      for (const w of this.#waiting.values()) w.reject(new Error(`the load process exited (${code})`));
+      this.#waiting.clear();
+    });
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? 0;
+  }
+
+  call<C extends keyof LoadCommands>(cmd: C, args: LoadCommands[C]['args']): Promise<LoadCommands[C]['result']> {
+    const seq = ++this.#seq;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(seq, { resolve: (v) => resolve(v as LoadCommands[C]['result']), reject });
+      this.#child.send({ seq, cmd, args });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child.exitCode !== null) return;
+    this.#child.kill('SIGTERM');
+    await once(this.#child, 'exit');
+  }
+}
+
+function statusKb(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+/** Resident set size of a process, MB. */
+export const rssMb = (pid: number): number => statusKb(pid, 'VmRSS') / 1024;
+/** Peak resident set size since start or since resetPeakRss, MB. */
+export const peakRssMb = (pid: number): number => statusKb(pid, 'VmHWM') / 1024;
+
+/** Resets VmHWM to the current RSS (Linux ≥ 4.0, our own child). False if the kernel refuses. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CLK_TCK = 100;
+const PROC_STAT = /^(\d+) \((.*)\) \S (\d+)((?: -?\d+)+)$/s;
+
+interface Stat {
+  pid: number;
+  comm: string;
+  ppid: number;
+  /** utime + stime, ms: every thread's CPU time. */
+  cpuMs: number;
+  /** cutime + cstime, ms: CPU time of children already reaped. */
+  reapedMs: number;
+}
+
+function readStat(pid: number): Stat | null {
+  try {
+    const m = PROC_STAT.exec(readFileSync(`/proc/${pid}/stat`, 'utf8').trim());
+    if (!m) return null;
+    // Fields after ppid start at field 5 (pgrp); utime..cstime are fields 14..17.
+    const f = m[4].trim().split(' ').map(Number);
+    const tick = 1000 / CLK_TCK;
+    return { pid, comm: m[2], ppid: Number(m[3]), cpuMs: (f[9] + f[10]) * tick, reapedMs: (f[11] + f[12]) * tick };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time used so far (ms) by each named process, and by `postgres`: every postgres process
+ * descended from this one (the embedded server's postmaster and backends, including backends that
+ * already exited). NaN for postgres when it is not ours (DATABASE_URL).
+ */
+export function cpuSnapshot(named: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(named)) out[name] = readStat(pid)?.cpuMs ?? Number.NaN;
+  const stats = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readStat(Number(d)))
+    .filter((s): s is Stat => s !== null);
+  const children = new Map<number, Stat[]>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
+  let pg = 0;
+  let found = false;
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      if (c.comm === 'postgres') {
+        found = true;
+        pg += c.cpuMs + (readStat(c.ppid)?.comm === 'postgres' ? 0 : c.reapedMs);
+      }
+      walk(c.pid);
+    }
+  };
+  walk(process.pid);
+  out.postgres = found ? pg : Number.NaN;
+  return out;
+}
+
+/** CPU ms per process between two snapshots. */
+export function cpuSince(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]]));
+}
+
+/** CPU ms the whole machine has spent busy (all cores, everything but idle and iowait), from /proc/stat. */
+export function machineBusyMs(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = f;
+  return (user + nice + system + irq + softirq + steal) * (1000 / CLK_TCK);
+}
+
+/** CPU ms used by this process and every child it has reaped (after cleanup: all of the bench's processes). */
+export function ownCpuMs(): number {
+  const s = readStat(process.pid);
+  return s ? s.cpuMs + s.reapedMs : Number.NaN;
+}
+
+/** CPU ms by thread name within one process (MainThread, WorkerThread = engine threads, V8Worker = GC helpers, …). */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const m = PROC_STAT.exec(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').trim());
+      if (!m) continue;
+      const f = m[4].trim().split(' ').map(Number);
+      out[m[2]] = (out[m[2]] ?? 0) + (f[9] + f[10]) * (1000 / CLK_TCK);
+    }
+  } catch {
+    // the process is gone
+  }
+  return out;
+}

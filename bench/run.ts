@@ -1,0 +1,185 @@
+// `npm run bench`: the performance figures of the performance issue, each beside a baseline
+// measured in the same run, as one table (also in bench/results.json). Starts its own Postgres
+// (or uses DATABASE_URL's server, in databases of its own), the real web and worker processes, and
+// a separate load process; talks only to 127.0.0.1. Options (after `--`):
+//   --quick           the same steps with small counts; never fails on timing
+//   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10)
+//   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
+//   --keep-logs       keep the processes' logs (and profiles) and print where they are
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../shared/config.ts';
+import { type Cluster, startCluster } from './cluster.ts';
+import { type Bench, FULL, poolCache, QUICK } from './context.ts';
+import { diskPerScenario } from './figures.disk.ts';
+import { measureEngine } from './figures.engine.ts';
+import { createThroughput, list, statements } from './figures.http.ts';
+import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
+import { sseFanout } from './figures.sse.ts';
+import { LoadProcess, machineBusyMs, ownCpuMs, profiling, startWeb, startWorker } from './procs.ts';
+import { clockSkewMs } from './stats.ts';
+import { type Row, renderMarkdown, renderTable } from './table.ts';
+
+const GROUPS = ['queue', 'sse', 'create', 'list'] as const;
+const quick = process.argv.includes('--quick');
+profiling.enabled = process.argv.includes('--profile');
+const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : GROUPS);
+for (const g of only) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--only: unknown group ${g}`);
+const sizes = quick ? QUICK : FULL;
+const config = loadConfig();
+const t0 = performance.now();
+const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
+const step = (what: string) => console.log(`[${elapsed()}] ${what}`);
+
+if (clockSkewMs() > 5)
+  throw new Error(`the wall clock is ${clockSkewMs().toFixed(0)} ms off the monotonic clock; rerun`);
+const loadAtStart = loadavg()[0];
+const machineAtStart = machineBusyMs();
+const ownAtStart = ownCpuMs();
+console.log(
+  `hourglass bench (${quick ? 'quick' : 'full'}): Node ${process.version}, ${cpus().length} CPUs, load average ${loadAtStart.toFixed(2)}`,
+);
+// Every figure shares the machine's cores with whatever else runs; a busy machine skews them all.
+if (loadAtStart > 0.5 * cpus().length) console.log('WARNING: the machine is busy before the bench starts');
+
+const rows: Row[] = [];
+const notes: string[] = [];
+step(`#1 engine: ${sizes.engineRuns} runs of the default scenario`);
+const engine = measureEngine(sizes.engineWarmup, sizes.engineRuns);
+rows.push({
+  n: '1',
+  figure: `Engine, default scenario, median (${sizes.engineRuns} runs)`,
+  value: engine.engineMs,
+  unit: 'ms',
+  target: '< 100 ms',
+  met: engine.engineMs < 100,
+});
+notes.push(
+  `#1: serializing the result (JSON + gzip + int32) after the engine: median ${engine.serializeMs.toFixed(1)} ms`,
+);
+
+const logDir = mkdtempSync(join(tmpdir(), 'hourglass-bench-logs-'));
+const pools = poolCache();
+let cluster: Cluster | null = null;
+let load: LoadProcess | null = null;
+let crashed: unknown = null;
+let cleaned = false;
+
+async function cleanup(): Promise<void> {
+  if (cleaned) return;
+  cleaned = true;
+  await load?.stop().catch(() => {});
+  await pools.end();
+  await cluster?.stop().catch(() => {});
+}
+process.on('SIGINT', () => {
+  console.error('interrupted: stopping processes and Postgres');
+  void cleanup().finally(() => process.exit(130));
+});
+
+try {
+  step('starting Postgres and migrating a template database');
+  cluster = await startCluster(config);
+  step(cluster.describe);
+  load = new LoadProcess();
+  const b: Bench = { quick, sizes, logDir, load, cluster, engine, rows, notes, pool: (url) => pools.pool(url) };
+
+  const mainUrl = await cluster.database('main');
+  if (only.has('queue')) {
+    const web = await startWeb(mainUrl, logDir, 'web-main');
+    try {
+      const worker = await startWorker(mainUrl, logDir, 'worker-main');
+      let ids: string[];
+      try {
+        step(`#2/#3 pickup over ${sizes.pickupSamples} scenarios, end to end over ${sizes.endToEndSamples}`);
+        ids = await pickupAndEndToEnd(b, mainUrl, web.port);
+      } finally {
+        await worker.stop();
+      }
+      step('#8/#9 statements');
+      await statements(b, mainUrl, web.port, ids[0]);
+      step(`#5/#6 backlog of ${sizes.backlog} with one worker, then another ${sizes.backlog} with two`);
+      await backlog(b, mainUrl, web.port);
+    } finally {
+      await web.stop();
+    }
+    step('#11 disk per scenario');
+    await diskPerScenario(b, mainUrl);
+  }
+  if (only.has('sse')) {
+    step(`#7 SSE fan-out to ${sizes.sseStreams} streams`);
+    await sseFanout(b, mainUrl);
+  }
+  if (only.has('create')) {
+    step(`#4 create throughput, ${sizes.createMs / 1000} s per route`);
+    await createThroughput(b);
+  }
+  if (only.has('list')) {
+    step(`#10 list of ${sizes.listRows} scenarios`);
+    await list(b, engine.summaryJson);
+  }
+} catch (err) {
+  crashed = err;
+} finally {
+  step('stopping');
+  await cleanup();
+}
+
+const order = (r: Row) => Number(r.n);
+rows.sort((a, b) => order(a) - order(b));
+const seconds = (performance.now() - t0) / 1000;
+const missed = rows.filter((r) => r.met === false);
+// What other processes took from the machine while the bench ran: a contaminated run says so.
+// #2 compares this machine's wall clock with Postgres's; a step of it during the run spoils that.
+if (clockSkewMs() > 5)
+  notes.push(`WARNING: the wall clock stepped by ${clockSkewMs().toFixed(0)} ms during the run: #2 is unreliable`);
+const othersCpuS = (machineBusyMs() - machineAtStart - (ownCpuMs() - ownAtStart)) / 1000;
+const othersShare = othersCpuS / (seconds * cpus().length);
+notes.push(
+  `${othersShare > 0.05 ? 'WARNING: ' : ''}other processes on this machine used ${othersCpuS.toFixed(0)} CPU-s during the run (${(100 * othersShare).toFixed(0)} % of its ${cpus().length} CPUs)${othersShare > 0.05 ? ': the figures are skewed' : ''}`,
+);
+console.log('');
+console.log(renderTable(rows));
+console.log('');
+for (const note of notes) console.log(`  ${note}`);
+console.log('');
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify(
+    {
+      mode: quick ? 'quick' : 'full',
+      finished_at: new Date().toISOString(),
+      seconds: Math.round(seconds),
+      node: process.version,
+      cpus: cpus().length,
+      load_average_at_start: loadAtStart,
+      other_processes_cpu_share: othersShare,
+      postgres: cluster?.describe ?? null,
+      sizes,
+      only: [...only],
+      rows,
+      notes,
+      missed: missed.map((r) => `#${r.n} ${r.figure}`),
+      error: crashed ? String(crashed instanceof Error ? (crashed.stack ?? crashed.message) : crashed) : null,
+      markdown: renderMarkdown(rows),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(
+  `${rows.length} figures, ${missed.length} target(s) missed; ${seconds.toFixed(0)} s; bench/results.json written`,
+);
+if (crashed) {
+  console.error(
+    `the bench crashed: ${crashed instanceof Error ? (crashed.stack ?? crashed.message) : String(crashed)}`,
+  );
+  console.error(`process logs kept in ${logDir}`);
+  process.exit(2);
+}
+if (keepLogs) console.log(`process logs in ${logDir}`);
+else rmSync(logDir, { recursive: true, force: true });
+process.exit(!quick && missed.length > 0 ? 1 : 0);

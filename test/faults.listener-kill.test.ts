@@ -1,0 +1,81 @@
+// The web's one listening connection is killed (pg_terminate_backend) three times while 100 event
+// streams are open and calculations run: every stream still delivers every event, once, in order.
+import t from 'tap';
+import { createTestDatabase } from './helpers/db.ts';
+import { killAll, scenarioProblems, waitForEvent } from './helpers/faults.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
+import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
+import { type Follower, follow } from './helpers/sse.ts';
+
+const SCENARIOS = 20;
+const STREAMS_PER_SCENARIO = 5;
+
+const db = await createTestDatabase();
+const procs: Proc[] = [];
+const streams: Array<{ id: string; stream: Follower }> = [];
+t.teardown(async () => {
+  for (const s of streams) s.stream.close();
+  await killAll(procs);
+  await db.drop();
+});
+
+const listenerPids = async () =>
+  (
+    await db.pool.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hourglass-web-listen'`,
+    )
+  ).rows.map((r) => r.pid);
+
+t.test('100 streams survive three kills of the listening connection', async (t) => {
+  const web = await startWeb(db.url);
+  procs.push(web);
+  const ids: string[] = [];
+  for (let i = 0; i < SCENARIOS; i++) {
+    ids.push((await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: `stream ${i}` })).json.id as string);
+  }
+  for (const id of ids) {
+    for (let k = 0; k < STREAMS_PER_SCENARIO; k++) {
+      streams.push({ id, stream: follow(`${web.baseUrl}/api/scenarios/${id}/events`) });
+    }
+  }
+  await Promise.all(streams.map((s) => s.stream.until((e) => e.event === 'queued')));
+  const ready = await getJson(`${web.baseUrl}/readyz`);
+  t.match(ready.json.sse, { streams: SCENARIOS * STREAMS_PER_SCENARIO, channels: SCENARIOS }, '100 streams open');
+
+  // Slowed a little, so the kills land while events flow.
+  procs.push(await startWorker(db.url, { ENGINE_TEST_DELAY_MS: '400' }));
+  const killed: number[] = [];
+  for (const at of [0, 6, 13]) {
+    await waitForEvent(db.pool, ids[at], (e) => e.name === 'progress', 60_000, 'progress');
+    const pids = await waitFor(
+      async () => {
+        const p = await listenerPids();
+        return p.length === 1 && !killed.includes(p[0]) ? p : null;
+      },
+      15_000,
+      'a (new) listening connection',
+    );
+    const { rows } = await db.pool.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pids[0]]);
+    t.equal(rows[0].ok, true, `listening connection killed while scenario ${at} runs`);
+    killed.push(pids[0]);
+  }
+
+  for (const [i, { id, stream }] of streams.entries()) {
+    const end = await stream.until((e) => e.event === 'succeeded' || e.event === 'failed', 120_000);
+    const ok =
+      end.event === 'succeeded' &&
+      stream.events.map((e) => e.id).join() === Array.from({ length: end.id }, (_, k) => k + 1).join();
+    if (!ok) t.fail(`stream ${i} of ${id}: ${stream.events.map((e) => `${e.id}:${e.event}`).join(' ')}`);
+  }
+  t.pass(`all ${streams.length} streams got every event once, in order`);
+  t.same(await scenarioProblems(db.pool, { ids }), []);
+  const after = await waitFor(
+    async () => {
+      const p = await listenerPids();
+      return p.length === 1 && !killed.includes(p[0]) ? p : null;
+    },
+    15_000,
+    'one listening connection again',
+  );
+  t.equal(after.length, 1, 'one listening connection, a new one');
+});

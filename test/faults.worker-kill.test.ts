@@ -1,0 +1,157 @@
+// A worker dies (SIGKILL) or freezes (SIGSTOP) in the middle of a calculation: another worker takes
+// the job over once its heartbeat is stale, the scenario succeeds on attempt 2, the stream shows the
+// retry, and there is exactly one result. Calculations are stretched by ENGINE_TEST_DELAY_MS so the
+// fault lands while the engine is visibly under way.
+import t from 'tap';
+import { createTestDatabase } from './helpers/db.ts';
+import {
+  alive,
+  eventLog,
+  jobOf,
+  killAll,
+  runningAttempts,
+  scenarioProblems,
+  scenarioRow,
+  waitForAllFinished,
+  waitForEvent,
+} from './helpers/faults.ts';
+import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
+import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
+import { follow } from './helpers/sse.ts';
+
+// The shortest heartbeat pg-boss allows. It travels with each job, so the web (which sends the job)
+// needs it too. pg-boss checks heartbeats at most every 10 s, and a retried job is picked up by the
+// fallback poll (10 s): a lost job runs again some 10–30 s after the kill.
+const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
+const WORKER_ENV = { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '4000' };
+
+const db = await createTestDatabase();
+const web = await startWeb(db.url, HEARTBEAT);
+const procs: Proc[] = [web];
+t.teardown(async () => {
+  await killAll(procs);
+  await db.drop();
+});
+
+/** Workers of the current subtest; each subtest ends with none left, so the next starts clean. */
+let workers: Proc[] = [];
+t.afterEach(async () => {
+  await killAll(workers);
+  workers = [];
+});
+
+async function worker(env: Record<string, string> = {}): Promise<Proc> {
+  const w = await startWorker(db.url, { ...WORKER_ENV, ...env });
+  procs.push(w);
+  workers.push(w);
+  return w;
+}
+
+const progressOf =
+  (attempt: number) =>
+  (
+    e: { name: string; data: Record<string, unknown> },
+    i: number,
+    all: Array<{ name: string; data: Record<string, unknown> }>,
+  ) =>
+    e.name === 'progress' && all.slice(0, i).filter((x) => x.name === 'running').length === attempt;
+
+t.test('SIGKILL mid-calculation: another worker takes over, attempt 2 succeeds, one result', async (t) => {
+  const first = await worker();
+  const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'killed mid-run' });
+  t.equal(created.status, 201);
+  const id = created.json.id as string;
+  const stream = follow(`${web.baseUrl}/api/scenarios/${id}/events`);
+
+  // Mid-calculation: running, with some progress written, nowhere near done.
+  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
+  const second = await worker(); // idle until the first worker's job is taken back
+  t.equal((await scenarioRow(db.pool, id)).status, 'running');
+  t.equal(await first.stop('SIGKILL'), null, 'the first worker is gone');
+  t.equal(first.child.signalCode, 'SIGKILL');
+
+  const end = await stream.until((e) => e.event === 'succeeded' || e.event === 'failed', 60_000);
+  t.equal(end.event, 'succeeded', JSON.stringify(end.data));
+  const row = await scenarioRow(db.pool, id);
+  t.equal(row.status, 'succeeded');
+  t.equal(row.attempt, 2, 'succeeded on attempt 2');
+
+  const events = await eventLog(db.pool, id);
+  t.same(runningAttempts(events), [1, 2], 'running {attempt: 1}, then running {attempt: 2}');
+  const retry = events.findIndex((e) => e.name === 'queued' && e.seq > 1);
+  t.ok(retry > 0, 'a second queued event');
+  t.same(events[retry].data, { attempt: 2, reason: 'retry' });
+  t.equal(events[retry + 1].name, 'running', 'queued {retry} is followed by running');
+  t.ok(events.some(progressOf(1)), 'attempt 1 had made progress before the kill');
+  t.same(
+    stream.events.map((e) => e.id),
+    events.map((e) => e.seq),
+    'the live stream saw every event of both attempts, once, in order',
+  );
+  t.same(await scenarioProblems(db.pool, { ids: [id] }), [], 'one result, gapless events, one terminal event last');
+  t.match(await jobOf(db.pool, id), { state: 'completed', retry_count: 1 });
+  t.ok(alive(second), 'the worker that took over is still running');
+});
+
+t.test('SIGSTOP mid-calculation, taken over, then SIGCONT: still one result and one terminal event', async (t) => {
+  const frozen = await worker();
+  const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'frozen mid-run' });
+  const id = created.json.id as string;
+  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
+  frozen.child.kill('SIGSTOP');
+  const other = await worker();
+
+  // The frozen worker's heartbeat goes stale; the other worker starts attempt 2 …
+  await waitForEvent(db.pool, id, (e) => e.name === 'running' && e.data.attempt === 2, 60_000, 'attempt 2');
+  // … and the frozen one wakes up in the middle of it, still holding attempt 1.
+  frozen.child.kill('SIGCONT');
+
+  await waitForAllFinished(db.pool, 60_000, [id]);
+  // Let both workers go idle, so nothing can still write after the assertions.
+  await Promise.all([frozen.stop(), other.stop()]);
+  const row = await scenarioRow(db.pool, id);
+  t.equal(row.status, 'succeeded');
+  t.equal(row.progress, 1, 'progress 1 at the end, not a late progress report of the losing attempt');
+  t.equal(row.stage, 'done');
+  t.same(await scenarioProblems(db.pool, { ids: [id] }), [], 'one result, one terminal event, last');
+  const events = await eventLog(db.pool, id);
+  t.same(runningAttempts(events), [1, 2], 'attempt 2 ran, and no third');
+  // Once attempt 2 has started, the thawed attempt 1 writes nothing: pg-boss sees its claim is gone.
+  const fractions = events
+    .slice(events.findLastIndex((e) => e.name === 'running'))
+    .filter((e) => e.name === 'progress')
+    .map((e) => e.data.progress as number);
+  t.same(
+    fractions,
+    [...fractions].sort((a, b) => a - b),
+    'progress after attempt 2 started never goes back',
+  );
+  t.notOk(
+    frozen.logs.some((l) => l.msg === 'calculated'),
+    'the thawed worker did not finish its stale attempt',
+  );
+});
+
+t.test('a calculation lost on its last allowed attempt fails with retries_exhausted, never stuck', async (t) => {
+  // No retries allowed (the limit travels with the job, so the web that creates it sets it).
+  const strictWeb = await startWeb(db.url, { ...HEARTBEAT, JOB_RETRY_LIMIT: '0' });
+  procs.push(strictWeb);
+  const doomed = await worker({ JOB_RETRY_LIMIT: '0' });
+  const id = (await postScenario(strictWeb.baseUrl, { ...DEFAULT_SCENARIO, name: 'lost for good' })).json.id as string;
+  const stream = follow(`${strictWeb.baseUrl}/api/scenarios/${id}/events`);
+  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
+  await worker({ JOB_RETRY_LIMIT: '0' });
+  await doomed.stop('SIGKILL');
+
+  const end = await stream.until((e) => e.event === 'failed' || e.event === 'succeeded', 90_000);
+  t.equal(end.event, 'failed');
+  const row = await scenarioRow(db.pool, id);
+  t.equal(row.status, 'failed');
+  t.match(
+    row.error,
+    { code: 'retries_exhausted', message: /did not finish after 1 attempt/ },
+    JSON.stringify(row.error),
+  );
+  t.same(await scenarioProblems(db.pool, { ids: [id], expected: 'failed' }), [], 'no result, one terminal event, last');
+  t.same(runningAttempts(await eventLog(db.pool, id)), [1]);
+});
