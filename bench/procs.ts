@@ -6,12 +6,16 @@ import { once } from 'node:events';
 import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WEB_NODE_FLAGS } from '../shared/runtime.ts';
 import type { LoadCommands } from './load.protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** `--profile`: each web and worker process writes V8 CPU profiles to <logDir>/profiles/<name>/ when it exits. */
 export const profiling = { enabled: false };
+
+/** Every service not yet stopped, so an interrupted bench can stop them all. */
+export const liveServices = new Set<Service>();
 
 export interface Service {
   name: string;
@@ -26,6 +30,8 @@ export async function spawnService(options: {
   name: string;
   entry: string;
   args?: string[];
+  /** Node flags before the entry point, e.g. the web's WEB_NODE_FLAGS. */
+  nodeFlags?: readonly string[];
   env: Record<string, string>;
   logDir: string;
   /** A substring of the line that says the process is ready. */
@@ -36,11 +42,15 @@ export async function spawnService(options: {
   const profile = profiling.enabled
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, 'profiles', options.name)}`]
     : [];
-  const child = spawn(process.execPath, [...profile, options.entry, ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...profile, ...(options.nodeFlags ?? []), options.entry, ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const log = createWriteStream(join(options.logDir, `${options.name}.log`));
   child.stderr?.pipe(log, { end: false });
   const collected: Array<Record<string, unknown>> = [];
@@ -77,7 +87,11 @@ export async function spawnService(options: {
   });
   const timeoutMs = options.timeoutMs ?? 30_000;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.name} not ready in ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => {
+      stopping = true;
+      child.kill('SIGKILL');
+      reject(new Error(`${options.name} not ready in ${timeoutMs} ms; see ${options.name}.log`));
+    }, timeoutMs);
     onReady = () => {
       clearTimeout(timer);
       resolve();
@@ -88,13 +102,14 @@ export async function spawnService(options: {
     });
   });
   const line = readyLine as Record<string, unknown> | null;
-  return {
+  const service: Service = {
     name: options.name,
     pid: child.pid ?? 0,
     port: typeof line?.port === 'number' ? line.port : 0,
     collected,
     async stop() {
       stopping = true;
+      liveServices.delete(service);
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await exited;
@@ -102,12 +117,15 @@ export async function spawnService(options: {
       log.end();
     },
   };
+  liveServices.add(service);
+  return service;
 }
 
 export function startWeb(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
   return spawnService({
     name,
     entry: 'server/main.ts',
+    nodeFlags: WEB_NODE_FLAGS,
     env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
     logDir,
     ready: '"msg":"listening',

@@ -17,7 +17,7 @@ import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { sseFanout } from './figures.sse.ts';
-import { LoadProcess, machineBusyMs, ownCpuMs, profiling, startWeb, startWorker } from './procs.ts';
+import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb, startWorker } from './procs.ts';
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
@@ -66,23 +66,31 @@ const pools = poolCache();
 let cluster: Cluster | null = null;
 let load: LoadProcess | null = null;
 let crashed: unknown = null;
-let cleaned = false;
+let cleaning: Promise<void> | null = null;
 
-async function cleanup(): Promise<void> {
-  if (cleaned) return;
-  cleaned = true;
-  await load?.stop().catch(() => {});
-  await pools.end();
-  await cluster?.stop().catch(() => {});
+/** Stops everything the bench started; concurrent callers (an interrupt, the finally) share one run. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await Promise.all([...liveServices].map((s) => s.stop().catch(() => {})));
+    await load?.stop().catch(() => {});
+    await pools.end();
+    await cluster?.stop().catch(() => {});
+  })();
+  return cleaning;
 }
-process.on('SIGINT', () => {
+let interrupted = false;
+function onInterrupt(): void {
+  interrupted = true;
   console.error('interrupted: stopping processes and Postgres');
   void cleanup().finally(() => process.exit(130));
-});
+}
 
 try {
   step('starting Postgres and migrating a template database');
   cluster = await startCluster(config);
+  // After startCluster: starting the embedded Postgres removes every SIGINT listener.
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   step(cluster.describe);
   load = new LoadProcess();
   const b: Bench = { quick, sizes, logDir, load, cluster, engine, rows, notes, pool: (url) => pools.pool(url) };
@@ -173,6 +181,7 @@ writeFileSync(
 console.log(
   `${rows.length} figures, ${missed.length} target(s) missed; ${seconds.toFixed(0)} s; bench/results.json written`,
 );
+if (interrupted) process.exit(130);
 if (crashed) {
   console.error(
     `the bench crashed: ${crashed instanceof Error ? (crashed.stack ?? crashed.message) : String(crashed)}`,

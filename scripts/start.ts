@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
+import { WEB_NODE_FLAGS } from '../shared/runtime.ts';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const config = loadConfig();
@@ -25,8 +26,8 @@ console.log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migr
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
-function run(name: string, entry: string): void {
-  const child = spawn(process.execPath, [entry], {
+function run(name: string, entry: string, flags: readonly string[] = []): void {
+  const child = spawn(process.execPath, [...flags, entry], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: 'inherit',
   });
@@ -60,5 +61,5 @@ async function stop(code: number): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-run('web', 'server/main.ts');
+run('web', 'server/main.ts', WEB_NODE_FLAGS);
 run('worker', 'worker/main.ts');
