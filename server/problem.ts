@@ -103,7 +103,9 @@ function isDatabaseDown(err: unknown): boolean {
   ) {
     return true;
   }
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(e?.message ?? '');
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(
+    e?.message ?? '',
+  );
 }
 
 export const problemMiddleware: ErrorRequestHandler = (err, req, res, _next) => {

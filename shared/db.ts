@@ -63,10 +63,23 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     application_name: options.applicationName ?? 'hourglass',
     // A Postgres outage must surface as a fast error, not a request that hangs.
     connectionTimeoutMillis: 3000,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.statementTimeoutMs
+      ? {
+          statement_timeout: options.statementTimeoutMs,
+          // statement_timeout needs a server that answers; a frozen server or a lost network would
+          // leave a request on an open connection waiting for good. This gives up on the client.
+          query_timeout: options.statementTimeoutMs + 1000,
+        }
+      : {}),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener it crashes the process.
   pool.on('error', () => {});
+  // A client handed back with a query still in flight gave up waiting (query_timeout): it is out of
+  // step with its server (maybe inside a transaction whose ROLLBACK never went out). Close it
+  // instead of lending it to the next request; the pool sees it ending and drops it.
+  pool.on('release', (err, client) => {
+    if (!err && (client as unknown as { _activeQuery: unknown })._activeQuery) void client.end().catch(() => {});
+  });
   return pool;
 }
 

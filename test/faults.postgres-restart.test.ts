@@ -1,9 +1,10 @@
-// Postgres stops and starts again while the web and worker run, in the middle of a calculation.
+// Postgres stops and starts again while the web and worker run, in the middle of a calculation;
+// then it freezes (SIGSTOP), which looks to the web like a lost network.
 // During the outage writes get a fast 503 problem and /readyz says 503; afterwards /readyz is 200
 // again, the listening connection and pg-boss reconnect by themselves, every scenario created
 // before the outage succeeds, and neither process restarts. This test runs its own embedded
 // Postgres (persistent data in a temp folder), whatever DATABASE_URL says, so it can stop it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -116,4 +117,91 @@ t.test('a Postgres restart mid-calculation: 503s during it, everything recovers 
   }
   t.ok(alive(web) && alive(worker), 'neither process exited');
   t.equal(web.child.pid, procs[0].child.pid);
+});
+
+/** The postmaster (first line of postmaster.pid) and its children: the whole cluster, to freeze. */
+function clusterPids(): number[] {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so split after ')'.
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+t.test('a frozen Postgres (SIGSTOP, like a lost network): 503s within the timeout, never a hang', async (t) => {
+  // Queries give up 1 s after the statement timeout even when the server cannot answer.
+  const web = await startWeb(url, { STATEMENT_TIMEOUT_MS: '1000' });
+  procs.push(web);
+  const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'before the freeze' })).json.id as string;
+  // Several open connections in the pool, so requests meet a connection to a server that is frozen.
+  await Promise.all(Array.from({ length: 8 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
+  const before = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios')).rows[0].n;
+
+  const pids = clusterPids();
+  t.ok(pids.length > 3, `${pids.length} Postgres processes frozen`);
+  for (const pid of pids) process.kill(pid, 'SIGSTOP');
+  let frozen = true;
+  t.teardown(() => {
+    if (frozen) for (const pid of pids) process.kill(pid, 'SIGCONT');
+  });
+  /** A request the test gives up on after 15 s (status 0): a hang fails the test instead of stalling it. */
+  const timed = async (what: string, path: string, init: RequestInit = {}) => {
+    const t0 = Date.now();
+    const status = await fetch(`${web.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(15_000) }).then(
+      async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      },
+      () => 0,
+    );
+    return { what, status, ms: Date.now() - t0 };
+  };
+  const create = (i: number): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': `frozen-${i}` },
+    body: JSON.stringify({ ...DEFAULT_SCENARIO, name: `frozen ${i}` }),
+  });
+  const answers = await Promise.all([
+    ...Array.from({ length: 5 }, (_, i) => timed(`POST ${i}`, '/api/scenarios', create(i))),
+    ...Array.from({ length: 5 }, (_, i) => timed(`GET ${i}`, `/api/scenarios/${id}`)),
+    timed('readyz', '/readyz'),
+  ]);
+  for (const a of answers) t.ok(a.status === 503 && a.ms < 8_000, `${a.what}: ${a.status} after ${a.ms} ms`);
+
+  for (const pid of pids) process.kill(pid, 'SIGCONT');
+  frozen = false;
+  await waitFor(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, 30_000, '/readyz 200');
+  // The refused creates, repeated with their keys: one row per key, each with its job.
+  for (let i = 0; i < 5; i++) {
+    const again = await postScenario(
+      web.baseUrl,
+      { ...DEFAULT_SCENARIO, name: `frozen ${i}` },
+      {
+        'idempotency-key': `frozen-${i}`,
+      },
+    );
+    t.equal(again.status, 201, `POST ${i} repeated: 201`);
+  }
+  const { rows } = await pool.query<{ n: number; orphans: number }>(
+    `SELECT count(*)::int AS n, count(*) FILTER (WHERE j.id IS NULL)::int AS orphans
+     FROM scenarios s LEFT JOIN pgboss.job j ON j.id = s.id AND j.name = 'calculate'`,
+  );
+  t.same(rows[0], { n: before + 5, orphans: 0 }, 'five new scenarios, none without its job');
+  // Connections that gave up mid-query were closed, not lent out again: everything works.
+  const after = await Promise.all(Array.from({ length: 12 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
+  t.same(
+    after.map((r) => r.status),
+    after.map(() => 200),
+    'every request after the thaw succeeds',
+  );
+  t.ok(alive(web), 'the web never restarted');
 });

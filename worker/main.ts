@@ -45,8 +45,12 @@ try {
       },
     );
   }
-  await boss.work<CalculateJob>(CALCULATE_DEAD_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]) =>
-    failExhausted(db, job, config.jobRetryLimit),
+  // Dead letters arrive without a NOTIFY, so the poll is what finds them: every 5 s, not pg-boss's
+  // 30 s default for a queue that has NOTIFY on.
+  await boss.work<CalculateJob>(
+    CALCULATE_DEAD_QUEUE,
+    { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
+    async ([job]) => failExhausted(db, job, config.jobRetryLimit),
   );
   logger.info({ concurrency: config.workerConcurrency }, 'worker started');
 } catch (err) {
