@@ -43,9 +43,10 @@ export async function findStatements(db: Db, scenarioId: string, part: ResultPar
 }
 
 /**
- * Saves the result and appends `succeeded` in one statement (one transaction, one round trip).
- * Results are immutable: when a result already exists (a duplicate run), nothing is written and
- * null is returned.
+ * Saves the result and appends `succeeded` in one statement (one transaction, one round trip),
+ * only while the scenario is unfinished: a stale attempt that finishes after its scenario was
+ * failed or already succeeded writes nothing (the UPDATE's status check is re-evaluated after
+ * any concurrent writer commits). Returns the event's seq, or null when nothing was written.
  */
 export async function saveResultSucceeded(
   db: Db,
@@ -53,18 +54,18 @@ export async function saveResultSucceeded(
   succeeded: { summary: unknown; statements_url: string },
 ): Promise<number | null> {
   const { rows } = await sql<{ seq: number }>`
-    WITH result AS (
-      INSERT INTO scenario_results (scenario_id, etag, statements_gzip, statements_lite_gzip)
-      VALUES (${r.scenario_id}, ${r.etag}, ${r.statements_gzip}, ${r.statements_lite_gzip})
-      ON CONFLICT (scenario_id) DO NOTHING
-      RETURNING scenario_id
-    ),
-    scenario AS (
+    WITH scenario AS (
       UPDATE scenarios
       SET last_seq = last_seq + 1, status = 'succeeded', progress = 1, stage = 'done',
           summary = ${JSON.stringify(succeeded.summary)}, finished_at = now(), updated_at = now()
-      WHERE id = (SELECT scenario_id FROM result)
+      WHERE id = ${r.scenario_id} AND status IN ('queued', 'running')
       RETURNING last_seq
+    ),
+    result AS (
+      INSERT INTO scenario_results (scenario_id, etag, statements_gzip, statements_lite_gzip)
+      SELECT ${r.scenario_id}, ${r.etag}, ${r.statements_gzip}, ${r.statements_lite_gzip} FROM scenario
+      ON CONFLICT (scenario_id) DO NOTHING
+      RETURNING scenario_id
     ),
     event AS (
       INSERT INTO scenario_events (scenario_id, seq, name, data)
