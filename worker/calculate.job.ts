@@ -15,7 +15,7 @@ export interface JobDeps {
   logger: Logger;
 }
 
-/** About 40 progress events per calculation: every notifying commit takes a global lock. */
+/** At most 40 progress events per calculation (26 for a default scenario): every notifying commit takes a global lock. */
 const PROGRESS_STEP = 0.025;
 
 const STAGE_MESSAGES: Record<string, string> = {
