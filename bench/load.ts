@@ -150,14 +150,15 @@ const handlers: Handlers = {
         const ttfbMs = performance.now() - t0;
         if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode}`));
         let bytes = 0;
-        let tail = '';
+        // Only the last bytes are kept (for the total): the client must not be what is measured.
+        let tail = Buffer.alloc(0);
         res.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
-          tail = (tail + chunk.toString('latin1')).slice(-64);
+          tail = Buffer.concat([tail, chunk.subarray(-64)]).subarray(-64);
         });
         res.on('end', () => {
           const totalMs = performance.now() - t0;
-          const m = /"total":(\d+)\}\s*$/.exec(tail);
+          const m = /"total":(\d+)\}\s*$/.exec(tail.toString('latin1'));
           if (!m) reject(new Error(`${path}: the body does not end with a total: …${tail}`));
           else resolve({ ttfbMs, totalMs, bytes, total: Number(m[1]) });
         });

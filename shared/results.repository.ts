@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import type pg from 'pg';
 import type { Db } from './db.ts';
+import { copyRows, uuidLiteral } from './pg.copy.ts';
 import { scenarioChannel } from './uuid.ts';
 
 export interface StoredResult {
@@ -29,17 +31,38 @@ export interface StatementsRow {
   bytes: Buffer | null;
 }
 
-/** The scenario's state and one stored part of its result, in one round trip (the statements hot path). */
-export async function findStatements(db: Db, scenarioId: string, part: ResultPart): Promise<StatementsRow | undefined> {
-  const column = part === 'statements_gzip' ? sql.ref('r.statements_gzip') : sql.ref('r.statements_lite_gzip');
-  const { rows } = await sql<StatementsRow>`
-    SELECT s.status, s.error,
-           (s.inputs->>'start_year')::int AS start_year,
-           (s.inputs->'site'->>'timezone_offset_hours')::float8 AS timezone_offset_hours,
-           r.etag, ${column} AS bytes
-    FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
-    WHERE s.id = ${scenarioId}`.execute(db);
-  return rows[0];
+/**
+ * The scenario's state and one stored part of its result, in one round trip (the statements hot
+ * path). Read by a binary COPY, so the stored gzip arrives as raw bytes: a plain query would get
+ * bytea as hex text twice its size and decode it (see shared/pg.copy.ts).
+ */
+export async function findStatements(
+  pool: pg.Pool,
+  scenarioId: string,
+  part: ResultPart,
+): Promise<StatementsRow | undefined> {
+  const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
+  const rows = await copyRows(
+    pool,
+    `SELECT s.status::text, s.error::text,
+            (s.inputs->>'start_year')::int::text,
+            (s.inputs->'site'->>'timezone_offset_hours')::float8::text,
+            r.etag, ${column}
+     FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
+     WHERE s.id = ${uuidLiteral(scenarioId)}`,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const text = (i: number) => row[i]?.toString('utf8') ?? null;
+  const error = text(1);
+  return {
+    status: text(0) as StatementsRow['status'],
+    error: error === null ? null : JSON.parse(error),
+    start_year: Number(text(2)),
+    timezone_offset_hours: Number(text(3)),
+    etag: text(4),
+    bytes: row[5],
+  };
 }
 
 /**

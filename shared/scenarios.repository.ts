@@ -135,35 +135,26 @@ export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: nu
     .execute();
 }
 
-const iso = (column: string) => sql`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * One page of the list as ready JSON text per scenario (the same shape as server/scenario.view.ts
- * toListItem), newest first, after the keyset cursor `beforeId` (UUIDv7 sorts by time). Postgres
- * builds the JSON, so listing 100,000 scenarios makes no per-row objects in the web process.
+ * Every scenario as ready JSON text (the same shape as server/scenario.view.ts toListItem), newest
+ * first (UUIDv7 ids sort by time), for a binary COPY (shared/pg.copy.ts): Postgres builds the JSON
+ * and one statement is one snapshot, so the web process makes no per-row objects or strings.
  */
-export async function listPageJson(
-  db: Executor,
-  beforeId: string | null,
-  limit: number,
-): Promise<Array<{ id: string; json: string }>> {
-  const { rows } = await sql<{ id: string; json: string }>`
-    SELECT id, json_build_object(
-      'id', id, 'name', name, 'status', status, 'progress', progress, 'stage', stage, 'attempt', attempt,
-      'summary', summary, 'error', error,
-      'created_at', ${iso('created_at')}, 'updated_at', ${iso('updated_at')},
-      'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
-      'links', json_build_object(
-        'self', '/api/scenarios/' || id,
-        'events', '/api/scenarios/' || id || '/events',
-        'statements', '/api/scenarios/' || id || '/statements')
-    )::text AS json
-    FROM scenarios
-    ${beforeId ? sql`WHERE id < ${beforeId}` : sql``}
-    ORDER BY id DESC
-    LIMIT ${limit}`.execute(db);
-  return rows;
-}
+export const LIST_JSON_QUERY = `
+  SELECT json_build_object(
+    'id', id, 'name', name, 'status', status, 'progress', progress, 'stage', stage, 'attempt', attempt,
+    'summary', summary, 'error', error,
+    'created_at', ${iso('created_at')}, 'updated_at', ${iso('updated_at')},
+    'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
+    'links', json_build_object(
+      'self', '/api/scenarios/' || id,
+      'events', '/api/scenarios/' || id || '/events',
+      'statements', '/api/scenarios/' || id || '/statements')
+  )::text
+  FROM scenarios
+  ORDER BY id DESC`;
 
 /**
  * One progress report as one statement (its own transaction): the event row, the scenario's

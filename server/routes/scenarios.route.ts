@@ -3,8 +3,14 @@ import { createHash } from 'node:crypto';
 import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import { fromKysely } from 'pg-boss';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { copyOut } from '../../shared/pg.copy.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../../shared/queue.ts';
-import { findByIdempotencyKey, findScenario, insertScenario, listPageJson } from '../../shared/scenarios.repository.ts';
+import {
+  findByIdempotencyKey,
+  findScenario,
+  insertScenario,
+  LIST_JSON_QUERY,
+} from '../../shared/scenarios.repository.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import type { AppDeps } from '../deps.ts';
@@ -12,7 +18,10 @@ import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 
-const LIST_BATCH = 1000;
+/** Bytes per write of the list. */
+const LIST_CHUNK = 64 * 1024;
+/** The longest a list may take, for clients that read slowly. */
+const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 
 function requireJson(req: Request): void {
   const type = req.headers['content-type'];
@@ -37,7 +46,7 @@ function idempotencyKey(req: Request): string | null {
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
 export function scenarioRoutes(deps: AppDeps): ExpressRouter {
-  const { db, boss, config } = deps;
+  const { db, pool, boss, config } = deps;
   const router = Router();
   const json = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
 
@@ -99,30 +108,74 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
     res.status(201).location(scenarioPath(id)).json(toScenario(row));
   }
 
-  /** Streams every scenario, newest first, in keyset pages inside one snapshot: memory stays flat. */
+  /**
+   * Streams every scenario, newest first, from one binary COPY (one snapshot): row bytes are copied
+   * into 64 kB chunks and written as they come, and the COPY pauses while the client is behind, so
+   * memory stays flat whatever the number of scenarios.
+   */
   async function list(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, []);
-    let total = 0;
-    await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute(async (trx) => {
-        let before: string | null = null;
-        let page: Array<{ id: string; json: string }>;
-        res.status(200).type('application/json');
-        res.write('{"items":[');
-        do {
-          page = await listPageJson(trx, before, LIST_BATCH);
-          if (page.length === 0) break;
-          let chunk = '';
-          for (const row of page) chunk += (total++ === 0 ? '' : ',') + row.json;
-          before = page[page.length - 1].id;
-          if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
-          if (res.destroyed) return;
-        } while (page.length === LIST_BATCH);
+    const client = await pool.connect();
+    let released = false;
+    const release = (err?: Error) => {
+      if (released) return;
+      released = true;
+      client.release(err);
+    };
+    try {
+      // A slow client holds the COPY open: it gets LIST_TIMEOUT_MS, not the pool's statement timeout.
+      await client.query('BEGIN READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${LIST_TIMEOUT_MS}`);
+      res.status(200).type('application/json');
+      let chunk = Buffer.allocUnsafe(LIST_CHUNK);
+      chunk.write('{"items":[');
+      let used = 10;
+      let total = 0;
+      let dropped = false;
+      const flush = () => {
+        if (used === 0 || dropped) return;
+        const full = res.write(chunk.subarray(0, used));
+        chunk = Buffer.allocUnsafe(LIST_CHUNK);
+        used = 0;
+        if (!full) {
+          copy.pause();
+          res.once('drain', () => copy.resume());
+        }
+      };
+      // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
+      res.once('close', () => {
+        if (!res.writableFinished) {
+          dropped = true;
+          copy.resume();
+        }
       });
-    res.end(`],"total":${total}}`);
+      const copy = copyOut(
+        client,
+        LIST_JSON_QUERY,
+        ([json]) => {
+          if (dropped || !json) return;
+          const need = json.length + 1;
+          if (used + need > chunk.length) flush();
+          if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
+          if (total++ > 0) chunk[used++] = 0x2c; // ','
+          used += json.copy(chunk, used);
+        },
+        { timeoutMs: LIST_TIMEOUT_MS + 1000 },
+      );
+      await copy.done;
+      await client.query('COMMIT');
+      release();
+      if (dropped) return;
+      flush();
+      res.end(`],"total":${total}}`);
+    } catch (err) {
+      release(err as Error);
+      // Once the body has started, a failure can only cut the response short.
+      if (res.headersSent) res.destroy(err as Error);
+      else throw err;
+    } finally {
+      release();
+    }
   }
 
   async function show(req: Request, res: Response): Promise<void> {

@@ -36,7 +36,7 @@ function chooseVariant(req: Request): Variant {
 }
 
 export function statementRoutes(deps: AppDeps): ExpressRouter {
-  const { db } = deps;
+  const { db, pool } = deps;
   const router = Router();
 
   async function statements(req: Request, res: Response): Promise<void> {
@@ -59,7 +59,7 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
       }
     }
 
-    const state = await findStatements(db, id, variant.part);
+    const state = await findStatements(pool, id, variant.part);
     if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
     if (state.status === 'failed') {
       throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {

@@ -1,0 +1,93 @@
+// GET /api/scenarios streams every scenario from one binary COPY: many rows, in order, names that
+// need JSON escaping, and clients that go away mid-list without harming the next request.
+import http from 'node:http';
+import t from 'tap';
+import { createTestDatabase } from './helpers/db.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { startWeb } from './helpers/processes.ts';
+
+const db = await createTestDatabase();
+const web = await startWeb(db.url, { PG_POOL_MAX: '3' });
+t.teardown(async () => {
+  await web.stop();
+  await db.drop();
+});
+
+const ROWS = 6000;
+const TRICKY = ['back\\slash "quoted"', 'tab\there\nnewline', 'emoji ☀️🌬️ and \u2028', "<b>&'</b>", '\u0001ctrl'];
+
+t.test('every scenario, newest first, with names that need escaping', async (t) => {
+  // Bulk rows by SQL (ids in time order, as UUIDv7 would be), plus a few through the API.
+  await db.pool.query(
+    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
+     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::jsonb,
+            now() - interval '1 day' + g * interval '1 ms', now()
+     FROM generate_series(1, $1::int) g`,
+    [ROWS],
+  );
+  const created: string[] = [];
+  for (const name of TRICKY) {
+    const r = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name });
+    // Not the name in the message: U+2028 would break the TAP stream.
+    t.equal(r.status, 201, `created tricky name #${created.length}`);
+    created.push(r.json.id as string);
+  }
+  const list = await getJson(`${web.baseUrl}/api/scenarios`);
+  t.equal(list.status, 200);
+  const items = list.json.items as Array<{ id: string; name: string; status: string }>;
+  t.equal(list.json.total, ROWS + TRICKY.length, 'total');
+  t.equal(items.length, ROWS + TRICKY.length, 'every row');
+  t.same(
+    items.slice(0, TRICKY.length).map((i) => i.name),
+    [...TRICKY].reverse(),
+    'API-created names byte for byte, newest first',
+  );
+  const ids = items.map((i) => i.id);
+  t.same(ids, [...ids].sort().reverse(), 'ordered by id, descending');
+  t.equal(new Set(ids).size, ids.length, 'no duplicates');
+  t.equal(items.at(-1)?.name, 'bulk 1');
+  for (const id of created) {
+    const one = await getJson(`${web.baseUrl}/api/scenarios/${id}`);
+    const { inputs: _inputs, ...withoutInputs } = one.json as Record<string, unknown>;
+    t.same(
+      items.find((i) => i.id === id),
+      withoutInputs,
+      'a list item equals the single read without inputs',
+    );
+  }
+});
+
+t.test('clients that leave mid-list do not leak connections or break the next list', async (t) => {
+  // More abandoned lists than the web has pool connections (PG_POOL_MAX=3).
+  for (let i = 0; i < 8; i++) {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${web.baseUrl}/api/scenarios`, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(err)));
+    });
+  }
+  // A reader that stalls: the COPY is paused, not buffered; then it reads on to the end.
+  const body = await new Promise<string>((resolve, reject) => {
+    http
+      .get(`${web.baseUrl}/api/scenarios`, (res) => {
+        res.pause();
+        setTimeout(() => {
+          const parts: Buffer[] = [];
+          res.on('data', (c) => parts.push(c));
+          res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+          res.resume();
+        }, 300);
+      })
+      .on('error', reject);
+  });
+  t.equal(JSON.parse(body).total, ROWS + TRICKY.length, 'a stalled reader still gets the whole list');
+  const after = await getJson(`${web.baseUrl}/api/scenarios`);
+  t.equal(after.status, 200);
+  t.equal(after.json.total, ROWS + TRICKY.length);
+  const ready = await getJson(`${web.baseUrl}/readyz`);
+  t.equal(ready.status, 200, 'the web is ready');
+});
