@@ -164,7 +164,7 @@ async function seedScenarios(b: Bench, url: string, n: number, summaryJson: stri
                             created_at, updated_at, started_at, finished_at)
      SELECT (lpad(to_hex((extract(epoch FROM t.ts) * 1000)::bigint), 12, '0') || '7' || substr(t.h, 1, 3) || '8'
              || substr(t.h, 4, 15))::uuid,
-            'bench list ' || g.i, 'succeeded', 1, 'done', 1, $1::jsonb, $2::json, 44,
+            'bench list ' || g.i, 'succeeded', 1, 'done', 1, $1::json, $2::json, 44,
             t.ts, t.ts + interval '120 ms', t.ts + interval '2 ms', t.ts + interval '120 ms'
        FROM generate_series(1, $3::int) AS g(i)
       CROSS JOIN LATERAL (SELECT now() - ($3::int - g.i) * interval '10 ms' AS ts, md5(g.i::text) AS h) t`,

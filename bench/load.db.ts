@@ -1,12 +1,13 @@
 // The load process's direct Postgres work: the NOTIFY baseline, scenarios created in the create
 // transaction's exact shape (for a precise commit time), broadcasts, and the plain SELECT baseline.
 import pg from 'pg';
-import { fromKysely, type PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool, type Db } from '../shared/db.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
-import { CALCULATE_QUEUE, calculateJobOptions, createBoss } from '../shared/queue.ts';
-import { appendEvent, insertScenario } from '../shared/scenarios.repository.ts';
+import { createBoss } from '../shared/queue.ts';
+import { createQueuedScenario } from '../shared/scenarios.create.ts';
+import { appendEvent } from '../shared/scenarios.repository.ts';
 import { uuidv7 } from '../shared/uuid.ts';
 import { validateScenario } from '../shared/validate.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
@@ -81,7 +82,7 @@ export async function jobDone(pool: pg.Pool, id: string): Promise<void> {
 }
 
 export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'pickup'> {
-  const { pool, db } = dbFor(databaseUrl);
+  const { pool } = dbFor(databaseUrl);
   const boss: PgBoss = createBoss(config, databaseUrl, 'web');
   await boss.start();
   const validated = validateScenario(JSON.parse(DEFAULT_SCENARIO));
@@ -95,17 +96,17 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
       const id = uuidv7();
       const inputs = resolveInputs(validated.value, { scenarioId: id, now: new Date() });
       // The route's transaction, statement for statement (server/routes/scenarios.route.ts).
-      await db.transaction().execute(async (trx) => {
-        await insertScenario(trx, { id, name: inputs.name, inputs, idempotencyKey: null, requestHash: null });
-        const jobId = await boss.send(
-          CALCULATE_QUEUE,
-          { scenario_id: id },
-          { ...calculateJobOptions(config, id), db: fromKysely(trx) },
-        );
-        if (jobId !== id) throw new Error(`job for ${id} not queued`);
-        // kysely sends COMMIT as soon as this callback returns.
-        commitSent = epochMs();
-      });
+      await createQueuedScenario(
+        pool,
+        boss,
+        config,
+        { id, name: inputs.name, inputs, idempotencyKey: null, requestHash: null },
+        {
+          beforeCommit: () => {
+            commitSent = epochMs();
+          },
+        },
+      );
       const committed = epochMs();
       committedAt.push(committed);
       commitMs.push(committed - commitSent);

@@ -9,6 +9,8 @@ import type { ChannelListener } from './sse/listener.ts';
 export interface AppDeps {
   config: Readonly<Config>;
   pool: pg.Pool;
+  /** For the create transaction: a pool in node-pg's pipeline mode. */
+  createsPool: pg.Pool;
   db: Db;
   boss: PgBoss;
   listener: ChannelListener;

@@ -19,6 +19,14 @@ const pool = createPool(config.databaseUrl, {
   statementTimeoutMs: config.statementTimeoutMs,
   applicationName: 'hourglass-web',
 });
+// Creates run on their own pool in node-pg's pipeline mode (shared/scenarios.create.ts); the main
+// pool stays in plain mode, which binary COPY reads need.
+const createsPool = createPool(config.databaseUrl, {
+  max: config.poolMax,
+  statementTimeoutMs: config.statementTimeoutMs,
+  applicationName: 'hourglass-web-create',
+  pipeline: true,
+});
 const db = createDb(pool);
 const boss = createBoss(config, config.databaseUrl, 'web');
 const listener = new ChannelListener(config.databaseUrl, logger);
@@ -31,7 +39,7 @@ try {
   process.exit(1);
 }
 
-const app = createApp({ config, pool, db, boss, listener, logger });
+const app = createApp({ config, pool, createsPool, db, boss, listener, logger });
 // Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
 // Node enforces them only when it checks its connections (every 30 s by default), so check often.
 const server = createServer(
@@ -62,7 +70,7 @@ async function shutdown(signal: string): Promise<void> {
   await new Promise<void>((resolve) => server.once('close', () => resolve()));
   await listener.stop();
   await boss.stop({ graceful: false, close: true }).catch(() => {});
-  await pool.end().catch(() => {});
+  await Promise.all([pool.end().catch(() => {}), createsPool.end().catch(() => {})]);
   logger.info('stopped');
   process.exit(0);
 }

@@ -54,6 +54,8 @@ export interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;
+  /** node-pg pipeline mode: a client sends queued queries without waiting for earlier answers. */
+  pipeline?: boolean;
 }
 
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
@@ -63,6 +65,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     application_name: options.applicationName ?? 'hourglass',
     // A Postgres outage must surface as a fast error, not a request that hangs.
     connectionTimeoutMillis: 3000,
+    ...(options.pipeline ? { pipeline: true } : {}),
     ...(options.statementTimeoutMs
       ? {
           statement_timeout: options.statementTimeoutMs,

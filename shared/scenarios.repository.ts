@@ -16,20 +16,21 @@ export interface NewScenario {
 }
 
 /**
- * Inserts the scenario and its first event (`queued`, seq 1) in one statement (one round trip on
- * the create path). Run it in the create transaction.
+ * The scenario and its first event (`queued`, seq 1) in one statement; $1–$5: id, name, inputs
+ * (JSON text), idempotency key, request hash. Run it in the create transaction (shared/scenarios.create.ts).
  */
-export async function insertScenario(trx: Transaction<Database>, s: NewScenario): Promise<ScenarioRow> {
-  const { rows } = await sql<{ created_at: Date }>`
-    WITH scenario AS (
-      INSERT INTO scenarios (id, name, inputs, idempotency_key, request_hash, last_seq)
-      VALUES (${s.id}, ${s.name}, ${JSON.stringify(s.inputs)}, ${s.idempotencyKey}, ${s.requestHash}, 1)
-      RETURNING created_at
-    ), event AS (
-      INSERT INTO scenario_events (scenario_id, seq, name, data) VALUES (${s.id}, 1, 'queued', '{}')
-    )
-    SELECT created_at FROM scenario`.execute(trx);
-  const createdAt = rows[0].created_at;
+export const INSERT_SCENARIO_SQL = `
+  WITH scenario AS (
+    INSERT INTO scenarios (id, name, inputs, idempotency_key, request_hash, last_seq)
+    VALUES ($1, $2, $3, $4, $5, 1)
+    RETURNING created_at
+  ), event AS (
+    INSERT INTO scenario_events (scenario_id, seq, name, data) VALUES ($1, 1, 'queued', '{}')
+  )
+  SELECT created_at FROM scenario`;
+
+/** The row INSERT_SCENARIO_SQL wrote, without reading it back. */
+export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow {
   return {
     id: s.id,
     name: s.name,

@@ -1,10 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
+/** Random bytes drawn 4 kB at a time: one call into the CSPRNG per 409 ids instead of per id. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function random10(): Buffer {
+  if (poolAt + 10 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += 10;
+  return pool.subarray(poolAt - 10, poolAt);
+}
+
 /** RFC 9562 UUIDv7: 48-bit Unix milliseconds, then random bits, so ids sort by creation time. */
 export function uuidv7(now = Date.now()): string {
-  const b = randomBytes(16);
+  const b = Buffer.allocUnsafe(16);
+  random10().copy(b, 6);
   b.writeUIntBE(now, 0, 6);
   b[6] = 0x70 | (b[6] & 0x0f);
   b[8] = 0x80 | (b[8] & 0x3f);

@@ -37,31 +37,31 @@ interface Poison {
 const poisons: Poison[] = [
   {
     name: 'a power curve whose wind speeds go backwards',
-    inputs: `jsonb_set(inputs, '{wind,turbine,power_curve}', '[[3, 0], [12, 3000], [8, 1500], [25, 3000]]')`,
+    inputs: `jsonb_set(inputs::jsonb, '{wind,turbine,power_curve}', '[[3, 0], [12, 3000], [8, 1500], [25, 3000]]')`,
     code: 'invalid_power_curve',
     message: /wind speeds must increase/,
   },
   {
     name: 'a power curve that never produces power',
-    inputs: `jsonb_set(inputs, '{wind,turbine,power_curve}', '[[3, 0], [25, 0]]')`,
+    inputs: `jsonb_set(inputs::jsonb, '{wind,turbine,power_curve}', '[[3, 0], [25, 0]]')`,
     code: 'invalid_power_curve',
     message: /never produces power/,
   },
   {
     name: 'a SAM CSV weather file that does not parse',
-    inputs: `jsonb_set(inputs, '{weather}', '{"source": "sam_csv", "text": "not,a\\nweather,file"}')`,
+    inputs: `jsonb_set(inputs::jsonb, '{weather}', '{"source": "sam_csv", "text": "not,a\\nweather,file"}')`,
     code: 'invalid_weather',
     message: /line \d+/,
   },
   {
     name: 'supplied weather with NaN-producing values',
-    inputs: `jsonb_set(inputs, '{weather}', jsonb_build_object('source', 'supplied', 'ghi', to_jsonb(array_fill(-1e308::float8, ARRAY[8760])), 'dni', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'dhi', to_jsonb(array_fill(0::float8, ARRAY[8760])), 'temp_air_c', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_speed_ms', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_height_m', 10))`,
+    inputs: `jsonb_set(inputs::jsonb, '{weather}', jsonb_build_object('source', 'supplied', 'ghi', to_jsonb(array_fill(-1e308::float8, ARRAY[8760])), 'dni', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'dhi', to_jsonb(array_fill(0::float8, ARRAY[8760])), 'temp_air_c', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_speed_ms', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_height_m', 10))`,
     code: 'non_finite_result',
     message: /not a finite number/,
   },
   {
     name: 'inputs missing a whole section (the engine throws a TypeError)',
-    inputs: `inputs #- '{wind,turbine}'`,
+    inputs: `inputs::jsonb #- '{wind,turbine}'`,
     code: 'engine_exception',
     message: /turbine|undefined|reading/,
   },
@@ -78,7 +78,7 @@ t.test('poisoned scenarios fail once with a readable error; the worker goes on',
   const valid: string[] = [];
   for (const p of poisons) {
     const id = await create(p.name);
-    await db.pool.query(`UPDATE scenarios SET inputs = ${p.inputs} WHERE id = $1`, [id]);
+    await db.pool.query(`UPDATE scenarios SET inputs = (${p.inputs})::json WHERE id = $1`, [id]);
     poisoned.push({ ...p, id });
     valid.push(await create(`valid after ${p.name}`));
   }

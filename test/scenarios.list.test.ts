@@ -20,7 +20,7 @@ t.test('every scenario, newest first, with names that need escaping', async (t) 
   // Bulk rows by SQL (ids in time order, as UUIDv7 would be), plus a few through the API.
   await db.pool.query(
     `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
-     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::jsonb,
+     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::json,
             now() - interval '1 day' + g * interval '1 ms', now()
      FROM generate_series(1, $1::int) g`,
     [ROWS],

@@ -1,16 +1,11 @@
 // POST /api/scenarios, GET /api/scenarios, GET /api/scenarios/{id}.
 import { createHash } from 'node:crypto';
 import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { fromKysely } from 'pg-boss';
+import type { ScenarioRow } from '../../shared/db.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { copyOut } from '../../shared/pg.copy.ts';
-import { CALCULATE_QUEUE, calculateJobOptions } from '../../shared/queue.ts';
-import {
-  findByIdempotencyKey,
-  findScenario,
-  insertScenario,
-  LIST_JSON_QUERY,
-} from '../../shared/scenarios.repository.ts';
+import { createQueuedScenario } from '../../shared/scenarios.create.ts';
+import { findByIdempotencyKey, findScenario, LIST_JSON_QUERY } from '../../shared/scenarios.repository.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import type { AppDeps } from '../deps.ts';
@@ -46,7 +41,7 @@ function idempotencyKey(req: Request): string | null {
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
 export function scenarioRoutes(deps: AppDeps): ExpressRouter {
-  const { db, pool, boss, config } = deps;
+  const { db, pool, createsPool, boss, config } = deps;
   const router = Router();
   const json = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
 
@@ -82,23 +77,14 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
     if (key && hash && (await replay(res, key, hash))) return;
     const id = uuidv7();
     const inputs = resolveInputs(result.value, { scenarioId: id, now: new Date() });
-    let row: Awaited<ReturnType<typeof insertScenario>>;
+    let row: ScenarioRow;
     try {
-      row = await db.transaction().execute(async (trx) => {
-        const inserted = await insertScenario(trx, {
-          id,
-          name: inputs.name,
-          inputs,
-          idempotencyKey: key,
-          requestHash: hash,
-        });
-        const jobId = await boss.send(
-          CALCULATE_QUEUE,
-          { scenario_id: id },
-          { ...calculateJobOptions(config, id), db: fromKysely(trx) },
-        );
-        if (jobId !== id) throw new Error(`the calculation job for ${id} could not be queued`);
-        return inserted;
+      row = await createQueuedScenario(createsPool, boss, config, {
+        id,
+        name: inputs.name,
+        inputs,
+        idempotencyKey: key,
+        requestHash: hash,
       });
     } catch (err) {
       // Two requests raced with one Idempotency-Key: the loser answers with the winner's scenario.
