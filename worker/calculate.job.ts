@@ -103,6 +103,8 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
       ms: {
         start: ms(t0, tRunning),
         engine: ms(0, outcome.engineMs),
+        // Writing the result after the engine's last year: most of it is done while the engine runs.
+        serialize: ms(0, outcome.serializeMs),
         thread: ms(tRunning, tThread),
         progressWait: ms(tThread, tWrites),
         save: ms(tWrites, performance.now()),

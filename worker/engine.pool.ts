@@ -7,7 +7,7 @@ import type { SerializedResult } from './result.serialize.ts';
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
 export type EngineOutcome =
-  | { ok: true; result: SerializedResult; engineMs: number }
+  | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number }
   | { ok: false; code: string; message: string };
 
 export class EngineFailure extends Error {}
@@ -55,6 +55,7 @@ export class EnginePool {
             resolve({
               ok: true,
               engineMs: msg.engineMs,
+              serializeMs: msg.serializeMs,
               result: {
                 ...r,
                 statements_gzip: asBuffer(r.statements_gzip),

@@ -1,16 +1,18 @@
 // Runs one calculation at a time off the worker's main thread, so the main thread keeps writing
-// progress, sending heartbeats and answering pg-boss while the engine computes.
+// progress, sending heartbeats and answering pg-boss while the engine computes. Each finished year
+// goes to this thread's result thread, which writes and compresses it meanwhile.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, EngineError } from './engine/index.ts';
-import { serializeResult } from './result.serialize.ts';
+import { ResultClient } from './result.client.ts';
+import { type SerializedResult, yearKwh } from './result.serialize.ts';
 
 export type ThreadRequest = { scenarioId: string; inputs: ResolvedInputs };
 export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
-  | { type: 'done'; result: ReturnType<typeof serializeResult>; engineMs: number }
+  | { type: 'done'; result: SerializedResult; engineMs: number; serializeMs: number }
   | { type: 'engine_error'; code: string; message: string }
   | { type: 'crash'; message: string };
 
@@ -29,24 +31,36 @@ const warm = resolveInputs(
   Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
   { scenarioId: warmId, now: new Date(0) },
 );
-for (let i = 0; i < 2; i++) serializeResult(warmId, calculate(warm));
+for (let i = 0; i < 2; i++) calculate(warm, undefined, (_, solar, wind) => yearKwh(solar, wind));
+const results = new ResultClient();
 
-port.on('message', (req: ThreadRequest) => {
+port.on('message', async (req: ThreadRequest) => {
   try {
+    results.begin();
     const t0 = performance.now();
     let slept = 0;
-    const result = calculate(req.inputs, (stage, fraction) => {
-      port.postMessage({ type: 'progress', stage, fraction });
-      if (testDelayMs > 0 && fraction * testDelayMs > slept) {
-        Atomics.wait(pause, 0, 0, fraction * testDelayMs - slept);
-        slept = fraction * testDelayMs;
-      }
-    });
-    const engineMs = performance.now() - t0;
-    const serialized = serializeResult(req.scenarioId, result);
-    const msg: ThreadMessage = { type: 'done', result: serialized, engineMs };
-    // Copied, not transferred: small Buffers may share Node's pooled ArrayBuffer.
-    port.postMessage(msg);
+    const result = calculate(
+      req.inputs,
+      (stage, fraction) => {
+        port.postMessage({ type: 'progress', stage, fraction });
+        if (testDelayMs > 0 && fraction * testDelayMs > slept) {
+          Atomics.wait(pause, 0, 0, fraction * testDelayMs - slept);
+          slept = fraction * testDelayMs;
+        }
+      },
+      (_, solar, wind) => results.year(yearKwh(solar, wind)),
+    );
+    const t1 = performance.now();
+    const { solar_hourly, wind_hourly, ...statements } = result;
+    const serialized = await results.finish(req.scenarioId, statements);
+    const msg: ThreadMessage = {
+      type: 'done',
+      result: serialized,
+      engineMs: t1 - t0,
+      serializeMs: performance.now() - t1,
+    };
+    // The full gzip is moved; the small lite one is copied (it may share Node's pooled ArrayBuffer).
+    port.postMessage(msg, [serialized.statements_gzip.buffer as ArrayBuffer]);
   } catch (err) {
     const msg: ThreadMessage =
       err instanceof EngineError

@@ -28,10 +28,13 @@ export type EngineResult = Omit<ScenarioResult, 'scenario_id' | 'solar_hourly' |
 /** Called ~30–60 times with the stage just finished and the overall fraction done (0..1, never decreasing). */
 export type ProgressReporter = (stage: string, fraction: number) => void;
 
+/** Called once per year, in order, with that year's final delivered MWh (views into the result's arrays). */
+export type YearReporter = (yearIndex: number, solar: Float64Array, wind: Float64Array) => void;
+
 // Share of the work before finance; finance is quick but reported on its own.
 const GENERATION_SHARE = 0.97;
 
-export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter): EngineResult {
+export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter, onYear?: YearReporter): EngineResult {
   const report = onProgress ?? (() => {});
   checkInputs(inputs);
   const solarModel = inputs.solar.capacity_mw_dc > 0 ? prepareSolar(inputs) : null;
@@ -96,6 +99,7 @@ export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter)
         `year ${year}: the hourly generation or revenue is not a finite number`,
       );
     }
+    onYear?.(i, solarOut, windOut);
     revenue.push({ ...m.revenue });
     delivered[i] = m.solarMwh + m.windMwh;
     annual.push({
