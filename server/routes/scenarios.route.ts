@@ -15,6 +15,8 @@ import { scenarioPath, toScenario } from '../scenario.view.ts';
 
 /** Bytes per write of the list. */
 const LIST_CHUNK = 64 * 1024;
+/** Bytes the list may queue for a slow client before the COPY is paused. */
+const LIST_BUFFER_LIMIT = 1024 * 1024;
 /** The longest a list may take, for clients that read slowly. */
 const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -120,10 +122,11 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
       let dropped = false;
       const flush = () => {
         if (used === 0 || dropped) return;
-        const full = res.write(chunk.subarray(0, used));
+        res.write(chunk.subarray(0, used));
         chunk = Buffer.allocUnsafe(LIST_CHUNK);
         used = 0;
-        if (!full) {
+        // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
+        if (res.writableLength >= LIST_BUFFER_LIMIT) {
           copy.pause();
           res.once('drain', () => copy.resume());
         }
