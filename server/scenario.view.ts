@@ -6,7 +6,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const scenarioPath = (id: string) => `/api/scenarios/${id}`;
 
-/** Keep in step with LIST_JSON_QUERY in shared/scenarios.repository.ts, which builds the same shape in SQL. */
+/** Keep in step with scenario_list_json in sql/0004_list_json.sql, which builds the same shape in SQL. */
 export function toListItem(row: ScenarioRow): ScenarioListItem {
   const self = scenarioPath(row.id);
   return {

@@ -136,26 +136,17 @@ export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: nu
     .execute();
 }
 
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * Every scenario as ready JSON text (the same shape as server/scenario.view.ts toListItem), newest
- * first (UUIDv7 ids sort by time), for a binary COPY (shared/pg.copy.ts): Postgres builds the JSON
- * and one statement is one snapshot, so the web process makes no per-row objects or strings.
+ * first (UUIDv7 ids sort by time), for a binary COPY (shared/pg.copy.ts): one statement is one
+ * snapshot, and the web process makes no per-row objects or strings. A finished scenario's item
+ * was built when it finished (list_json, sql/0004_list_json.sql); the others are built here by the
+ * same function.
  */
 export const LIST_JSON_QUERY = `
-  SELECT json_build_object(
-    'id', id, 'name', name, 'status', status, 'progress', progress, 'stage', stage, 'attempt', attempt,
-    'summary', summary, 'error', error,
-    'created_at', ${iso('created_at')}, 'updated_at', ${iso('updated_at')},
-    'started_at', ${iso('started_at')}, 'finished_at', ${iso('finished_at')},
-    'links', json_build_object(
-      'self', '/api/scenarios/' || id,
-      'events', '/api/scenarios/' || id || '/events',
-      'statements', '/api/scenarios/' || id || '/statements')
-  )::text
-  FROM scenarios
-  ORDER BY id DESC`;
+  SELECT COALESCE(s.list_json, scenario_list_json(s))
+  FROM scenarios s
+  ORDER BY s.id DESC`;
 
 /**
  * One progress report as one statement (its own transaction): the event row, the scenario's

@@ -91,3 +91,49 @@ t.test('clients that leave mid-list do not leak connections or break the next li
   const ready = await getJson(`${web.baseUrl}/readyz`);
   t.equal(ready.status, 200, 'the web is ready');
 });
+
+t.test('a finished scenario is listed from the item stored when it finished, equal to a fresh build', async (t) => {
+  const [a, b] = await Promise.all([
+    postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'will succeed' }),
+    postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'will fail' }),
+  ]);
+  const ids = [a.json.id as string, b.json.id as string];
+  await db.pool.query(
+    `UPDATE scenarios SET status = 'succeeded', progress = 1, stage = 'done', attempt = 1,
+            summary = '{"npv_usd": 1.5, "irr": null, "lcoe_usd_per_mwh": 42}', started_at = now(),
+            finished_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [ids[0]],
+  );
+  await db.pool.query(
+    `UPDATE scenarios SET status = 'failed', attempt = 1, error = '{"code": "engine_exception", "message": "x \\"y\\""}',
+            finished_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [ids[1]],
+  );
+  const stored = await db.pool.query<{ id: string; list_json: string; fresh: string }>(
+    'SELECT id, list_json, scenario_list_json(s) AS fresh FROM scenarios s WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
+  t.equal(stored.rows.length, 2);
+  for (const r of stored.rows) t.equal(r.list_json, r.fresh, 'stored item = a fresh build');
+  const list = await getJson(`${web.baseUrl}/api/scenarios`);
+  const items = list.json.items as Array<Record<string, unknown>>;
+  for (const id of ids) {
+    const one = await getJson(`${web.baseUrl}/api/scenarios/${id}`);
+    const { inputs: _inputs, ...withoutInputs } = one.json as Record<string, unknown>;
+    t.same(
+      items.find((i) => i.id === id),
+      withoutInputs,
+      `${withoutInputs.status}: the list item equals the single read`,
+    );
+  }
+  // An operator who puts a finished scenario back in the queue gets a live item again.
+  await db.pool.query(`UPDATE scenarios SET status = 'queued', finished_at = NULL WHERE id = $1`, [ids[1]]);
+  const again = await db.pool.query('SELECT list_json FROM scenarios WHERE id = $1', [ids[1]]);
+  t.equal(again.rows[0].list_json, null, 'no stored item once it is unfinished');
+  const relisted = await getJson(`${web.baseUrl}/api/scenarios`);
+  const item = (relisted.json.items as Array<Record<string, unknown>>).find((i) => i.id === ids[1]);
+  t.equal(item?.status, 'queued');
+  t.equal(item?.finished_at, null);
+});
