@@ -1,7 +1,7 @@
 // GET /api/scenarios streams every scenario from one binary COPY: many rows, in order, names that
 // need JSON escaping, and clients that go away mid-list without harming the next request.
 import http from 'node:http';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
 import { startWeb } from './helpers/processes.ts';
@@ -14,6 +14,17 @@ t.teardown(async () => {
 });
 
 const ROWS = 6000;
+
+/** The list's item (built in SQL) equals the single read (built in TypeScript) without its inputs. */
+async function listedAsRead(t: Test, items: Array<{ id: string }>, id: string): Promise<void> {
+  const one = await getJson(`${web.baseUrl}/api/scenarios/${id}`);
+  const { inputs: _inputs, ...withoutInputs } = one.json as Record<string, unknown>;
+  t.same(
+    items.find((i) => i.id === id),
+    withoutInputs,
+    `${withoutInputs.status}: the list item equals the single read without inputs`,
+  );
+}
 const TRICKY = ['back\\slash "quoted"', 'tab\there\nnewline', 'emoji ☀️🌬️ and \u2028', "<b>&'</b>", '\u0001ctrl'];
 
 t.test('every scenario, newest first, with names that need escaping', async (t) => {
@@ -46,15 +57,7 @@ t.test('every scenario, newest first, with names that need escaping', async (t) 
   t.same(ids, [...ids].sort().reverse(), 'ordered by id, descending');
   t.equal(new Set(ids).size, ids.length, 'no duplicates');
   t.equal(items.at(-1)?.name, 'bulk 1');
-  for (const id of created) {
-    const one = await getJson(`${web.baseUrl}/api/scenarios/${id}`);
-    const { inputs: _inputs, ...withoutInputs } = one.json as Record<string, unknown>;
-    t.same(
-      items.find((i) => i.id === id),
-      withoutInputs,
-      'a list item equals the single read without inputs',
-    );
-  }
+  for (const id of created) await listedAsRead(t, items, id);
 });
 
 t.test('clients that leave mid-list do not leak connections or break the next list', async (t) => {
@@ -118,16 +121,8 @@ t.test('a finished scenario is listed from the item stored when it finished, equ
   t.equal(stored.rows.length, 2);
   for (const r of stored.rows) t.equal(r.list_json, r.fresh, 'stored item = a fresh build');
   const list = await getJson(`${web.baseUrl}/api/scenarios`);
-  const items = list.json.items as Array<Record<string, unknown>>;
-  for (const id of ids) {
-    const one = await getJson(`${web.baseUrl}/api/scenarios/${id}`);
-    const { inputs: _inputs, ...withoutInputs } = one.json as Record<string, unknown>;
-    t.same(
-      items.find((i) => i.id === id),
-      withoutInputs,
-      `${withoutInputs.status}: the list item equals the single read`,
-    );
-  }
+  const items = list.json.items as Array<{ id: string }>;
+  for (const id of ids) await listedAsRead(t, items, id);
   // An operator who puts a finished scenario back in the queue gets a live item again.
   await db.pool.query(`UPDATE scenarios SET status = 'queued', finished_at = NULL WHERE id = $1`, [ids[1]]);
   const again = await db.pool.query('SELECT list_json FROM scenarios WHERE id = $1', [ids[1]]);
