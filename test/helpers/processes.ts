@@ -45,6 +45,12 @@ function spawnProc(entry: string, env: Record<string, string>): Proc {
     stderr += c;
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  // What a failure message shows: stderr and the last log lines (the processes log to stdout).
+  const output = () =>
+    `stderr: ${stderr.slice(-2000)}; last log lines: ${logs
+      .slice(-5)
+      .map((l) => JSON.stringify(l).slice(0, 400))
+      .join(' | ')}`;
   return {
     child,
     logs,
@@ -60,14 +66,14 @@ function spawnProc(entry: string, env: Record<string, string>): Proc {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`${entry}: log line not seen in ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+          reject(new Error(`${entry}: log line not seen in ${timeoutMs} ms; ${output()}`));
         }, timeoutMs);
         waiters.add(check);
         void exited.then((code) => {
           if (waiters.has(check)) {
             waiters.delete(check);
             clearTimeout(timer);
-            reject(new Error(`${entry} exited (${code}) before the log line; stderr: ${stderr.slice(-2000)}`));
+            reject(new Error(`${entry} exited (${code}) before the log line; ${output()}`));
           }
         });
         check();
