@@ -51,12 +51,40 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
   };
 }
 
+/** The scenario's own columns (not list_json, the stored list item of a finished scenario). */
+const SCENARIO_COLUMNS = [
+  'id',
+  'name',
+  'status',
+  'progress',
+  'stage',
+  'attempt',
+  'inputs',
+  'summary',
+  'error',
+  'last_seq',
+  'idempotency_key',
+  'request_hash',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
+] as const satisfies ReadonlyArray<keyof ScenarioRow>;
+
 export async function findScenario(db: Executor, id: string): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** What an event stream needs to open: the status and the newest seq (not the inputs). */
+export async function findStreamState(
+  db: Executor,
+  id: string,
+): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
+  return db.selectFrom('scenarios').select(['status', 'last_seq']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findByIdempotencyKey(db: Executor, key: string): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
 export type ScenarioPatch = Partial<{

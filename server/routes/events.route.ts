@@ -3,7 +3,7 @@
 // the listening connection) read again from the last sent seq. The rows are the truth; a
 // notification only says "look". No gap, no duplicate.
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { findScenario } from '../../shared/scenarios.repository.ts';
+import { findStreamState } from '../../shared/scenarios.repository.ts';
 import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
 import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
@@ -44,7 +44,7 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
         headers: { 'Retry-After': '5' },
       });
     }
-    const scenario = await findScenario(db, id);
+    const scenario = await findStreamState(db, id);
     if (!scenario) throw new HttpProblem('not_found', 'no scenario has this id');
     if (last > scenario.last_seq) {
       throw new HttpProblem('bad_request', 'Last-Event-ID is after the last event of this scenario', {
