@@ -12,6 +12,32 @@ import { scenarioRoutes } from './routes/scenarios.route.ts';
 import { statementRoutes } from './routes/statements.route.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Query parameters whose values never reach the log (a client may put its key in the URL by mistake). */
+const SECRET_PARAM = /key|token|secret|passw|auth|sig|credential/i;
+
+/** The URL with the values of secret-looking query parameters replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {}
+      return eq >= 0 && SECRET_PARAM.test(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+function redactQuery(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query;
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, SECRET_PARAM.test(k) ? '[redacted]' : v]));
+}
 
 function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
@@ -100,6 +126,13 @@ export function createApp(deps: AppDeps): Express {
         const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
         res.setHeader('X-Request-Id', id);
         return id;
+      },
+      serializers: {
+        req(req: { url?: string; query?: unknown }) {
+          if (typeof req.url === 'string') req.url = redactUrl(req.url);
+          if (req.query !== undefined) req.query = redactQuery(req.query);
+          return req;
+        },
       },
       // SSE streams and health probes would flood the log at info.
       customLogLevel: (req, res, err) =>

@@ -56,8 +56,8 @@ t.test('/api/* without a valid key: 401 problem with WWW-Authenticate', async (t
       t.equal(body.status, 401);
     }
   }
-  // (Not a real key: a URL's query string is logged; see the README on keys in URLs.)
-  const keyInQuery = await fetch(`${web.baseUrl}/api/scenarios?api_key=not-a-real-key`);
+  // A real key, in the URL by mistake: refused, and (below) not in the log.
+  const keyInQuery = await fetch(`${web.baseUrl}/api/scenarios?api_key=${KEYS[0]}&access%5Ftoken=${KEYS[1]}`);
   t.equal(keyInQuery.status, 401, 'a key in the query string is not accepted');
   await keyInQuery.arrayBuffer();
   const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios');
@@ -106,4 +106,8 @@ t.test('no key, right or wrong, appears in the log', async (t) => {
   for (const key of [...KEYS, WRONG]) t.notOk(text.includes(key), `${key.slice(0, 10)}… is not in the log`);
   t.notOk(text.includes(Buffer.from(`${KEYS[0]}:`).toString('base64')), 'nor its Basic form');
   t.ok(text.includes('[redacted]'), 'Authorization headers are logged as [redacted]');
+  t.ok(
+    web.logs.some((l) => JSON.stringify(l).includes('api_key=[redacted]&access%5Ftoken=[redacted]')),
+    'keys in a URL are logged as [redacted]',
+  );
 });
