@@ -1,5 +1,6 @@
-// One calculation: load → running → engine (with throttled progress) → save result + succeeded.
-// An engine error fails the scenario at once; anything else throws, and pg-boss retries.
+// One calculation: load → wait for an engine thread → running → engine (with throttled progress)
+// → save result + succeeded. An engine error fails the scenario at once; anything else throws, and
+// pg-boss retries. A job still waiting for a thread when the worker stops is given back unstarted.
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
@@ -7,12 +8,14 @@ import type { CalculateJob } from '../shared/queue.ts';
 import { saveResultSucceeded } from '../shared/results.repository.ts';
 import { appendEvent, appendEventIf, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-import type { EnginePool } from './engine.pool.ts';
+import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased } from './engine.pool.ts';
 
 export interface JobDeps {
   db: Db;
   engines: EnginePool;
   logger: Logger;
+  /** Puts a claimed job back in the queue as if never claimed (same retry count). */
+  giveBack: (job: Job<CalculateJob>) => Promise<void>;
 }
 
 /** At most 40 progress events per calculation (26 for a default scenario): every notifying commit takes a global lock. */
@@ -34,22 +37,25 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   // A duplicate delivery of a finished scenario changes nothing.
   if (scenario.status === 'succeeded' || scenario.status === 'failed') return scenario.status;
 
-  const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
-  await db.transaction().execute(async (trx) => {
-    // A retry shows as queued {attempt, reason} then running; a calculation handed back on
-    // shutdown already wrote its queued event.
-    if (scenario.attempt > 0 && scenario.status !== 'queued') {
-      await appendEvent(trx, id, 'queued', { attempt, reason: 'retry' }, { status: 'queued' });
-    }
-    await appendEvent(
-      trx,
-      id,
-      'running',
-      { attempt },
-      { status: 'running', attempt, started_at: new Date(), progress: 0, stage: 'starting' },
-    );
-  });
+  // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
+  let lease: EngineLease;
+  try {
+    lease = await engines.acquire(job.signal);
+  } catch (err) {
+    if (!(err instanceof EngineReleased)) throw err;
+    await deps.giveBack(job);
+    logger.info({ scenario: id }, 'given back unstarted: the worker is stopping');
+    return 'given back';
+  }
+  const tThread = performance.now();
 
+  const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
+  try {
+    await writeRunning(db, id, scenario, attempt);
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
   const tRunning = performance.now();
   // Progress writes go out in order, one short transaction each, while the engine thread computes.
   let reported = 0;
@@ -67,16 +73,16 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
     writes.catch(() => {});
   };
 
-  let outcome: Awaited<ReturnType<EnginePool['run']>>;
+  let outcome: EngineOutcome;
   try {
-    outcome = await engines.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal);
+    outcome = await lease.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal);
   } catch (err) {
     // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
     // visibly, so the scenario never says `running` while no worker runs it.
     if (job.signal?.aborted) await handBack(db, id, attempt).catch(() => {});
     throw err;
   }
-  const tThread = performance.now();
+  const tEngine = performance.now();
   await writes;
   const tWrites = performance.now();
 
@@ -101,12 +107,14 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
       duplicate: !saved,
       // Where one job's time goes, for profiling the queue's overhead against the engine's.
       ms: {
+        // Of which waiting for a free engine thread (a job claimed while another calculates).
+        waitThread: ms(t0, tThread),
         start: ms(t0, tRunning),
         engine: ms(0, outcome.engineMs),
         // Writing the result after the engine's last year: most of it is done while the engine runs.
         serialize: ms(0, outcome.serializeMs),
-        thread: ms(tRunning, tThread),
-        progressWait: ms(tThread, tWrites),
+        thread: ms(tRunning, tEngine),
+        progressWait: ms(tEngine, tWrites),
         save: ms(tWrites, performance.now()),
         total: ms(t0, performance.now()),
       },
@@ -114,6 +122,23 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
     'calculated',
   );
   return 'succeeded';
+}
+
+async function writeRunning(db: Db, id: string, scenario: { attempt: number; status: string }, attempt: number) {
+  await db.transaction().execute(async (trx) => {
+    // A retry shows as queued {attempt, reason} then running; a calculation handed back on
+    // shutdown already wrote its queued event.
+    if (scenario.attempt > 0 && scenario.status !== 'queued') {
+      await appendEvent(trx, id, 'queued', { attempt, reason: 'retry' }, { status: 'queued' });
+    }
+    await appendEvent(
+      trx,
+      id,
+      'running',
+      { attempt },
+      { status: 'running', attempt, started_at: new Date(), progress: 0, stage: 'starting' },
+    );
+  });
 }
 
 /** The job went back to the queue: the scenario is queued for the next attempt, if it is still ours. */

@@ -1,8 +1,12 @@
-// A fixed set of engine threads, one per concurrent job, each reused across calculations.
-import { Worker } from 'node:worker_threads';
+// A fixed number of engine threads, each reused across calculations. A job first waits for a free
+// thread (acquire), then runs on it; the thread is free again as soon as the engine is done, while
+// its result thread finishes the result and the job saves it, so the next job's calculation need
+// not wait for either.
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-import type { ThreadMessage } from './engine.thread.ts';
+import type { ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
 import type { SerializedResult } from './result.serialize.ts';
+import type { ResultReply } from './result.thread.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
@@ -12,35 +16,178 @@ export type EngineOutcome =
 
 export class EngineFailure extends Error {}
 
+/** The pool is draining (the worker is stopping): the job never got a thread and was not started. */
+export class EngineReleased extends Error {}
+
+type ProgressListener = (stage: string, fraction: number) => void;
+
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
-export class EnginePool {
-  readonly #idle: Worker[] = [];
-  readonly #busy = new Set<Worker>();
-  readonly #testDelayMs: number;
+interface Waiter {
+  grant: (thread: EngineThread) => void;
+  refuse: (err: Error) => void;
+}
 
-  /** testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests set. */
-  constructor(options: { testDelayMs?: number } = {}) {
+/** An engine thread and the port on which its result thread sends finished results. */
+class EngineThread {
+  readonly worker: Worker;
+  readonly #results: MessagePort;
+  readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
+  #seq = 0;
+
+  constructor(testDelayMs: number) {
+    const { port1, port2 } = new MessageChannel();
+    const data: ThreadData = { testDelayMs, results: port2 };
+    this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2] });
+    this.#results = port1;
+    port1.on('message', (reply: ResultReply) => {
+      const p = this.#pending.get(reply.seq);
+      this.#pending.delete(reply.seq);
+      p?.resolve(reply);
+    });
+    // Only a calculation waiting for its result keeps the process alive.
+    port1.unref();
+    const fail = (err: Error) => {
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+    this.worker.on('error', (err) => fail(new EngineFailure(`engine thread failed: ${err.message}`)));
+    this.worker.on('exit', (code) => fail(new EngineFailure(`engine thread exited with code ${code}`)));
+  }
+
+  /** Sends a calculation; `result` resolves when its result thread has finished the result. */
+  start(scenarioId: string, inputs: ResolvedInputs): { seq: number; result: Promise<ResultReply> } {
+    const seq = ++this.#seq;
+    const result = new Promise<ResultReply>((resolve, reject) => this.#pending.set(seq, { resolve, reject }));
+    // A calculation that ends without a result (engine error, abort) drops its promise unawaited.
+    result.catch(() => {});
+    this.worker.postMessage({ seq, scenarioId, inputs } satisfies ThreadRequest);
+    return { seq, result };
+  }
+
+  forget(seq: number): void {
+    this.#pending.delete(seq);
+  }
+
+  terminate(): Promise<number> {
+    this.#results.close();
+    return this.worker.terminate();
+  }
+}
+
+export class EnginePool {
+  readonly #idle: EngineThread[] = [];
+  readonly #busy = new Set<EngineThread>();
+  readonly #waiting: Waiter[] = [];
+  readonly #size: number;
+  readonly #testDelayMs: number;
+  #draining = false;
+
+  /** size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests set. */
+  constructor(options: { size?: number; testDelayMs?: number } = {}) {
+    this.#size = options.size ?? 1;
     this.#testDelayMs = options.testDelayMs ?? 0;
   }
 
-  /** Starts `n` threads now, so their start-up and warm-up happen before the first job. */
-  prestart(n: number): void {
-    while (this.#idle.length + this.#busy.size < n) this.#idle.push(new Worker(THREAD_URL));
+  /** Starts the threads now, so their start-up and warm-up happen before the first job. */
+  prestart(): void {
+    while (this.#idle.length + this.#busy.size < this.#size) this.#idle.push(this.#spawn());
   }
 
-  /** Runs one calculation; rejects with EngineFailure if the thread dies or the job is aborted. */
+  /**
+   * A thread for one calculation, as soon as one is free (first come, first served). Rejects with
+   * EngineReleased once the pool drains, and with EngineFailure if the job is aborted meanwhile.
+   */
+  acquire(signal?: AbortSignal): Promise<EngineLease> {
+    if (this.#draining) return Promise.reject(new EngineReleased('the worker is stopping'));
+    if (signal?.aborted) return Promise.reject(new EngineFailure('the job was aborted before it got an engine thread'));
+    const thread = this.#idle.pop() ?? (this.#busy.size < this.#size ? this.#spawn() : undefined);
+    if (thread) return Promise.resolve(this.#lease(thread));
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.#waiting.indexOf(waiter);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        reject(new EngineFailure('the job was aborted while it waited for an engine thread'));
+      };
+      const waiter: Waiter = {
+        grant: (t) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(this.#lease(t));
+        },
+        refuse: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      this.#waiting.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** No job gets a thread any more; the jobs waiting for one are refused (EngineReleased). */
+  drain(): void {
+    this.#draining = true;
+    for (const w of this.#waiting.splice(0)) w.refuse(new EngineReleased('the worker is stopping'));
+  }
+
+  async close(): Promise<void> {
+    this.drain();
+    await Promise.all([...this.#idle, ...this.#busy].map((t) => t.terminate()));
+    this.#idle.length = 0;
+  }
+
+  #spawn(): EngineThread {
+    return new EngineThread(this.#testDelayMs);
+  }
+
+  #lease(thread: EngineThread): EngineLease {
+    this.#busy.add(thread);
+    return new EngineLease(thread, (healthy) => this.#release(thread, healthy));
+  }
+
+  #release(thread: EngineThread, healthy: boolean): void {
+    this.#busy.delete(thread);
+    if (!healthy) void thread.terminate();
+    const next = this.#waiting.shift();
+    if (next) next.grant(healthy ? thread : this.#spawn());
+    else if (healthy) this.#idle.push(thread);
+  }
+}
+
+/** One engine thread, held for one calculation: run it, or release it unused. */
+export class EngineLease {
+  readonly #thread: EngineThread;
+  #release: ((healthy: boolean) => void) | null;
+
+  constructor(thread: EngineThread, release: (healthy: boolean) => void) {
+    this.#thread = thread;
+    this.#release = release;
+  }
+
+  /** Gives the thread back without running anything on it (idempotent). */
+  release(healthy = true): void {
+    const release = this.#release;
+    this.#release = null;
+    release?.(healthy);
+  }
+
+  /**
+   * Runs one calculation; rejects with EngineFailure if the thread dies or the job is aborted. The
+   * thread is released when the engine is done, before the result is finished.
+   */
   async run(
     scenarioId: string,
     inputs: ResolvedInputs,
-    onProgress: (stage: string, fraction: number) => void,
+    onProgress: ProgressListener,
     signal?: AbortSignal,
   ): Promise<EngineOutcome> {
-    const thread = this.#idle.pop() ?? new Worker(THREAD_URL, { workerData: { testDelayMs: this.#testDelayMs } });
-    this.#busy.add(thread);
+    const engine = this.#thread;
+    const thread = engine.worker;
     let healthy = true;
+    let pending: { seq: number; result: Promise<ResultReply> } | undefined;
+    let computed: { engineMs: number } | EngineOutcome;
     try {
-      return await new Promise<EngineOutcome>((resolve, reject) => {
+      computed = await new Promise<{ engineMs: number } | EngineOutcome>((resolve, reject) => {
         const cleanup = () => {
           thread.off('message', onMessage);
           thread.off('error', onError);
@@ -50,19 +197,8 @@ export class EnginePool {
         const onMessage = (msg: ThreadMessage) => {
           if (msg.type === 'progress') return onProgress(msg.stage, msg.fraction);
           cleanup();
-          if (msg.type === 'done') {
-            const r = msg.result;
-            resolve({
-              ok: true,
-              engineMs: msg.engineMs,
-              serializeMs: msg.serializeMs,
-              result: {
-                ...r,
-                statements_gzip: asBuffer(r.statements_gzip),
-                statements_lite_gzip: asBuffer(r.statements_lite_gzip),
-              },
-            });
-          } else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
+          if (msg.type === 'computed') resolve({ engineMs: msg.engineMs });
+          else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
           else {
             // An exception in the pure engine comes back on every retry: fail at once, saying what it was.
             healthy = false;
@@ -82,24 +218,32 @@ export class EnginePool {
         const onAbort = () => {
           cleanup();
           healthy = false;
-          void thread.terminate();
           reject(new EngineFailure('the calculation was aborted'));
         };
         thread.on('message', onMessage);
         thread.on('error', onError);
         thread.on('exit', onExit);
         signal?.addEventListener('abort', onAbort, { once: true });
-        thread.postMessage({ scenarioId, inputs });
+        pending = engine.start(scenarioId, inputs);
       });
     } finally {
-      this.#busy.delete(thread);
-      if (healthy) this.#idle.push(thread);
-      else void thread.terminate();
+      if (pending && !healthy) engine.forget(pending.seq);
+      this.release(healthy);
     }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.#idle, ...this.#busy].map((t) => t.terminate()));
-    this.#idle.length = 0;
+    if (!pending || 'ok' in computed) {
+      if (pending) engine.forget(pending.seq);
+      return computed as EngineOutcome;
+    }
+    const { result: r, serializeMs } = await pending.result;
+    return {
+      ok: true,
+      engineMs: computed.engineMs,
+      serializeMs,
+      result: {
+        ...r,
+        statements_gzip: asBuffer(r.statements_gzip),
+        statements_lite_gzip: asBuffer(r.statements_lite_gzip),
+      },
+    };
   }
 }

@@ -1,18 +1,25 @@
 // Runs one calculation at a time off the worker's main thread, so the main thread keeps writing
 // progress, sending heartbeats and answering pg-boss while the engine computes. Each finished year
-// goes to this thread's result thread, which writes and compresses it meanwhile.
-import { parentPort, workerData } from 'node:worker_threads';
+// goes to this thread's result thread, which writes and compresses it meanwhile and sends the
+// result to the main thread itself: this thread is free for the next calculation at once.
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, EngineError } from './engine/index.ts';
 import { ResultClient } from './result.client.ts';
-import { type SerializedResult, yearKwh } from './result.serialize.ts';
+import { yearKwh } from './result.serialize.ts';
 
-export type ThreadRequest = { scenarioId: string; inputs: ResolvedInputs };
+export interface ThreadData {
+  testDelayMs: number;
+  /** Where the result thread sends each finished result (ResultReply). */
+  results: MessagePort;
+}
+/** seq numbers this thread's calculations; the result on the results port carries it back. */
+export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs };
 export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
-  | { type: 'done'; result: SerializedResult; engineMs: number; serializeMs: number }
+  | { type: 'computed'; engineMs: number }
   | { type: 'engine_error'; code: string; message: string }
   | { type: 'crash'; message: string };
 
@@ -21,7 +28,7 @@ if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
 // ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
 // a calculation is visibly under way. The thread blocks as a long calculation would.
-const testDelayMs = (workerData as { testDelayMs?: number } | null)?.testDelayMs ?? 0;
+const { testDelayMs, results: resultPort } = workerData as ThreadData;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 // A fresh thread runs its first calculation several times slower while V8 compiles the engine;
@@ -32,9 +39,9 @@ const warm = resolveInputs(
   { scenarioId: warmId, now: new Date(0) },
 );
 for (let i = 0; i < 2; i++) calculate(warm, undefined, (_, solar, wind) => yearKwh(solar, wind));
-const results = new ResultClient();
+const results = new ResultClient(resultPort);
 
-port.on('message', async (req: ThreadRequest) => {
+port.on('message', (req: ThreadRequest) => {
   try {
     results.begin();
     const t0 = performance.now();
@@ -50,17 +57,10 @@ port.on('message', async (req: ThreadRequest) => {
       },
       (_, solar, wind) => results.year(yearKwh(solar, wind)),
     );
-    const t1 = performance.now();
+    const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;
-    const serialized = await results.finish(req.scenarioId, statements);
-    const msg: ThreadMessage = {
-      type: 'done',
-      result: serialized,
-      engineMs: t1 - t0,
-      serializeMs: performance.now() - t1,
-    };
-    // The full gzip is moved; the small lite one is copied (it may share Node's pooled ArrayBuffer).
-    port.postMessage(msg, [serialized.statements_gzip.buffer as ArrayBuffer]);
+    results.finish(req.seq, req.scenarioId, statements);
+    port.postMessage({ type: 'computed', engineMs } satisfies ThreadMessage);
   } catch (err) {
     const msg: ThreadMessage =
       err instanceof EngineError

@@ -1,6 +1,6 @@
 // The worker process: claims calculation jobs (SKIP LOCKED, woken by NOTIFY), runs them, and
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
-import type { Job } from 'pg-boss';
+import { fromKysely, type Job } from 'pg-boss';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -18,8 +18,20 @@ if (!config.databaseUrl) {
 const pool = createPool(config.databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
 const db = createDb(pool);
 const boss = createBoss(config, config.databaseUrl, 'worker');
-const engines = new EnginePool({ testDelayMs: config.engineTestDelayMs });
+const engines = new EnginePool({ size: config.workerConcurrency, testDelayMs: config.engineTestDelayMs });
+engines.prestart();
 boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
+/**
+ * Puts a claimed job that never started back in the queue: cancelled and resumed in one transaction,
+ * fenced to this claim. Its next claim counts as a retry (pg-boss's retry count goes up by one).
+ */
+async function giveBack(job: Job<CalculateJob>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const options = { db: fromKysely(trx) };
+    await boss.cancel(CALCULATE_QUEUE, { id: job.id, retryCount: job.retryCount }, options);
+    await boss.resume(CALCULATE_QUEUE, job.id, options);
+  });
+}
 /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
 const inflight = new Set<Promise<unknown>>();
 
@@ -27,14 +39,16 @@ try {
   await boss.start();
   await ensureQueues(boss);
   // One pg-boss worker per slot, so each handler can wake its own loop: after a job, pg-boss would
-  // otherwise wait out the polling interval before claiming the next job of a backlog.
-  for (let slot = 0; slot < config.workerConcurrency; slot++) {
+  // otherwise wait out the polling interval before claiming the next job of a backlog. The prefetch
+  // slots' jobs wait (still queued) for an engine thread, so a thread goes from one calculation
+  // straight to the next while the previous result is saved and its job completed.
+  for (let slot = 0; slot < config.workerConcurrency + config.workerPrefetch; slot++) {
     let workId = '';
     workId = await boss.work<CalculateJob>(
       CALCULATE_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
       async ([job]: Job<CalculateJob>[]) => {
-        const run = calculateScenario({ db, engines, logger }, job);
+        const run = calculateScenario({ db, engines, logger, giveBack }, job);
         inflight.add(run);
         try {
           return await run;
@@ -52,7 +66,7 @@ try {
     { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
     async ([job]) => failExhausted(db, job, config.jobRetryLimit),
   );
-  logger.info({ concurrency: config.workerConcurrency }, 'worker started');
+  logger.info({ concurrency: config.workerConcurrency, prefetch: config.workerPrefetch }, 'worker started');
 } catch (err) {
   logger.fatal({ err }, 'could not start');
   process.exit(1);
@@ -63,6 +77,8 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping: no new jobs; running calculations get the grace period');
+  // Jobs claimed but not started go back to the queue now, not after the running ones.
+  engines.drain();
   await boss.stop({ graceful: true, close: true, timeout: config.shutdownGraceSeconds * 1000 }).catch(() => {});
   // An aborted handler is still handing its scenario back: let it (briefly) before the pool closes.
   await Promise.race([Promise.allSettled(inflight), new Promise((r) => setTimeout(r, 5000).unref())]);

@@ -1,27 +1,24 @@
 // The engine thread's handle on its result thread (result.thread.ts): years go out as the engine
-// finishes them; `finish` resolves with the stored forms once the last year is written.
-import { Worker } from 'node:worker_threads';
-import type { ResultStatements, SerializedResult } from './result.serialize.ts';
-import type { ResultReply, ResultRequest } from './result.thread.ts';
+// finishes them, then `finish`; the result thread sends the stored forms to the main thread.
+import { type MessagePort, Worker } from 'node:worker_threads';
+import type { ResultStatements } from './result.serialize.ts';
+import type { ResultRequest } from './result.thread.ts';
 
 const THREAD_URL = new URL('./result.thread.ts', import.meta.url);
 
 export class ResultClient {
-  readonly #thread = new Worker(THREAD_URL);
-  #pending: ((result: SerializedResult) => void) | null = null;
+  readonly #thread: Worker;
 
-  constructor() {
-    this.#thread.on('message', (reply: ResultReply) => {
-      const resolve = this.#pending;
-      this.#pending = null;
-      resolve?.(reply.result);
-    });
+  /** `results`: the port on which the main thread receives each finished result. */
+  constructor(results: MessagePort) {
+    this.#thread = new Worker(THREAD_URL, { workerData: { results }, transferList: [results] });
     // A result thread that dies takes its engine thread with it: the worker retries the calculation.
-    const die = (err: Error) => {
+    this.#thread.on('error', (err) => {
       throw err;
-    };
-    this.#thread.on('error', die);
-    this.#thread.on('exit', (code) => die(new Error(`the result thread exited with code ${code}`)));
+    });
+    this.#thread.on('exit', (code) => {
+      throw new Error(`the result thread exited with code ${code}`);
+    });
   }
 
   begin(): void {
@@ -33,11 +30,8 @@ export class ResultClient {
     this.#thread.postMessage({ type: 'year', kwh } satisfies ResultRequest, [kwh.buffer as ArrayBuffer]);
   }
 
-  finish(scenarioId: string, statements: ResultStatements): Promise<SerializedResult> {
-    return new Promise((resolve) => {
-      this.#pending = resolve;
-      this.#send({ type: 'finish', scenarioId, statements });
-    });
+  finish(seq: number, scenarioId: string, statements: ResultStatements): void {
+    this.#send({ type: 'finish', seq, scenarioId, statements });
   }
 
   #send(req: ResultRequest): void {

@@ -1,17 +1,21 @@
 // Writes and compresses the statements of one calculation at a time, year by year while the
 // engine thread computes the next year, so the engine's core is not spent on them and little is
-// left to do once the engine finishes. Owned by one engine thread (result.client.ts).
-import { parentPort } from 'node:worker_threads';
+// left to do once the engine finishes. Owned by one engine thread (result.client.ts); the finished
+// result goes straight to the worker's main thread, so the engine thread is already free for the
+// next calculation meanwhile.
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type ResultStatements, ResultWriter, type SerializedResult } from './result.serialize.ts';
 
 export type ResultRequest =
   | { type: 'begin' }
   | { type: 'year'; kwh: Int32Array }
-  | { type: 'finish'; scenarioId: string; statements: ResultStatements };
-export type ResultReply = { type: 'done'; result: SerializedResult };
+  | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements };
+/** On the results port, to the main thread: the stored forms of calculation `seq` of this thread. */
+export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
 
 const port = parentPort;
 if (!port) throw new Error('result.thread.ts must run as a worker thread');
+const results = (workerData as { results: MessagePort }).results;
 
 const writer = new ResultWriter();
 
@@ -28,15 +32,16 @@ function warmUp(): void {
 }
 warmUp();
 
-// Errors are not caught: the thread dies, and the engine thread that owns it fails the calculation
-// as a crash of the worker (retried), not as an engine error.
+// Errors are not caught: the thread dies, and so does the engine thread that owns it; the worker
+// retries the calculation (a crash, not an engine error).
 port.on('message', (req: ResultRequest) => {
   if (req.type === 'begin') writer.begin();
   else if (req.type === 'year') writer.year(req.kwh);
   else {
+    const t0 = performance.now();
     const result = writer.finish(req.scenarioId, req.statements);
-    const reply: ResultReply = { type: 'done', result };
+    const reply: ResultReply = { seq: req.seq, result, serializeMs: performance.now() - t0 };
     // The full gzip has an ArrayBuffer of its own: moved, not copied.
-    port.postMessage(reply, [result.statements_gzip.buffer as ArrayBuffer]);
+    results.postMessage(reply, [result.statements_gzip.buffer as ArrayBuffer]);
   }
 });
