@@ -50,16 +50,16 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   const tThread = performance.now();
 
   const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
-  try {
-    await writeRunning(db, id, scenario, attempt);
-  } catch (err) {
-    lease.release();
-    throw err;
-  }
-  const tRunning = performance.now();
+  // The engine starts while `running` commits (a few ms of the thread's time per job); every later
+  // write of this attempt (progress, the result) is chained after that commit and fails with it.
+  let tRunning = 0;
+  const running = writeRunning(db, id, scenario, attempt).then(() => {
+    tRunning = performance.now();
+  });
   // Progress writes go out in order, one short transaction each, while the engine thread computes.
   let reported = 0;
-  let writes: Promise<unknown> = Promise.resolve();
+  let writes: Promise<unknown> = running;
+  writes.catch(() => {});
   const onProgress = (stage: string, fraction: number) => {
     if (fraction < 1 && fraction - reported < PROGRESS_STEP) return;
     reported = fraction;
@@ -113,7 +113,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
         engine: ms(0, outcome.engineMs),
         // Writing the result after the engine's last year: most of it is done while the engine runs.
         serialize: ms(0, outcome.serializeMs),
-        thread: ms(tRunning, tEngine),
+        thread: ms(tThread, tEngine),
         progressWait: ms(tEngine, tWrites),
         save: ms(tWrites, performance.now()),
         total: ms(t0, performance.now()),
