@@ -8,7 +8,6 @@ import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, EngineError } from './engine/index.ts';
 import { ResultClient } from './result.client.ts';
-import { yearKwh } from './result.serialize.ts';
 
 export interface ThreadData {
   testDelayMs: number;
@@ -38,7 +37,7 @@ const warm = resolveInputs(
   Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
   { scenarioId: warmId, now: new Date(0) },
 );
-for (let i = 0; i < 2; i++) calculate(warm, undefined, (_, solar, wind) => yearKwh(solar, wind));
+for (let i = 0; i < 2; i++) calculate(warm, undefined, (_, solar, wind) => [solar.slice(), wind.slice()]);
 const results = new ResultClient(resultPort);
 
 port.on('message', (req: ThreadRequest) => {
@@ -55,7 +54,7 @@ port.on('message', (req: ThreadRequest) => {
           slept = fraction * testDelayMs;
         }
       },
-      (_, solar, wind) => results.year(yearKwh(solar, wind)),
+      (_, solar, wind) => results.year(solar, wind),
     );
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;

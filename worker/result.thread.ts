@@ -4,11 +4,11 @@
 // result goes straight to the worker's main thread, so the engine thread is already free for the
 // next calculation meanwhile.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { type ResultStatements, ResultWriter, type SerializedResult } from './result.serialize.ts';
+import { type ResultStatements, ResultWriter, type SerializedResult, yearKwh } from './result.serialize.ts';
 
 export type ResultRequest =
   | { type: 'begin' }
-  | { type: 'year'; kwh: Int32Array }
+  | { type: 'years'; solar: Float64Array[]; wind: Float64Array[] }
   | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements };
 /** On the results port, to the main thread: the stored forms of calculation `seq` of this thread. */
 export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
@@ -36,8 +36,9 @@ warmUp();
 // retries the calculation (a crash, not an engine error).
 port.on('message', (req: ResultRequest) => {
   if (req.type === 'begin') writer.begin();
-  else if (req.type === 'year') writer.year(req.kwh);
-  else {
+  else if (req.type === 'years') {
+    for (let i = 0; i < req.solar.length; i++) writer.year(yearKwh(req.solar[i], req.wind[i]));
+  } else {
     const t0 = performance.now();
     const result = writer.finish(req.scenarioId, req.statements);
     const reply: ResultReply = { seq: req.seq, result, serializeMs: performance.now() - t0 };
