@@ -83,6 +83,8 @@ export async function jobDone(pool: pg.Pool, id: string): Promise<void> {
 
 export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'pickup'> {
   const { pool } = dbFor(databaseUrl);
+  // Creates go through a pipeline-mode pool, as the web's do (server/main.ts).
+  const createsPool = createPool(databaseUrl, { max: 2, applicationName: 'hourglass-bench-create', pipeline: true });
   const boss: PgBoss = createBoss(config, databaseUrl, 'web');
   await boss.start();
   const validated = validateScenario(JSON.parse(DEFAULT_SCENARIO));
@@ -97,7 +99,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
       const inputs = resolveInputs(validated.value, { scenarioId: id, now: new Date() });
       // The route's transaction, statement for statement (server/routes/scenarios.route.ts).
       await createQueuedScenario(
-        pool,
+        createsPool,
         boss,
         config,
         { id, name: inputs.name, inputs, idempotencyKey: null, requestHash: null },
@@ -116,6 +118,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
     }
   } finally {
     await boss.stop({ graceful: false, close: true });
+    await createsPool.end();
   }
   const { rows } = await pool.query<{ id: string; claim: number; running: number }>(
     `SELECT s.id,
