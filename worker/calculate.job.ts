@@ -53,8 +53,10 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   // The engine starts while `running` commits (a few ms of the thread's time per job); every later
   // write of this attempt (progress, the result) is chained after that commit and fails with it.
   let tRunning = 0;
-  const running = writeRunning(db, id, scenario, attempt).then(() => {
+  let current = true;
+  const running = writeRunning(db, id, scenario, attempt).then((written) => {
     tRunning = performance.now();
+    current = written;
   });
   // Progress writes go out in order, one short transaction each, while the engine thread computes.
   let reported = 0;
@@ -85,6 +87,11 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   const tEngine = performance.now();
   await writes;
   const tWrites = performance.now();
+  // Finished meanwhile: the progress writes were refused too (they need this attempt running).
+  if (!current) {
+    logger.info({ scenario: id, attempt }, 'the scenario finished while this job waited: nothing written');
+    return 'finished meanwhile';
+  }
 
   if (!outcome.ok) {
     await failScenario(db, id, { code: outcome.code, message: outcome.message });
@@ -124,20 +131,40 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   return 'succeeded';
 }
 
-async function writeRunning(db: Db, id: string, scenario: { attempt: number; status: string }, attempt: number) {
-  await db.transaction().execute(async (trx) => {
-    // A retry shows as queued {attempt, reason} then running; a calculation handed back on
-    // shutdown already wrote its queued event.
+/**
+ * The `running` event (after a `queued {retry}` one when this is a retry the previous attempt did
+ * not hand back), only while the scenario is unfinished: a job that waited for a thread may find
+ * it finished meanwhile by a stale attempt. False, and nothing written, in that case.
+ */
+async function writeRunning(
+  db: Db,
+  id: string,
+  scenario: { attempt: number; status: string },
+  attempt: number,
+): Promise<boolean> {
+  const unfinished = { status: ['queued', 'running'] } as const;
+  return db.transaction().execute(async (trx) => {
+    // A calculation handed back on shutdown already wrote its queued event.
     if (scenario.attempt > 0 && scenario.status !== 'queued') {
-      await appendEvent(trx, id, 'queued', { attempt, reason: 'retry' }, { status: 'queued' });
+      const seq = await appendEventIf(
+        trx,
+        id,
+        'queued',
+        { attempt, reason: 'retry' },
+        { status: 'queued' },
+        unfinished,
+      );
+      if (seq === null) return false;
     }
-    await appendEvent(
+    const seq = await appendEventIf(
       trx,
       id,
       'running',
       { attempt },
       { status: 'running', attempt, started_at: new Date(), progress: 0, stage: 'starting' },
+      unfinished,
     );
+    return seq !== null;
   });
 }
 
