@@ -115,15 +115,21 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
       await client.query('BEGIN READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${LIST_TIMEOUT_MS}`);
       res.status(200).type('application/json');
-      let chunk = Buffer.allocUnsafe(LIST_CHUNK);
+      // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
+      const spare: Buffer[] = [];
+      const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
+      let chunk = take();
       chunk.write('{"items":[');
       let used = 10;
       let total = 0;
       let dropped = false;
       const flush = () => {
         if (used === 0 || dropped) return;
-        res.write(chunk.subarray(0, used));
-        chunk = Buffer.allocUnsafe(LIST_CHUNK);
+        const written = chunk;
+        res.write(written.subarray(0, used), () => {
+          if (written.length === LIST_CHUNK) spare.push(written);
+        });
+        chunk = take();
         used = 0;
         // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
         if (res.writableLength >= LIST_BUFFER_LIMIT) {
