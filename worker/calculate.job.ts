@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { saveResultSucceeded } from '../shared/results.repository.ts';
-import { appendEvent, appendEventIf, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
+import { appendEventIf, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased } from './engine.pool.ts';
 
@@ -196,10 +196,21 @@ export async function failExhausted(db: Db, job: Job<CalculateJob>, retryLimit: 
   await failScenario(db, id, error);
 }
 
+/**
+ * Fails the scenario only while it is unfinished, as the succeeded save does: a stale attempt (or
+ * a dead letter that arrives late) never writes `failed` after `succeeded` or a second `failed`.
+ */
 async function failScenario(db: Db, id: string, error: { code: string; message: string }): Promise<void> {
   await db
     .transaction()
     .execute((trx) =>
-      appendEvent(trx, id, 'failed', { error }, { status: 'failed', error, finished_at: new Date(), stage: 'failed' }),
+      appendEventIf(
+        trx,
+        id,
+        'failed',
+        { error },
+        { status: 'failed', error, finished_at: new Date(), stage: 'failed' },
+        { status: ['queued', 'running'] },
+      ),
     );
 }
