@@ -154,6 +154,18 @@ export async function appendEventIf<N extends EventName>(
   return seq;
 }
 
+/** appendEventIf as a transaction of its own. */
+export async function appendEventIfAlone<N extends EventName>(
+  db: Db,
+  scenarioId: string,
+  name: N,
+  data: EventData[N],
+  patch: ScenarioPatch,
+  expect: EventGuard,
+): Promise<number | null> {
+  return db.transaction().execute((trx) => appendEventIf(trx, scenarioId, name, data, patch, expect));
+}
+
 export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: number): Promise<EventRow[]> {
   return db
     .selectFrom('scenario_events')

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { saveResultSucceeded } from '../shared/results.repository.ts';
-import { appendEventIf, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
+import { appendEventIf, appendEventIfAlone, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased } from './engine.pool.ts';
 
@@ -170,18 +170,14 @@ async function writeRunning(
 
 /** The job went back to the queue: the scenario is queued for the next attempt, if it is still ours. */
 async function handBack(db: Db, id: string, attempt: number): Promise<void> {
-  await db
-    .transaction()
-    .execute((trx) =>
-      appendEventIf(
-        trx,
-        id,
-        'queued',
-        { attempt: attempt + 1, reason: 'retry' },
-        { status: 'queued', stage: null, progress: 0 },
-        { status: ['running'], attempt },
-      ),
-    );
+  await appendEventIfAlone(
+    db,
+    id,
+    'queued',
+    { attempt: attempt + 1, reason: 'retry' },
+    { status: 'queued', stage: null, progress: 0 },
+    { status: ['running'], attempt },
+  );
 }
 
 /** pg-boss moved the job here after its last retry failed: the scenario fails, with the reason. */
@@ -201,16 +197,12 @@ export async function failExhausted(db: Db, job: Job<CalculateJob>, retryLimit: 
  * a dead letter that arrives late) never writes `failed` after `succeeded` or a second `failed`.
  */
 async function failScenario(db: Db, id: string, error: { code: string; message: string }): Promise<void> {
-  await db
-    .transaction()
-    .execute((trx) =>
-      appendEventIf(
-        trx,
-        id,
-        'failed',
-        { error },
-        { status: 'failed', error, finished_at: new Date(), stage: 'failed' },
-        { status: ['queued', 'running'] },
-      ),
-    );
+  await appendEventIfAlone(
+    db,
+    id,
+    'failed',
+    { error },
+    { status: 'failed', error, finished_at: new Date(), stage: 'failed' },
+    { status: ['queued', 'running'] },
+  );
 }
