@@ -169,14 +169,16 @@ export interface LoadResult {
  * previous answer arrives. Requests started during the warm-up are not counted; the measured
  * window is `durationMs` after it. A response whose status is not `expect` counts as an error.
  */
-export async function closedLoop(options: {
+export interface ClosedLoopOptions {
   port: number;
   connections: number;
   warmupMs: number;
   durationMs: number;
   request: HttpRequest;
   expect: number;
-}): Promise<LoadResult> {
+}
+
+export async function closedLoop(options: ClosedLoopOptions): Promise<LoadResult> {
   const conns = await Promise.all(Array.from({ length: options.connections }, () => Connection.open(options.port)));
   const t0 = epochMs();
   const measureFrom = t0 + options.warmupMs;

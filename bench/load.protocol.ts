@@ -1,5 +1,5 @@
 // What the orchestrator (bench/run.ts) asks of the load process (bench/load.ts) over IPC.
-import type { HttpRequest, LoadResult } from './http.client.ts';
+import type { ClosedLoopOptions, HttpRequest, LoadResult } from './http.client.ts';
 
 /** The README's minimal scenario: every other input takes its default. */
 export const DEFAULT_SCENARIO = JSON.stringify({ name: 'bench', site: { latitude: 35.2, longitude: -101.8 } });
@@ -32,14 +32,7 @@ export interface LoadCommands {
   /** POSTs `count` default scenarios over `connections` connections; the created ids. */
   createMany: { args: { port: number; count: number; connections: number }; result: { ids: string[] } };
   closedLoop: {
-    args: {
-      port: number;
-      connections: number;
-      warmupMs: number;
-      durationMs: number;
-      request: HttpRequest;
-      expect: number;
-    };
+    args: ClosedLoopOptions;
     result: LoadResult;
   };
   /** `samples` requests one after another on one keep-alive connection, after `warmup` unmeasured ones. */
