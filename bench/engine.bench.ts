@@ -112,7 +112,7 @@ const phoenix = resolvedInputs({
   site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
   weather: {
     source: 'sam_csv',
-    text: readFileSync(new URL('../../shared/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8'),
+    text: readFileSync(new URL('../test/fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8'),
   },
 });
 

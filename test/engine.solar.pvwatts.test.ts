@@ -19,7 +19,7 @@ import {
 import { HOURS_PER_YEAR } from '../worker/engine/solar-position.ts';
 import type { WeatherYear } from '../worker/engine/weather.types.ts';
 
-const DENVER_CSV = new URL('../../shared/reference/pvwatts_denver_4kw_rackmount_hourly.csv', import.meta.url);
+const DENVER_CSV = new URL('./fixtures/reference/pvwatts_denver_4kw_rackmount_hourly.csv', import.meta.url);
 const DEG = Math.PI / 180;
 
 function readDenver() {

@@ -277,7 +277,7 @@ t.test('debt sized by DSCR, straight line depreciation, no debt', async (t) => {
 });
 
 t.test('supplied weather: a SAM CSV file (Phoenix TMY2)', async (t) => {
-  const text = readFileSync(new URL('../../shared/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
   const inputs = resolvedInputs({
     site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
     weather: { source: 'sam_csv', text },

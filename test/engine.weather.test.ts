@@ -27,7 +27,7 @@ const MONTH_OF_HOUR = new Uint8Array(HOURS);
 for (let m = 0, h = 0; m < 12; m++) for (let i = 0; i < MONTH_DAYS[m] * 24; i++) MONTH_OF_HOUR[h++] = m;
 const SEEDS = 20;
 const YEARS = 25;
-const phoenix = readFileSync(new URL('../../shared/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
+const phoenix = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
 
 const sum = (a: ArrayLike<number>) => {
   let s = 0;

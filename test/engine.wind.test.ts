@@ -7,7 +7,7 @@ import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;
 const curveText = readFileSync(
-  new URL('../../shared/reference/turbine_1500kw_77m_power_curve.csv', import.meta.url),
+  new URL('./fixtures/reference/turbine_1500kw_77m_power_curve.csv', import.meta.url),
   'utf8',
 );
 const CURVE: Array<[number, number]> = curveText
