@@ -64,7 +64,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '0.0.0.0',
     logLevel: env.LOG_LEVEL || 'info',
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 1, 64),
-    workerPrefetch: int(env, 'WORKER_PREFETCH', 1, 0, 64),
+    workerPrefetch: int(env, 'WORKER_PREFETCH', 0, 0, 64),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 10_000, 100),
