@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WEB_NODE_FLAGS } from '../shared/runtime.ts';
+import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../shared/runtime.ts';
 import type { LoadCommands } from './load.protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -136,6 +136,7 @@ export function startWorker(databaseUrl: string, logDir: string, name: string, e
   return spawnService({
     name,
     entry: 'worker/main.ts',
+    nodeFlags: WORKER_NODE_FLAGS,
     // The figures in the README were taken with one prefetched job per worker (not yet the default).
     env: { DATABASE_URL: databaseUrl, WORKER_PREFETCH: '1', ...env },
     logDir,

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
-import { WEB_NODE_FLAGS } from '../shared/runtime.ts';
+import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../shared/runtime.ts';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const config = loadConfig();
@@ -62,4 +62,4 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 run('web', 'server/main.ts', WEB_NODE_FLAGS);
-run('worker', 'worker/main.ts');
+run('worker', 'worker/main.ts', WORKER_NODE_FLAGS);

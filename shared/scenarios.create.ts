@@ -1,7 +1,7 @@
 // The create transaction: the scenario, its `queued` event and its pg-boss job commit together or
 // not at all. It runs on one pooled connection with every statement prepared (named): Postgres
 // parses and plans the scenario insert and pg-boss's 3 kB job insert once per connection instead
-// of on every create, which was most of a create's database time.
+// of on every create, which was most of a create's database time; and in one round trip.
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type pg from 'pg';
@@ -42,11 +42,20 @@ export interface CreateOptions {
 }
 
 /**
+ * Fails (division by zero) unless the job exists: with COMMIT sent behind the job insert, this is
+ * what keeps a scenario from committing without its job should pg-boss insert nothing.
+ * $1, $2: queue name, job id. Reads pgboss.job, never writes it.
+ */
+const JOB_EXISTS_SQL = 'SELECT 1 / count(*)::int AS ok FROM pgboss.job WHERE name = $1 AND id = $2';
+
+/**
  * Inserts the scenario, its first event and its calculation job in one transaction.
  *
- * On a client in node-pg's pipeline mode (the web's create pool), BEGIN, the scenario insert and
- * pg-boss's job insert go out in one write and are answered together, then COMMIT: two round
- * trips instead of four. On any other client the same statements simply run one after another.
+ * On a client in node-pg's pipeline mode (the web's create pool), BEGIN, the scenario insert,
+ * pg-boss's job insert, a check that the job exists and COMMIT go out in one write and are answered
+ * together: one round trip instead of four. A statement that fails aborts the transaction, so the
+ * COMMIT behind it rolls back (its command tag says ROLLBACK) and the first failure is reported.
+ * On any other client the same statements simply run one after another.
  */
 export async function createQueuedScenario(
   pool: pg.Pool,
@@ -64,7 +73,8 @@ export async function createQueuedScenario(
       socket.uncork();
     }
   };
-  let committed = false;
+  // Set once COMMIT is on its way: the transaction then ends either way (committed or rolled back).
+  let commit: Promise<pg.QueryResult> | undefined;
   let broken: Error | undefined;
   try {
     socket.cork();
@@ -75,9 +85,20 @@ export async function createQueuedScenario(
       text: INSERT_SCENARIO_SQL,
       values: [s.id, s.name, JSON.stringify(s.inputs), s.idempotencyKey, s.requestHash],
     });
+    // Settled below, in order, after pg-boss's send; until then a rejection must not count as unhandled.
+    begin.catch(() => {});
+    insert.catch(() => {});
+    let check: Promise<pg.QueryResult> | undefined;
     const db: BossDb = {
       executeSql(text, values) {
         const result = client.query({ name: statementName(text), text, values });
+        if (!commit) {
+          check = client.query({ name: 'hg_job_exists', text: JOB_EXISTS_SQL, values: [CALCULATE_QUEUE, s.id] });
+          options.beforeCommit?.();
+          commit = client.query('COMMIT');
+          check.catch(() => {});
+          commit.catch(() => {});
+        }
         uncork();
         return result;
       },
@@ -86,24 +107,36 @@ export async function createQueuedScenario(
     const job = boss
       .send(CALCULATE_QUEUE, { scenario_id: s.id }, { ...calculateJobOptions(config, s.id), db })
       .finally(uncork);
-    // Wait for all three: after a failed statement the rest fail too ("transaction is aborted"),
-    // and the first failure in order is the one to report (the route looks for a unique violation).
-    const [began, inserted, sent] = await Promise.allSettled([begin, insert, job]);
-    for (const r of [began, inserted, sent]) if (r.status === 'rejected') throw r.reason;
-    const createdAt = (inserted as PromiseFulfilledResult<pg.QueryResult<{ created_at: Date }>>).value.rows[0]
+    // Wait for all: after a failed statement the rest fail too ("transaction is aborted"), and the
+    // first failure in order is the one to report (the route looks for a unique violation).
+    // pg-boss sends its insert (and with it the check and COMMIT) only after an await of its own.
+    await job.then(
+      () => {},
+      () => {},
+    );
+    const settled = await Promise.allSettled([begin, insert, job, check, commit]);
+    for (const r of settled.slice(0, 3)) if (r.status === 'rejected') throw r.reason;
+    const notQueued = new Error(`the calculation job for ${s.id} could not be queued`);
+    // pg-boss inserted nothing: the check failed, and the COMMIT rolled back.
+    if ((settled[2] as PromiseFulfilledResult<string | null>).value !== s.id) throw notQueued;
+    for (const r of settled.slice(3)) if (r.status === 'rejected') throw r.reason;
+    if ((settled[4] as PromiseFulfilledResult<pg.QueryResult | undefined>).value?.command !== 'COMMIT') throw notQueued;
+    const createdAt = (settled[1] as PromiseFulfilledResult<pg.QueryResult<{ created_at: Date }>>).value.rows[0]
       .created_at;
-    const jobId = (sent as PromiseFulfilledResult<string | null>).value;
-    if (jobId !== s.id) throw new Error(`the calculation job for ${s.id} could not be queued`);
-    options.beforeCommit?.();
-    await client.query('COMMIT');
-    committed = true;
     return queuedScenarioRow(s, createdAt);
   } finally {
     uncork();
-    if (!committed) {
+    if (!commit) {
       // A connection that cannot even roll back is closed rather than lent out again.
       await client.query('ROLLBACK').catch((err: Error) => {
         broken = err;
+      });
+    } else {
+      // Whatever happened, the COMMIT (or the ROLLBACK it became) ended the transaction; a
+      // connection whose COMMIT got no answer is out of step and is closed.
+      await commit.catch((err: Error & { code?: unknown }) => {
+        // A server's error answer (a SQLSTATE) leaves the connection usable; anything else does not.
+        if (typeof err.code !== 'string') broken = err;
       });
     }
     client.release(broken);

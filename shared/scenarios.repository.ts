@@ -1,6 +1,7 @@
 // Scenario rows and their event log. Functions take `db` (or a transaction) first; callers choose
 // where a transaction starts.
 import { sql, type Transaction } from 'kysely';
+import type pg from 'pg';
 import type { Database, Db, EventRow, ScenarioRow } from './db.ts';
 import type { EventData, EventName } from './schemas/events.ts';
 import { scenarioChannel } from './uuid.ts';
@@ -189,29 +190,72 @@ export const LIST_JSON_QUERY = `
   ORDER BY s.id DESC`;
 
 /**
+ * The `running` event of an attempt as one statement (one round trip, prepared once per
+ * connection): only while the scenario is unfinished. $1–$4: id, attempt, event data (JSON text),
+ * channel. started_at is the transaction's time, as the event's created_at.
+ */
+export const APPEND_RUNNING_SQL = `
+  WITH scenario AS (
+    UPDATE scenarios
+    SET last_seq = last_seq + 1, status = 'running', attempt = $2, started_at = now(), progress = 0,
+        stage = 'starting', updated_at = now()
+    WHERE id = $1 AND status IN ('queued', 'running')
+    RETURNING last_seq
+  ),
+  event AS (
+    INSERT INTO scenario_events (scenario_id, seq, name, data)
+    SELECT $1, last_seq, 'running', $3 FROM scenario
+    RETURNING seq
+  )
+  SELECT seq, pg_notify($4, seq::text) FROM event`;
+
+/** APPEND_RUNNING_SQL as a named statement; the seq, or null (nothing written) when the scenario is finished. */
+export async function appendRunning(pool: pg.Pool, scenarioId: string, attempt: number): Promise<number | null> {
+  const data: EventData['running'] = { attempt };
+  const { rows } = await pool.query<{ seq: number }>({
+    name: 'hg_append_running',
+    text: APPEND_RUNNING_SQL,
+    values: [scenarioId, attempt, JSON.stringify(data), scenarioChannel(scenarioId)],
+  });
+  return rows[0]?.seq ?? null;
+}
+
+/**
  * One progress report as one statement (its own transaction): the event row, the scenario's
  * progress and the NOTIFY, only while `attempt` is the scenario's running attempt. Progress is
  * replaceable, so its commit skips the WAL flush wait (synchronous_commit off for this transaction).
+ * $1–$6: id, attempt, progress, stage, event data (JSON text), channel.
+ */
+export const APPEND_PROGRESS_SQL = `
+  WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+  scenario AS (
+    UPDATE scenarios
+    SET last_seq = last_seq + 1, progress = $3, stage = $4, updated_at = now()
+    WHERE id = $1 AND status = 'running' AND attempt = $2
+    RETURNING last_seq
+  ),
+  event AS (
+    INSERT INTO scenario_events (scenario_id, seq, name, data)
+    SELECT $1, last_seq, 'progress', $5 FROM scenario
+    RETURNING seq
+  )
+  SELECT seq, pg_notify($6, seq::text) FROM event, async_commit`;
+
+/**
+ * Runs APPEND_PROGRESS_SQL as a named statement: a calculation writes ~26 of them, so each
+ * connection parses and plans it once instead of every time. Returns the seq, or null when the
+ * attempt is no longer the scenario's running one (nothing written).
  */
 export async function appendProgress(
-  db: Executor,
+  pool: pg.Pool,
   scenarioId: string,
   attempt: number,
   data: EventData['progress'],
 ): Promise<number | null> {
-  const { rows } = await sql<{ seq: number }>`
-    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
-    scenario AS (
-      UPDATE scenarios
-      SET last_seq = last_seq + 1, progress = ${data.progress}, stage = ${data.stage}, updated_at = now()
-      WHERE id = ${scenarioId} AND status = 'running' AND attempt = ${attempt}
-      RETURNING last_seq
-    ),
-    event AS (
-      INSERT INTO scenario_events (scenario_id, seq, name, data)
-      SELECT ${scenarioId}, last_seq, 'progress', ${JSON.stringify(data)} FROM scenario
-      RETURNING seq
-    )
-    SELECT seq, pg_notify(${scenarioChannel(scenarioId)}, seq::text) FROM event, async_commit`.execute(db);
+  const { rows } = await pool.query<{ seq: number }>({
+    name: 'hg_append_progress',
+    text: APPEND_PROGRESS_SQL,
+    values: [scenarioId, attempt, data.progress, data.stage, JSON.stringify(data), scenarioChannel(scenarioId)],
+  });
   return rows[0]?.seq ?? null;
 }

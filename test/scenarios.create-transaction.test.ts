@@ -33,6 +33,19 @@ t.test('when the job insert fails, no scenario row remains', async (t) => {
   t.same(await counts(), { scenarios: 0, events: 0, jobs: 0 });
 });
 
+t.test('when pg-boss inserts no job (and says so without an error), no scenario commits', async (t) => {
+  // The row is skipped silently, as ON CONFLICT DO NOTHING would: COMMIT is already on its way
+  // behind the job insert, so only the job check in the same transaction can stop it.
+  await db.pool.query(`
+    CREATE FUNCTION skip_job_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+    CREATE TRIGGER skip_job_insert BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION skip_job_insert();`);
+  t.teardown(() => db.pool.query('DROP TRIGGER skip_job_insert ON pgboss.job; DROP FUNCTION skip_job_insert()'));
+  const res = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
+  t.equal(res.status, 500);
+  t.notMatch(JSON.stringify(res.json), /division|pgboss/, 'no SQL or internals in the answer');
+  t.same(await counts(), { scenarios: 0, events: 0, jobs: 0 });
+});
+
 t.test('when the scenario fails at commit (after the job was inserted), no job remains', async (t) => {
   // A deferred constraint trigger fires at COMMIT, i.e. after boss.send() inserted the job.
   await db.pool.query(`

@@ -1,17 +1,27 @@
 // One calculation: load → wait for an engine thread → running → engine (with throttled progress)
 // → save result + succeeded. An engine error fails the scenario at once; anything else throws, and
 // pg-boss retries. A job still waiting for a thread when the worker stops is given back unstarted.
+
+import type pg from 'pg';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { saveResultSucceeded } from '../shared/results.repository.ts';
-import { appendEventIf, appendEventIfAlone, appendProgress, findScenario } from '../shared/scenarios.repository.ts';
+import {
+  appendEventIf,
+  appendEventIfAlone,
+  appendProgress,
+  appendRunning,
+  findScenario,
+} from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased } from './engine.pool.ts';
 
 export interface JobDeps {
   db: Db;
+  /** The pool under `db`, for the named (prepared) progress statement. */
+  pool: pg.Pool;
   engines: EnginePool;
   logger: Logger;
   /** Puts a claimed job back in the queue as if never claimed (same retry count). */
@@ -54,7 +64,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   // write of this attempt (progress, the result) is chained after that commit and fails with it.
   let tRunning = 0;
   let current = true;
-  const running = writeRunning(db, id, scenario, attempt).then((written) => {
+  const running = writeRunning(deps, id, scenario, attempt).then((written) => {
     tRunning = performance.now();
     current = written;
   });
@@ -69,7 +79,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
     // Only while this attempt is the scenario's current one: a worker that froze and lost its job
     // to a retry must not write into the new attempt's progress (or after its end).
     writes = writes.then(() =>
-      appendProgress(db, id, attempt, { progress, stage, message: STAGE_MESSAGES[stage] ?? stage }),
+      appendProgress(deps.pool, id, attempt, { progress, stage, message: STAGE_MESSAGES[stage] ?? stage }),
     );
     // Awaited after the engine; until then a failed write must not count as an unhandled rejection.
     writes.catch(() => {});
@@ -134,29 +144,24 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
 /**
  * The `running` event (after a `queued {retry}` one when this is a retry the previous attempt did
  * not hand back), only while the scenario is unfinished: a job that waited for a thread may find
- * it finished meanwhile by a stale attempt. False, and nothing written, in that case.
+ * it finished meanwhile by a stale attempt. False, and nothing written, in that case. The common
+ * case (no retry event to write first) is one prepared statement.
  */
 async function writeRunning(
-  db: Db,
+  deps: JobDeps,
   id: string,
   scenario: { attempt: number; status: string },
   attempt: number,
 ): Promise<boolean> {
   const unfinished = { status: ['queued', 'running'] } as const;
-  return db.transaction().execute(async (trx) => {
-    // A calculation handed back on shutdown already wrote its queued event.
-    if (scenario.attempt > 0 && scenario.status !== 'queued') {
-      const seq = await appendEventIf(
-        trx,
-        id,
-        'queued',
-        { attempt, reason: 'retry' },
-        { status: 'queued' },
-        unfinished,
-      );
-      if (seq === null) return false;
-    }
-    const seq = await appendEventIf(
+  // A calculation handed back on shutdown already wrote its queued event.
+  if (!(scenario.attempt > 0 && scenario.status !== 'queued')) {
+    return (await appendRunning(deps.pool, id, attempt)) !== null;
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const seq = await appendEventIf(trx, id, 'queued', { attempt, reason: 'retry' }, { status: 'queued' }, unfinished);
+    if (seq === null) return false;
+    const running = await appendEventIf(
       trx,
       id,
       'running',
@@ -164,7 +169,7 @@ async function writeRunning(
       { status: 'running', attempt, started_at: new Date(), progress: 0, stage: 'starting' },
       unfinished,
     );
-    return seq !== null;
+    return running !== null;
   });
 }
 

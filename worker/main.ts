@@ -48,7 +48,7 @@ try {
       CALCULATE_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
       async ([job]: Job<CalculateJob>[]) => {
-        const run = calculateScenario({ db, engines, logger, giveBack }, job);
+        const run = calculateScenario({ db, pool, engines, logger, giveBack }, job);
         inflight.add(run);
         try {
           return await run;
