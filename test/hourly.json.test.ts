@@ -1,6 +1,6 @@
 // The byte writer prints exactly what JSON.stringify prints for kWh / 1000.
 import t from 'tap';
-import { hourlyJsonBytes } from '../worker/hourly.json.ts';
+import { FRACTION_TEXT, hourlyJsonBytes, type TextTable, THOUSANDS_TEXT, WHOLE_TEXT } from '../worker/hourly.json.ts';
 
 t.test('matches JSON.stringify for every shape of value', async (t) => {
   const values = [
@@ -19,4 +19,16 @@ t.test('matches JSON.stringify for every shape of value', async (t) => {
     [Array.from(kwh.subarray(hours), (v) => v / 1000)],
     'offset',
   );
+});
+
+t.test('the value text tables match JSON.stringify', async (t) => {
+  const decode = (table: TextTable, i: number) =>
+    String.fromCharCode(...Array.from({ length: table.length[i] }, (_, k) => (table.text[i] >>> (8 * k)) & 0xff));
+  const wrong: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    if (decode(WHOLE_TEXT, i) !== `,${JSON.stringify(i)}`) wrong.push(`whole ${i}`);
+    if (decode(THOUSANDS_TEXT, i) !== String(i).padStart(3, '0')) wrong.push(`thousands ${i}`);
+    if (decode(FRACTION_TEXT, i) !== JSON.stringify(i / 1000).slice(1)) wrong.push(`fraction ${i}`);
+  }
+  t.same(wrong, []);
 });

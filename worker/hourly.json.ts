@@ -22,7 +22,8 @@ function writeUint(buf: Uint8Array, pos: number, n: number): number {
   return pos + digits;
 }
 
-function writeKwhAsMwh(buf: Uint8Array, pos: number, kwh: number): number {
+/** Writes one value, kwh / 1000, as JSON.stringify prints it; returns the end. Any int32. */
+export function writeKwhAsMwh(buf: Uint8Array, pos: number, kwh: number): number {
   if (kwh < 0) {
     buf[pos++] = MINUS;
     kwh = -kwh;
@@ -70,3 +71,35 @@ export function hourlyJsonBytes(kwh: Int32Array, offset: number, years: number, 
   buf[pos++] = CLOSE;
   return buf.subarray(0, pos);
 }
+
+/**
+ * Pieces of value text, up to 4 bytes each packed little-endian in an int32 with its length, so a
+ * writer can store all 4 bytes unconditionally and advance by the length. Made by writeKwhAsMwh
+ * itself, so they cannot disagree with it.
+ */
+export interface TextTable {
+  text: Int32Array;
+  length: Uint8Array;
+}
+
+/** Entry i: the bytes `write` puts in a buffer for i, less the first `skip` of them. */
+function textTable(size: number, skip: number, write: (buf: Uint8Array, i: number) => number): TextTable {
+  const table = { text: new Int32Array(size), length: new Uint8Array(size) };
+  const buf = new Uint8Array(16);
+  for (let i = 0; i < size; i++) {
+    const end = write(buf, i);
+    for (let k = skip; k < end; k++) table.text[i] |= buf[k] << (8 * (k - skip));
+    table.length[i] = end - skip;
+  }
+  return table;
+}
+
+/** `,w` for whole MWh 0..999: a value's comma and integer part (kWh 0..999,999). */
+export const WHOLE_TEXT = textTable(1000, 0, (buf, w) => {
+  buf[0] = COMMA;
+  return writeKwhAsMwh(buf, 1, w * 1000);
+});
+/** `ddd`, zero-padded: the last three digits of a larger integer part. */
+export const THOUSANDS_TEXT = textTable(1000, 1, (buf, w) => writeKwhAsMwh(buf, 0, (1000 + w) * 1000));
+/** `.d`, `.dd`, `.ddd` or nothing, for kWh 0..999 of a value: its fraction part. */
+export const FRACTION_TEXT = textTable(1000, 1, (buf, f) => writeKwhAsMwh(buf, 0, f));

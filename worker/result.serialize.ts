@@ -4,12 +4,15 @@
 // The full JSON is written and compressed one year at a time, as the engine finishes each year
 // (ResultWriter, in its own thread: result.thread.ts), so only the small part known at the end
 // (the statements, and the hashes) is left to do after the engine. Each year's row is its own
-// raw-deflate piece ending in a sync flush (byte-aligned, not final); the pieces are put in JSON
-// order behind one gzip header, with the CRC-32 and length of the whole: one ordinary gzip stream.
+// deflate piece ending in a sync flush (byte-aligned, not final), written by hourly.deflate.ts;
+// the pieces are put in JSON order behind one gzip header, with the CRC-32 and length of the
+// whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
-import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { crc32Combine } from './crc32.combine.ts';
+import { storedBlock } from './deflate.block.ts';
 import type { EngineResult } from './engine/index.ts';
-import { MAX_BYTES_PER_VALUE, writeHourlyRow } from './hourly.json.ts';
+import { HourlyDeflate } from './hourly.deflate.ts';
 
 export interface SerializedResult {
   etag: string;
@@ -21,54 +24,36 @@ export interface SerializedResult {
 /** The engine result without its hourly arrays: what the statements without `?hourly` hold. */
 export type ResultStatements = Omit<EngineResult, 'solar_hourly' | 'wind_hourly'>;
 
-// Huffman-only: 10 ms for the 2.3 MB statements vs 16 ms at level 1 and 50 ms at the default level 6,
-// for 0.99 MB vs 0.83 and 0.76 MB (measured). memLevel 9: larger blocks, measured faster still.
-const GZIP = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9 };
-const PIECE = { ...GZIP, finishFlush: constants.Z_SYNC_FLUSH };
-const LAST_PIECE = { ...GZIP, finishFlush: constants.Z_FINISH };
+// The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
+const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
-const COMMA = 44;
+const SOLAR_OPEN = Buffer.from(',"solar_hourly":[');
+const WIND_OPEN = Buffer.from('],"wind_hourly":[');
+const FULL_CLOSE = Buffer.from(']}');
+const LITE_CLOSE = Buffer.from('}');
 
-/** Delivered MWh rounded to 1 kWh, as integers, so the JSON writer prints exact 3-decimal MWh. */
-function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
-  for (let i = 0; i < mwh.length; i++) out[offset + i] = Math.round(mwh[i] * 1000);
-}
-
-/** One series' rows as JSON bytes and as deflate pieces, in a buffer reused from result to result. */
-class SeriesRows {
-  bytes = new Uint8Array(0);
-  length = 0;
-  readonly pieces: Buffer[] = [];
-
-  reset(): void {
-    this.length = 0;
-    this.pieces.length = 0;
+/** A gzip member of these deflate pieces, for text of this CRC-32 and length, in its own ArrayBuffer. */
+function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
+  let total = GZIP_HEADER.length + 8;
+  for (const p of pieces) total += p.length;
+  // Its own ArrayBuffer (never Node's shared pool), so it can be transferred between threads.
+  const gzip = Buffer.from(new ArrayBuffer(total));
+  gzip.set(GZIP_HEADER, 0);
+  let pos = GZIP_HEADER.length;
+  for (const p of pieces) {
+    gzip.set(p, pos);
+    pos += p.length;
   }
-
-  add(kwh: Int32Array, start: number, hours: number): void {
-    const from = this.length;
-    const needed = from + hours * MAX_BYTES_PER_VALUE + 3;
-    if (this.bytes.length < needed) {
-      const grown = new Uint8Array(Math.max(needed, 2 * this.bytes.length));
-      grown.set(this.bytes.subarray(0, from));
-      this.bytes = grown;
-    }
-    let pos = from;
-    if (this.pieces.length > 0) this.bytes[pos++] = COMMA;
-    this.length = writeHourlyRow(this.bytes, pos, kwh, start, hours);
-    this.pieces.push(deflateRawSync(this.bytes.subarray(from, this.length), PIECE));
-  }
-
-  get json(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
+  gzip.writeUInt32LE(crc >>> 0, pos);
+  gzip.writeUInt32LE(size >>> 0, pos + 4);
+  return gzip;
 }
 
 /** Builds one result at a time: begin, year × years (in order), finish. Reusable across results. */
 export class ResultWriter {
-  readonly #solar = new SeriesRows();
-  readonly #wind = new SeriesRows();
+  readonly #solar = new HourlyDeflate();
+  readonly #wind = new HourlyDeflate();
 
   begin(): void {
     this.#solar.reset();
@@ -78,53 +63,62 @@ export class ResultWriter {
   /** One year's delivered kWh: `hours` solar values, then `hours` wind values. */
   year(kwh: Int32Array): void {
     const hours = kwh.length / 2;
-    this.#solar.add(kwh, 0, hours);
-    this.#wind.add(kwh, hours, hours);
+    this.#solar.addRow(kwh, 0, hours);
+    this.#wind.addRow(kwh, hours, hours);
   }
 
   finish(scenarioId: string, statements: ResultStatements): SerializedResult {
     const lite = JSON.stringify({ scenario_id: scenarioId, ...statements });
-    // The full JSON: the lite object's members, then the two hourly arrays (year rows).
-    const parts = [
-      Buffer.from(`${lite.slice(0, -1)},"solar_hourly":[`),
-      this.#solar.json,
-      Buffer.from('],"wind_hourly":['),
-      this.#wind.json,
-      Buffer.from(']}'),
-    ];
-    const hash = createHash('sha256');
-    let crc = 0;
-    let size = 0;
-    for (const part of parts) {
-      hash.update(part);
-      crc = crc32(part, crc);
-      size += part.length;
-    }
-    const pieces = [
-      GZIP_HEADER,
-      deflateRawSync(parts[0], PIECE),
-      ...this.#solar.pieces,
-      deflateRawSync(parts[2], PIECE),
-      ...this.#wind.pieces,
-      deflateRawSync(parts[4], LAST_PIECE),
-    ];
-    let total = 8;
-    for (const p of pieces) total += p.length;
-    // Its own ArrayBuffer (never Node's shared pool), so it can be transferred between threads.
-    const gzip = Buffer.from(new ArrayBuffer(total));
-    let pos = 0;
-    for (const p of pieces) {
-      gzip.set(p, pos);
-      pos += p.length;
-    }
-    gzip.writeUInt32LE(crc >>> 0, pos);
-    gzip.writeUInt32LE(size >>> 0, pos + 4);
+    // Both JSON texts start with the lite object less its `}`: compressed once, for both.
+    const body = Buffer.from(lite.slice(0, -1));
+    const bodyPiece = deflateRawSync(body, STATEMENTS);
+    const bodyCrc = crc32(body);
+    const solar = this.#solar;
+    const wind = this.#wind;
+    let crc = crc32(SOLAR_OPEN, bodyCrc);
+    crc = crc32Combine(crc, solar.crc, solar.textLength);
+    crc = crc32(WIND_OPEN, crc);
+    crc = crc32Combine(crc, wind.crc, wind.textLength);
+    crc = crc32(FULL_CLOSE, crc);
+    const size =
+      body.length + SOLAR_OPEN.length + solar.textLength + WIND_OPEN.length + wind.textLength + FULL_CLOSE.length;
+    const full = gzipMember(
+      [
+        bodyPiece,
+        storedBlock(SOLAR_OPEN, false),
+        solar.out.subarray(0, solar.outLength),
+        storedBlock(WIND_OPEN, false),
+        wind.out.subarray(0, wind.outLength),
+        storedBlock(FULL_CLOSE, true),
+      ],
+      crc,
+      size,
+    );
+    const liteGzip = gzipMember(
+      [bodyPiece, storedBlock(LITE_CLOSE, true)],
+      crc32(LITE_CLOSE, bodyCrc),
+      body.length + LITE_CLOSE.length,
+    );
+    // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
+    // so any change to the JSON changes these bytes and the tag, which is all a strong validator
+    // needs. Only a new encoder could also change the tag of unchanged JSON: a needless refetch.
     return {
-      etag: hash.digest('base64url').slice(0, 27),
-      statements_gzip: gzip,
-      statements_lite_gzip: gzipSync(lite, GZIP),
+      etag: createHash('sha256').update(full).digest('base64url').slice(0, 27),
+      statements_gzip: full,
+      statements_lite_gzip: liteGzip,
       summary: statements.kpis,
     };
+  }
+}
+
+/** Delivered MWh rounded to 1 kWh, as integers, so the JSON writer prints exact 3-decimal MWh. */
+function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
+  for (let i = 0; i < mwh.length; i++) {
+    // Math.round without its branch (2–3× slower here, on unpredictable halves): x - ⌊x⌋ is exact,
+    // and doubling it is ≥ 1 exactly when Math.round rounds up. NaN and ±∞ still give 0.
+    const x = mwh[i] * 1000;
+    const floor = Math.floor(x);
+    out[offset + i] = floor + (((x - floor) * 2) | 0);
   }
 }
 

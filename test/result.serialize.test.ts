@@ -1,0 +1,252 @@
+// The stored gzip of a result, written by our own deflate encoder, must inflate to exactly the JSON
+// that JSON.stringify makes of the result (hourly values as kWh / 1000), with a CRC-32 and length
+// that gunzip accepts; the ETag must follow the JSON.
+import { crc32, gunzipSync } from 'node:zlib';
+import t, { type Test } from 'tap';
+import { crc32Combine } from '../worker/crc32.combine.ts';
+import { codeLengths } from '../worker/deflate.huffman.ts';
+import { calculate } from '../worker/engine/index.ts';
+import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result.serialize.ts';
+import { resolvedInputs } from './fixtures/inputs.ts';
+
+const HOURS = 8760;
+const STATEMENTS = { kpis: { npv: 1.5 }, note: 'é' } as unknown as ResultStatements;
+
+/** The JSON written the obvious way: the statements, then each series' year rows of kWh / 1000. */
+function expectedJson(scenarioId: string, statements: ResultStatements, years: Int32Array[]): string {
+  const rows = (from: 'solar' | 'wind') =>
+    years.map((kwh) => {
+      const hours = kwh.length / 2;
+      return Array.from(from === 'solar' ? kwh.subarray(0, hours) : kwh.subarray(hours), (v) => v / 1000);
+    });
+  return JSON.stringify({
+    scenario_id: scenarioId,
+    ...statements,
+    solar_hourly: rows('solar'),
+    wind_hourly: rows('wind'),
+  });
+}
+
+function written(years: Int32Array[], writer = new ResultWriter()) {
+  writer.begin();
+  for (const kwh of years) writer.year(kwh);
+  return writer.finish('s-1', STATEMENTS);
+}
+
+/** Years of `hours` solar then `hours` wind values, each made by `value(year, series, hour)`. */
+function years(count: number, value: (y: number, series: number, h: number) => number, hours = HOURS): Int32Array[] {
+  return Array.from({ length: count }, (_, y) =>
+    Int32Array.from({ length: 2 * hours }, (_, i) => value(y, Math.floor(i / hours), i % hours)),
+  );
+}
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function checkRoundTrip(tt: Test, input: Int32Array[], what: string): void {
+  const result = written(input);
+  tt.equal(gunzipSync(result.statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, input), what);
+}
+
+t.test('a real engine result inflates to the JSON of its statements and hourly kWh', async (t) => {
+  const result = calculate(resolvedInputs());
+  const { solar_hourly, wind_hourly, ...statements } = result;
+  const hours = result.hours_per_year;
+  const input = Array.from({ length: result.years }, (_, y) =>
+    yearKwh(solar_hourly.subarray(y * hours, (y + 1) * hours), wind_hourly.subarray(y * hours, (y + 1) * hours)),
+  );
+  const id = '01936f3e-0000-7000-8000-000000000042';
+  const stored = serializeResult(id, result);
+  const json = gunzipSync(stored.statements_gzip).toString('utf8');
+  t.equal(json, expectedJson(id, statements, input));
+  t.same(
+    JSON.parse(json).solar_hourly[3].slice(0, 24),
+    Array.from(solar_hourly.subarray(3 * hours, 3 * hours + 24), (v) => Math.round(v * 1000) / 1000),
+  );
+  t.equal(gunzipSync(stored.statements_lite_gzip).toString('utf8'), JSON.stringify({ scenario_id: id, ...statements }));
+  t.ok(stored.statements_gzip.length < 1_000_000, `${stored.statements_gzip.length} bytes, under 1 MB`);
+  t.same(stored.summary, result.kpis);
+});
+
+t.test('yearKwh rounds as Math.round does, halves and edge values included', async (t) => {
+  const mwh = Float64Array.from([
+    0,
+    0.0005,
+    -0.0005,
+    0.0015,
+    -0.0025,
+    1.2345,
+    0.49999999999999994 / 1000,
+    2147483.647,
+    NaN,
+    1e300,
+    -0,
+  ]);
+  const kwh = yearKwh(mwh, mwh.subarray(0, 0));
+  t.same(Array.from(kwh), Array.from(Int32Array.from(mwh, (x) => Math.round(x * 1000))));
+  const next = random(7);
+  const many = Float64Array.from({ length: 100_000 }, () => (next() - 0.5) * 10 ** (next() * 8 - 3));
+  t.same(Array.from(yearKwh(many, many)), Array.from(Int32Array.from([...many, ...many], (x) => Math.round(x * 1000))));
+});
+
+t.test('random values: negatives, huge, the int32 extremes, runs of repeats', async (t) => {
+  const next = random(42);
+  const pick = (): number => {
+    const r = next();
+    if (r < 0.05)
+      return [0, 1, -1, 2147483647, -2147483648, 999_999, 1_000_000, 999_999_999, 1e9][Math.floor(next() * 9)];
+    if (r < 0.2) return Math.floor((next() - 0.5) * 2 ** 32) | 0;
+    if (r < 0.4) return Math.floor((next() - 0.3) * 2_000_000);
+    return Math.floor(next() * 90_000);
+  };
+  for (const seed of [1, 2, 3]) {
+    let last = 0;
+    const input = years(3, () => {
+      // Runs of the value before: the encoder sends them as matches.
+      if (next() < 0.3) return last;
+      last = pick();
+      return last;
+    });
+    checkRoundTrip(t, input, `seed ${seed}`);
+  }
+});
+
+t.test('every fraction 0..999, with integer parts of every length', async (t) => {
+  const wholes = [0, 7, 42, 999, 1000, 12_345, 999_999, 2_147_482];
+  const input = years(2, (y, s, h) => {
+    const whole = wholes[(h + y + s) % wholes.length];
+    const v = whole * 1000 + (h % 1000);
+    return (h + s) % 3 === 0 ? -v : v;
+  });
+  checkRoundTrip(t, input, 'fractions');
+});
+
+t.test('zero runs and repeat runs of every length around the match limits', async (t) => {
+  // Runs of 1..300 values, so text runs cross 258 bytes (the longest match) at every distance.
+  for (const value of [0, 1, 1500, 86_949, -1, -2_147_483_648]) {
+    const input = years(2, (_y, s, h) => {
+      let run = 1;
+      let k = h;
+      while (k >= run) {
+        k -= run;
+        run++;
+      }
+      return (run + s) % 2 === 0 && k > 0 ? value : value + run;
+    });
+    checkRoundTrip(t, input, `runs of ${value}`);
+  }
+  checkRoundTrip(
+    t,
+    years(3, () => 0),
+    'all zero',
+  );
+  checkRoundTrip(
+    t,
+    years(2, () => -2_147_483_648),
+    'all the same 13-byte value',
+  );
+  checkRoundTrip(
+    t,
+    years(2, (y, s, h) => (y === 1 && s === 1 && h === 4321 ? 12_345 : 0)),
+    'a single non-zero',
+  );
+  checkRoundTrip(
+    t,
+    years(1, (_y, _s, h) => (h === 0 ? 5 : 0)),
+    'only the first non-zero',
+  );
+});
+
+t.test('rows the first year fits badly, and short or empty rows', async (t) => {
+  const next = random(9);
+  checkRoundTrip(
+    t,
+    years(3, (y) => (y === 0 ? 0 : Math.floor(next() * 2 ** 31))),
+    'zeros, then large values',
+  );
+  checkRoundTrip(
+    t,
+    years(3, (y) => (y === 0 ? Math.floor(next() * 1000) : -Math.floor(next() * 2 ** 31))),
+    'small, then negative',
+  );
+  for (const hours of [0, 1, 2, 3, 5, 2049, 4100]) {
+    checkRoundTrip(
+      t,
+      years(2, (y, s, h) => (h % 7 === 0 ? 0 : y * 1000 + s * 17 + h), hours),
+      `${hours} hours`,
+    );
+  }
+});
+
+t.test('a reused writer starts afresh', async (t) => {
+  const writer = new ResultWriter();
+  const first = years(2, (_y, _s, h) => h * 3);
+  const second = years(3, (_y, _s, h) => (h % 24 < 6 ? 0 : 50_000 + h));
+  written(first, writer);
+  const again = written(second, writer);
+  t.equal(gunzipSync(again.statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, second));
+  t.equal(again.etag, written(second).etag, 'same result, same ETag');
+});
+
+t.test('gunzip checks the CRC-32 and length, and the ETag follows the JSON', async (t) => {
+  const input = years(2, (_y, s, h) => (s * 31 + h * 17) % 90_000);
+  const stored = written(input);
+  const badCrc = Buffer.from(stored.statements_gzip);
+  badCrc[badCrc.length - 8] ^= 1;
+  t.throws(() => gunzipSync(badCrc), 'a wrong CRC-32 is refused');
+  const badLength = Buffer.from(stored.statements_gzip);
+  badLength[badLength.length - 4] ^= 1;
+  t.throws(() => gunzipSync(badLength), 'a wrong length is refused');
+
+  t.match(stored.etag, /^[\w-]{27}$/);
+  t.equal(written(input).etag, stored.etag, 'deterministic');
+  const changed = input.map((kwh) => kwh.slice());
+  changed[1][HOURS + 5000] += 1;
+  t.not(written(changed).etag, stored.etag, 'one value 1 kWh more');
+  t.equal(gunzipSync(written(changed).statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, changed));
+});
+
+t.test('crc32Combine agrees with zlib on concatenations', async (t) => {
+  const next = random(5);
+  for (const [a, b] of [
+    [0, 0],
+    [3, 0],
+    [0, 3],
+    [1, 1],
+    [100, 70_000],
+    [12_345, 1],
+  ]) {
+    const left = Buffer.from(Array.from({ length: a }, () => Math.floor(next() * 256)));
+    const right = Buffer.from(Array.from({ length: b }, () => Math.floor(next() * 256)));
+    t.equal(crc32Combine(crc32(left), crc32(right), b), crc32(Buffer.concat([left, right])), `${a} + ${b} bytes`);
+  }
+});
+
+t.test('code lengths stay within the limit and make a complete code', async (t) => {
+  // Fibonacci counts make the deepest Huffman tree: 29 levels unlimited.
+  const fibonacci = [1, 1];
+  while (fibonacci.length < 30) fibonacci.push(fibonacci[fibonacci.length - 1] + fibonacci[fibonacci.length - 2]);
+  for (const [counts, limit] of [
+    [fibonacci, 15],
+    [fibonacci.slice(0, 19), 7],
+    [[0, 0, 9, 0], 15],
+  ] as const) {
+    const lengths = codeLengths(counts, limit);
+    t.ok(Math.max(...lengths) <= limit, `at most ${limit} bits`);
+    t.equal(
+      lengths.reduce((kraft, bits) => kraft + (bits > 0 ? 2 ** -bits : 0), 0),
+      1,
+      'complete',
+    );
+    t.ok(
+      counts.every((count, s) => count === 0 || lengths[s] > 0),
+      'every counted symbol has a code',
+    );
+  }
+});
