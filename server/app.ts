@@ -1,7 +1,9 @@
 // createApp(deps) builds the Express app; only server/main.ts listens.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import { sql } from 'kysely';
+import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps.ts';
 import { HttpProblem, problemMiddleware } from './problem.ts';
@@ -32,11 +34,6 @@ export function redactUrl(url: string): string {
       return eq >= 0 && SECRET_PARAM.test(decoded) ? `${name}=[redacted]` : pair;
     });
   return `${url.slice(0, q)}?${params.join('&')}`;
-}
-
-function redactQuery(query: unknown): unknown {
-  if (typeof query !== 'object' || query === null) return query;
-  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, SECRET_PARAM.test(k) ? '[redacted]' : v]));
 }
 
 function securityHeaders(): RequestHandler {
@@ -127,12 +124,19 @@ export function createApp(deps: AppDeps): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      // One short line a request: id, method, URL (secret-looking query values redacted), status.
+      // The default serializers copied every request and response header into each line (and
+      // then redacted the secret ones): ~5 % of the web's time under create load.
+      wrapSerializers: false,
       serializers: {
-        req(req: { url?: string; query?: unknown }) {
-          if (typeof req.url === 'string') req.url = redactUrl(req.url);
-          if (req.query !== undefined) req.query = redactQuery(req.query);
-          return req;
-        },
+        req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.originalUrl ?? req.url ?? ''),
+          user_agent: req.headers['user-agent'],
+        }),
+        res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+        err: pino.stdSerializers.err,
       },
       // SSE streams and health probes would flood the log at info.
       customLogLevel: (req, res, err) =>

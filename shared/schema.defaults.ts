@@ -59,10 +59,33 @@ function build(schema: TSchema): Apply {
   if (!('default' in schema)) return inner;
   const dflt = schema.default;
   return (v) => {
-    if (v === undefined) return inner(structuredClone(dflt));
-    if (isObject(v) && isObject(dflt)) return inner(Object.assign(structuredClone(dflt), v));
+    if (v === undefined) return inner(copyJson(dflt));
+    if (isObject(v) && isObject(dflt)) return inner(Object.assign(copyJson(dflt) as Record<string, unknown>, v));
     return inner(v);
   };
+}
+
+/**
+ * A deep copy of a JSON value (what JSON.parse makes and schema defaults hold). structuredClone
+ * does the same for any value, at several times the cost for the small values of a request: it
+ * was 3 % of the web's time under create load.
+ */
+export function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const value = copyJson((v as Record<string, unknown>)[key]);
+    // A "__proto__" key of parsed JSON is an own property; plain assignment would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out;
 }
 
 /** A function that fills `schema`'s defaults into a value, in place (returns the value). */

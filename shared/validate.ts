@@ -2,7 +2,7 @@
 // Every failing field is reported, each with a JSON Pointer path.
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import { compileDefaults } from './schema.defaults.ts';
+import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 import { parseSamCsv, WeatherFileError } from './weather.samcsv.ts';
@@ -126,7 +126,7 @@ export function validateScenario(body: unknown): Validation {
   }
   const shape = shapeErrors(body);
   if (shape.length > 0) return { ok: false, errors: shape };
-  const value = applyDefaults(structuredClone(body));
+  const value = applyDefaults(copyJson(body));
   const errors: FieldError[] = [];
   // The compiled check is fast; walking for errors is not, so it runs only for a body that fails.
   if (!compiled.Check(value)) schemaErrors(compiled, value, '', errors);

@@ -3,7 +3,7 @@
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import t from 'tap';
-import { compileDefaults } from '../shared/schema.defaults.ts';
+import { compileDefaults, copyJson } from '../shared/schema.defaults.ts';
 import { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { validateScenario } from '../shared/validate.ts';
 import { BASE, schemaCases, WEATHER } from './helpers/schema-cases.ts';
@@ -85,4 +85,25 @@ t.test('random partial bodies (fast-check, fixed seed)', async (t) => {
     { seed: 20261122, numRuns: 500 },
   );
   t.pass('500 random bodies defaulted alike');
+});
+
+t.test('copyJson copies any JSON value as structuredClone does, sharing nothing', async (t) => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const copy = copyJson(value);
+      t.same(copy, structuredClone(value));
+      return JSON.stringify(copy) === JSON.stringify(value);
+    }),
+    { numRuns: 300 },
+  );
+  const nested = { a: [{ b: 1 }, [2, 3]], c: { d: null } };
+  const copy = copyJson(nested) as typeof nested;
+  (copy.a[0] as { b: number }).b = 9;
+  (copy.a[1] as number[]).push(4);
+  t.same(nested, { a: [{ b: 1 }, [2, 3]], c: { d: null } }, 'the original is untouched');
+  const parsed = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}');
+  const cloned = copyJson(parsed) as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(cloned), Object.prototype, 'a "__proto__" key does not set the prototype');
+  t.ok(Object.hasOwn(cloned, '__proto__'), 'it stays an own key, as in the parsed body');
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
 });
