@@ -40,7 +40,7 @@ export const FULL: Sizes = {
   backlog: 1_000,
   drainLimitMs: 170_000,
   sseStreams: 5_000,
-  sseBroadcasts: 3,
+  sseBroadcasts: 7,
   statementSamples: 50,
   statementClients: 10,
   statementLoadMs: 5_000,
