@@ -1,7 +1,8 @@
 // GET /api/scenarios/{id}/events: the scenario's events as server-sent events.
 // LISTEN first, then read rows after the last sent seq; on every notification (or reconnect of
 // the listening connection) read again from the last sent seq. The rows are the truth; a
-// notification only says "look". No gap, no duplicate.
+// notification only says "look". No gap, no duplicate. The streams of one scenario share each
+// read and get its rows in one synchronous pass (server/sse/scenario-streams.ts).
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import { findStreamState } from '../../shared/scenarios.repository.ts';
 import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
@@ -10,6 +11,7 @@ import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { EventReader } from '../sse/event-reader.ts';
+import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
 
 /** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
 function lastEventId(req: Request): number {
@@ -33,12 +35,21 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
   const router = Router();
   const reader = new EventReader(db);
   let open = 0;
+  const groups = new Map<string, ScenarioStreams>();
+  const groupOf = (id: string): ScenarioStreams => {
+    let group = groups.get(id);
+    if (!group) {
+      group = new ScenarioStreams(id, reader, listener, () => groups.delete(id));
+      groups.set(id, group);
+    }
+    return group;
+  };
 
   async function stream(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, ['last_event_id']);
     const id = scenarioId(req.params.id);
     const channel = scenarioChannel(id);
-    let last = lastEventId(req);
+    const from = lastEventId(req);
     if (open >= config.maxSseStreams) {
       throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
         headers: { 'Retry-After': '5' },
@@ -46,80 +57,59 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     }
     const scenario = await findStreamState(db, id);
     if (!scenario) throw new HttpProblem('not_found', 'no scenario has this id');
-    if (last > scenario.last_seq) {
+    if (from > scenario.last_seq) {
       throw new HttpProblem('bad_request', 'Last-Event-ID is after the last event of this scenario', {
         errors: [{ path: lastEventIdPath(req), message: `this scenario's last event is ${scenario.last_seq}` }],
       });
     }
     // Finished, and the client has it all: 204 tells an EventSource to stop reconnecting (it would
     // otherwise come back after the terminal event and hold an idle stream open for good).
-    if (TERMINAL_STATUSES.has(scenario.status) && last >= scenario.last_seq) {
+    if (TERMINAL_STATUSES.has(scenario.status) && from >= scenario.last_seq) {
       res.status(204).end();
       return;
     }
 
     open++;
     let closed = false;
-    let reading = false;
-    let again = false;
-    let retryTimer: NodeJS.Timeout | null = null;
+    let last = from;
     let unsubscribe: (() => void) | null = null;
     const ping = setInterval(() => res.write(': ping\n\n'), config.sseHeartbeatMs);
+    const group = groupOf(id);
 
     const close = () => {
       if (closed) return;
       closed = true;
       open--;
       clearInterval(ping);
-      if (retryTimer) clearTimeout(retryTimer);
+      group.leave(member);
       unsubscribe?.();
       res.end();
     };
+    const member: StreamMember = {
+      get last() {
+        return last;
+      },
+      deliver(rows) {
+        if (closed) return;
+        let out = '';
+        let terminal = false;
+        for (const row of rows) {
+          if (row.seq <= last) continue;
+          if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
+          out += row.text;
+          last = row.seq;
+          if (TERMINAL_EVENTS.has(row.name)) {
+            terminal = true;
+            break;
+          }
+        }
+        if (out) res.write(out);
+        if (terminal) close();
+      },
+    };
+    group.join(member);
     req.on('close', close);
     res.on('error', close);
-
-    const pump = async (): Promise<void> => {
-      if (closed) return;
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = true;
-      try {
-        do {
-          again = false;
-          const rows = await reader.read(id, last, listener.epoch);
-          let out = '';
-          let terminal = false;
-          for (const row of rows) {
-            if (row.seq <= last) continue;
-            if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
-            out += row.text;
-            last = row.seq;
-            if (TERMINAL_EVENTS.has(row.name)) {
-              terminal = true;
-              break;
-            }
-          }
-          if (closed) return;
-          if (out) res.write(out);
-          if (terminal) {
-            close();
-            return;
-          }
-        } while (again && !closed);
-      } catch {
-        // The database is away: keep the stream and try again; the listener's reconnect also wakes us.
-        if (!closed && !retryTimer) {
-          retryTimer = setTimeout(() => {
-            retryTimer = null;
-            void pump();
-          }, 1000);
-        }
-      } finally {
-        reading = false;
-      }
-    };
 
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -130,12 +120,13 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     res.write('retry: 3000\n\n');
     req.socket.setNoDelay(true);
 
-    unsubscribe = await listener.subscribe(channel, { wake: () => void pump() });
+    unsubscribe = await listener.subscribe(channel, { wake: () => group.wake() });
     if (closed) {
       unsubscribe();
       return;
     }
-    await pump();
+    // Listened now: read what was committed before, whatever the group read meanwhile.
+    group.catchUp();
   }
 
   router.route('/api/scenarios/:id/events').get(stream).all(methodNotAllowed('GET'));
