@@ -34,3 +34,31 @@ t.test('200 streams on one scenario, opened before and during the calculation', 
     'every stream got every event once, in order',
   );
 });
+
+t.test('streams of one scenario resumed from different events each get exactly what follows theirs', async (t) => {
+  const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'mixed resume' })).json.id as string;
+  const url = `${web.baseUrl}/api/scenarios/${id}/events`;
+  // A calculation stretched to a few seconds, so the streams below open while it runs.
+  const worker = await startWorker(db.url, { ENGINE_TEST_DELAY_MS: '3000' });
+  t.teardown(() => worker.stop());
+  const first = follow(url);
+  await first.until((e) => e.event === 'progress' && e.id >= 6, 60_000);
+  const froms = [0, 1, 2, 5, 6, 3, 0, 4];
+  const resumed = froms.map((from) => ({ from, stream: follow(`${url}?last_event_id=${from}`) }));
+  const ends = await Promise.all(
+    [first, ...resumed.map((r) => r.stream)].map((s) => s.until((e) => e.event === 'succeeded', 60_000)),
+  );
+  const last = ends[0].id;
+  t.ok(
+    ends.every((e) => e.id === last),
+    'every stream ends on the same event',
+  );
+  for (const { from, stream } of resumed) {
+    const expected = Array.from({ length: last - from }, (_, i) => from + i + 1);
+    t.same(
+      stream.events.map((e) => e.id),
+      expected,
+      `resumed after ${from}: every later event once, in order`,
+    );
+  }
+});
