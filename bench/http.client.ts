@@ -2,7 +2,7 @@
 // A load generator that shares two cores with the server must cost little per request: no
 // pooling layer, no header objects beyond what is parsed here. Only 127.0.0.1.
 import { connect, type Socket } from 'node:net';
-import { epochMs, quantile } from './stats.ts';
+import { epochMs, quantile, sleep } from './stats.ts';
 
 export interface HttpResponse {
   status: number;
@@ -176,6 +176,12 @@ export interface ClosedLoopOptions {
   durationMs: number;
   request: HttpRequest;
   expect: number;
+  /**
+   * Paced instead: all connections together start this many requests a second, each connection on
+   * its own fixed schedule. A request whose connection is still busy at its time starts late, and
+   * its latency counts from its scheduled time, so queueing is measured, not hidden (as wrk2 does).
+   */
+  ratePerSecond?: number;
 }
 
 export async function closedLoop(options: ClosedLoopOptions): Promise<LoadResult> {
@@ -194,8 +200,16 @@ export async function closedLoop(options: ClosedLoopOptions): Promise<LoadResult
   await Promise.all(
     conns.map(async (initial) => {
       let conn = initial;
+      const interval = options.ratePerSecond ? (1000 * options.connections) / options.ratePerSecond : 0;
+      // Connections spread evenly over one interval, so the offered load is smooth.
+      let scheduled = t0 + (interval * conns.indexOf(initial)) / options.connections;
       for (;;) {
-        const start = epochMs();
+        if (interval > 0) {
+          const wait = scheduled - epochMs();
+          if (wait > 0) await sleep(wait);
+        }
+        const start = interval > 0 ? scheduled : epochMs();
+        scheduled += interval;
         if (start >= stopAt) break;
         try {
           const res = await conn.request(options.request);
