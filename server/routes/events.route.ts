@@ -91,19 +91,21 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
       },
       deliver(rows) {
         if (closed) return;
-        let out = '';
+        // The rows' shared bytes as they are: one new event (the common case) is written without
+        // a copy or an encoding per stream.
+        const out: Buffer[] = [];
         let terminal = false;
         for (const row of rows) {
           if (row.seq <= last) continue;
           if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
-          out += row.text;
+          out.push(row.bytes);
           last = row.seq;
           if (TERMINAL_EVENTS.has(row.name)) {
             terminal = true;
             break;
           }
         }
-        if (out) res.write(out);
+        if (out.length > 0) res.write(out.length === 1 ? out[0] : Buffer.concat(out));
         if (terminal) close();
       },
     };

@@ -10,8 +10,8 @@ import { eventsAfter } from '../../shared/scenarios.repository.ts';
 export interface SseEvent {
   seq: number;
   name: string;
-  /** The whole `id:/event:/data:` block, formatted once for every stream that sends it. */
-  text: string;
+  /** The whole `id:/event:/data:` block as UTF-8, made once for every stream that sends it. */
+  bytes: Buffer;
 }
 
 export class EventReader {
@@ -31,7 +31,7 @@ export class EventReader {
           rows.map((r) => ({
             seq: r.seq,
             name: r.name,
-            text: `id: ${r.seq}\nevent: ${r.name}\ndata: ${JSON.stringify(r.data)}\n\n`,
+            bytes: Buffer.from(`id: ${r.seq}\nevent: ${r.name}\ndata: ${JSON.stringify(r.data)}\n\n`),
           })),
         )
         .finally(() => this.#inflight.delete(key));
