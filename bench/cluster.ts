@@ -16,6 +16,8 @@ export interface Cluster {
   serverVersion: string;
   /** Creates database `<prefix>_<name>` from the migrated template; its URL. */
   database(name: string): Promise<string>;
+  /** Drops database `<prefix>_<name>` (closing its connections), so that later figures do not pay for its upkeep. */
+  drop(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,9 @@ export async function startCluster(config: Readonly<Config>): Promise<Cluster> {
       await admin.query(`CREATE DATABASE ${db} TEMPLATE ${template}`);
       created.push(db);
       return withDatabase(url, db);
+    },
+    async drop(name) {
+      await admin.query(`DROP DATABASE IF EXISTS ${prefix}_${name} WITH (FORCE)`);
     },
     async stop() {
       for (const db of created.reverse())

@@ -92,20 +92,23 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
       deliver(rows) {
         if (closed) return;
         // The rows' shared bytes as they are: one new event (the common case) is written without
-        // a copy or an encoding per stream.
-        const out: Buffer[] = [];
+        // a copy, an encoding or an allocation per stream.
+        let first: Buffer | null = null;
+        let more: Buffer[] | null = null;
         let terminal = false;
         for (const row of rows) {
           if (row.seq <= last) continue;
           if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
-          out.push(row.bytes);
+          if (first === null) first = row.bytes;
+          else (more ??= [first]).push(row.bytes);
           last = row.seq;
           if (TERMINAL_EVENTS.has(row.name)) {
             terminal = true;
             break;
           }
         }
-        if (out.length > 0) res.write(out.length === 1 ? out[0] : Buffer.concat(out));
+        if (more) res.write(Buffer.concat(more));
+        else if (first) res.write(first);
         if (terminal) close();
       },
     };
