@@ -100,7 +100,8 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
           if (row.seq <= last) continue;
           if (row.seq !== last + 1) break; // never skip a seq; the next read fills it
           if (first === null) first = row.bytes;
-          else (more ??= [first]).push(row.bytes);
+          else if (more === null) more = [first, row.bytes];
+          else more.push(row.bytes);
           last = row.seq;
           if (TERMINAL_EVENTS.has(row.name)) {
             terminal = true;
