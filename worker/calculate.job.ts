@@ -1,7 +1,6 @@
 // One calculation: load → wait for an engine thread → running → engine (with throttled progress)
 // → save result + succeeded. An engine error fails the scenario at once; anything else throws, and
 // pg-boss retries. A job still waiting for a thread when the worker stops is given back unstarted.
-
 import type pg from 'pg';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -20,7 +19,7 @@ import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased }
 
 export interface JobDeps {
   db: Db;
-  /** The pool under `db`, for the named (prepared) progress statement. */
+  /** The pool under `db`, for the named (prepared) running and progress statements. */
   pool: pg.Pool;
   engines: EnginePool;
   logger: Logger;
