@@ -198,11 +198,11 @@ export async function closedLoop(options: ClosedLoopOptions): Promise<LoadResult
     if (errorSamples.size < 5) errorSamples.add(what);
   };
   await Promise.all(
-    conns.map(async (initial) => {
+    conns.map(async (initial, index) => {
       let conn = initial;
       const interval = options.ratePerSecond ? (1000 * options.connections) / options.ratePerSecond : 0;
       // Connections spread evenly over one interval, so the offered load is smooth.
-      let scheduled = t0 + (interval * conns.indexOf(initial)) / options.connections;
+      let scheduled = t0 + (interval * index) / options.connections;
       for (;;) {
         if (interval > 0) {
           const wait = scheduled - epochMs();

@@ -10,7 +10,6 @@ import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
-import { EventReader } from '../sse/event-reader.ts';
 import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
 
 /** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
@@ -33,13 +32,12 @@ const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
 export function eventRoutes(deps: AppDeps): ExpressRouter {
   const { db, listener, config } = deps;
   const router = Router();
-  const reader = new EventReader(db);
   let open = 0;
   const groups = new Map<string, ScenarioStreams>();
   const groupOf = (id: string): ScenarioStreams => {
     let group = groups.get(id);
     if (!group) {
-      group = new ScenarioStreams(id, reader, listener, () => groups.delete(id));
+      group = new ScenarioStreams(id, db, listener, () => groups.delete(id));
       groups.set(id, group);
     }
     return group;

@@ -1,9 +1,5 @@
-// Reads a scenario's events for SSE streams, sharing one query among the streams that need the
-// same rows. When one event reaches 5,000 streams of a scenario, that is one query, not 5,000.
-//
-// Sharing is safe only with a query that started after the notification a stream is acting on
-// (and after the stream subscribed): the key includes the listener's epoch, which it bumps on
-// every notification, reconnect and subscribe before it wakes anyone.
+// A scenario's events as SSE blocks. Each block is encoded once and the same bytes go to every
+// stream that sends it; one read serves all the streams of a scenario (scenario-streams.ts).
 import type { Db } from '../../shared/db.ts';
 import { eventsAfter } from '../../shared/scenarios.repository.ts';
 
@@ -14,29 +10,11 @@ export interface SseEvent {
   bytes: Buffer;
 }
 
-export class EventReader {
-  readonly #db: Db;
-  readonly #inflight = new Map<string, Promise<SseEvent[]>>();
-
-  constructor(db: Db) {
-    this.#db = db;
-  }
-
-  read(scenarioId: string, afterSeq: number, epoch: number): Promise<SseEvent[]> {
-    const key = `${scenarioId}:${afterSeq}:${epoch}`;
-    let pending = this.#inflight.get(key);
-    if (!pending) {
-      pending = eventsAfter(this.#db, scenarioId, afterSeq)
-        .then((rows) =>
-          rows.map((r) => ({
-            seq: r.seq,
-            name: r.name,
-            bytes: Buffer.from(`id: ${r.seq}\nevent: ${r.name}\ndata: ${JSON.stringify(r.data)}\n\n`),
-          })),
-        )
-        .finally(() => this.#inflight.delete(key));
-      this.#inflight.set(key, pending);
-    }
-    return pending;
-  }
+export async function readSseEvents(db: Db, scenarioId: string, afterSeq: number): Promise<SseEvent[]> {
+  const rows = await eventsAfter(db, scenarioId, afterSeq);
+  return rows.map((r) => ({
+    seq: r.seq,
+    name: r.name,
+    bytes: Buffer.from(`id: ${r.seq}\nevent: ${r.name}\ndata: ${JSON.stringify(r.data)}\n\n`),
+  }));
 }

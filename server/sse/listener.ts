@@ -20,7 +20,7 @@ export class ChannelListener {
   readonly #connectionString: string;
   readonly #log: ListenerLogger;
   readonly #subs = new Map<string, Set<Subscriber>>();
-  /** Bumped on every notification, reconnect and subscribe: a read may share only a query started in the same epoch (EventReader). */
+  /** Bumped on every notification, reconnect and subscribe: a read started in this epoch has seen every notified commit (scenario-streams.ts). */
   #epoch = 0;
   #client: pg.Client | null = null;
   #chain: Promise<unknown> = Promise.resolve();

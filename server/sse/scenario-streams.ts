@@ -4,7 +4,13 @@
 // write a notification's payload. One async read and one loop per notification, not one async
 // read-and-write per stream: measured, waking 5,000 streams one by one took 4–8 ms before the
 // read even started.
-import type { EventReader, SseEvent } from './event-reader.ts';
+//
+// Reads are deduplicated by the listener's epoch, which it bumps on every notification, reconnect
+// and subscribe before it wakes anyone: a read that started in the current epoch saw every commit
+// notified so far, so a second wake in the same epoch needs no read of its own. A wake during a
+// read of an older epoch reads once more after it.
+import type { Db } from '../../shared/db.ts';
+import { readSseEvents, type SseEvent } from './event-reader.ts';
 
 /** One stream: the seq it sent last, and how it takes rows (only seq = last + 1 onwards, in order). */
 export interface StreamMember {
@@ -21,7 +27,7 @@ const RETRY_MS = 1000;
 
 export class ScenarioStreams {
   readonly #id: string;
-  readonly #reader: EventReader;
+  readonly #db: Db;
   readonly #listener: Epoch;
   readonly #onEmpty: () => void;
   readonly #members = new Set<StreamMember>();
@@ -30,9 +36,9 @@ export class ScenarioStreams {
   #wokenEpoch = -1;
   #retry: NodeJS.Timeout | null = null;
 
-  constructor(id: string, reader: EventReader, listener: Epoch, onEmpty: () => void) {
+  constructor(id: string, db: Db, listener: Epoch, onEmpty: () => void) {
     this.#id = id;
-    this.#reader = reader;
+    this.#db = db;
     this.#listener = listener;
     this.#onEmpty = onEmpty;
   }
@@ -74,7 +80,7 @@ export class ScenarioStreams {
         if (this.#members.size === 0) return;
         let from = Number.POSITIVE_INFINITY;
         for (const m of this.#members) if (m.last < from) from = m.last;
-        const rows = await this.#reader.read(this.#id, from, this.#listener.epoch);
+        const rows = await readSseEvents(this.#db, this.#id, from);
         // A stream may close (terminal event) while it is delivered to: a Set allows that.
         for (const m of this.#members) m.deliver(rows);
       } while (this.#again);
