@@ -73,9 +73,26 @@ try {
 }
 
 let stopping = false;
+/** Postgres closed the connection (shutting down, or a terminated backend). */
+const connectionLost = (err: unknown) =>
+  err instanceof Error &&
+  (['57P01', '57P02', '57P03'].includes(String((err as { code?: unknown }).code)) ||
+    /Connection terminated/.test(err.message));
+
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
+  // pg-boss ends its LISTEN connection after removing that client's listeners; if Postgres stops at
+  // the same moment (Ctrl-C under `npm start` signals both), the connection's FATAL arrives with no
+  // listener and is thrown. While stopping, a lost connection is expected: note it and go on.
+  process.on('uncaughtException', (err) => {
+    if (connectionLost(err)) {
+      logger.warn({ err: (err as Error).message }, 'a database connection closed while stopping');
+      return;
+    }
+    logger.fatal({ err }, 'uncaught exception while stopping');
+    process.exit(1);
+  });
   logger.info({ signal }, 'stopping: no new jobs; running calculations get the grace period');
   // Jobs claimed but not started go back to the queue now, not after the running ones.
   engines.drain();
