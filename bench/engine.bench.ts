@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../shared/schemas/result.ts';
+import type { WeatherYear } from '../shared/weather/types.ts';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { financeModel } from '../worker/engine/finance.ts';
 import { degradationFactor, hybridYear } from '../worker/engine/hybrid.ts';
@@ -14,7 +15,6 @@ import { calculate } from '../worker/engine/index.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from '../worker/engine/market.ts';
 import { prepareSolar, solarYear } from '../worker/engine/solar.ts';
 import { syntheticYear } from '../worker/engine/weather.synthetic.ts';
-import type { WeatherYear } from '../worker/engine/weather.types.ts';
 import { prepareWind, windYear } from '../worker/engine/wind.ts';
 
 const WARMUP = 5;

@@ -2,14 +2,14 @@
 // transaction's exact shape (for a precise commit time), broadcasts, and the plain SELECT baseline.
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
+import { createQueuedScenario } from '../server/scenarios.create.ts';
+import { validateScenario } from '../server/validate.ts';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool, type Db } from '../shared/db.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
-import { createQueuedScenario } from '../shared/scenarios.create.ts';
 import { appendEvent } from '../shared/scenarios.repository.ts';
 import { uuidv7 } from '../shared/uuid.ts';
-import { validateScenario } from '../shared/validate.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
 import { DEFAULT_SCENARIO } from './load.protocol.ts';
 import { epochMs, sleep, waitFor } from './stats.ts';

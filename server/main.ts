@@ -19,7 +19,7 @@ const pool = createPool(config.databaseUrl, {
   statementTimeoutMs: config.statementTimeoutMs,
   applicationName: 'hourglass-web',
 });
-// Creates run on their own pool in node-pg's pipeline mode (shared/scenarios.create.ts); the main
+// Creates run on their own pool in node-pg's pipeline mode (server/scenarios.create.ts); the main
 // pool stays in plain mode, which binary COPY reads need.
 const createsPool = createPool(config.databaseUrl, {
   max: config.poolMax,

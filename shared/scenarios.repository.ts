@@ -18,7 +18,7 @@ export interface NewScenario {
 
 /**
  * The scenario and its first event (`queued`, seq 1) in one statement; $1–$5: id, name, inputs
- * (JSON text), idempotency key, request hash. Run it in the create transaction (shared/scenarios.create.ts).
+ * (JSON text), idempotency key, request hash. Run it in the create transaction (server/scenarios.create.ts).
  */
 export const INSERT_SCENARIO_SQL = `
   WITH scenario AS (

@@ -3,6 +3,7 @@
 // inverter and the module types.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import type { WeatherYear } from '../shared/weather/types.ts';
 import { coverTransmittance } from '../worker/engine/solar.irradiance.ts';
 import { PVWATTS_WIND_HEIGHT_M } from '../worker/engine/solar.temperature.ts';
 import {
@@ -17,7 +18,6 @@ import {
   solarYearDetail,
 } from '../worker/engine/solar.ts';
 import { HOURS_PER_YEAR } from '../worker/engine/solar-position.ts';
-import type { WeatherYear } from '../worker/engine/weather.types.ts';
 
 const DENVER_CSV = new URL('./fixtures/reference/pvwatts_denver_4kw_rackmount_hourly.csv', import.meta.url);
 const DEG = Math.PI / 180;

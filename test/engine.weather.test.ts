@@ -10,7 +10,8 @@ import {
   WeatherFileError,
   weatherYearFromSamCsv,
   weatherYearFromSupplied,
-} from '../shared/weather.samcsv.ts';
+} from '../shared/weather/samcsv.ts';
+import type { WeatherYear } from '../shared/weather/types.ts';
 import { deriveSeed, Rng } from '../worker/engine/random.ts';
 import {
   extraterrestrialHorizontal,
@@ -18,7 +19,6 @@ import {
   prepareSynthetic,
   syntheticYear,
 } from '../worker/engine/weather.synthetic.ts';
-import type { WeatherYear } from '../worker/engine/weather.types.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;

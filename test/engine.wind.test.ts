@@ -1,7 +1,7 @@
 // The wind model against hand calculations with a published 1.5 MW power curve.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import type { WeatherYear } from '../worker/engine/weather.types.ts';
+import type { WeatherYear } from '../shared/weather/types.ts';
 import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 

@@ -4,14 +4,14 @@ import express, { type Router as ExpressRouter, type Request, type Response, Rou
 import type { ScenarioRow } from '../../shared/db.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { copyOut } from '../../shared/pg.copy.ts';
-import { createQueuedScenario } from '../../shared/scenarios.create.ts';
 import { findByIdempotencyKey, findScenario, LIST_JSON_QUERY } from '../../shared/scenarios.repository.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
-import { validateScenario } from '../../shared/validate.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
+import { createQueuedScenario } from '../scenarios.create.ts';
+import { validateScenario } from '../validate.ts';
 
 /** Bytes per write of the list. */
 const LIST_CHUNK = 64 * 1024;

@@ -3,14 +3,14 @@
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
-import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather.samcsv.ts';
+import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather/samcsv.ts';
+import type { WeatherYear } from '../../shared/weather/types.ts';
 import { EngineError } from './engine.error.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
 import { prepareSolar, solarYear } from './solar.ts';
 import { syntheticYear } from './weather.synthetic.ts';
-import type { WeatherYear } from './weather.types.ts';
 import { prepareWind, windYear } from './wind.ts';
 
 export { EngineError } from './engine.error.ts';

@@ -6,6 +6,7 @@
 // tracker rotations, cover transmittance, Perez's sun terms) is computed once in
 // `prepareSolar`; `solarYear` is then one allocation-free pass over the year's weather.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import type { WeatherYear } from '../../shared/weather/types.ts';
 import { coverTransmittanceCurve, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
 import {
   type FuentesModel,
@@ -18,7 +19,6 @@ import {
 } from './solar.temperature.ts';
 import { type ArrayType, type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
 import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
-import type { WeatherYear } from './weather.types.ts';
 
 export type ModuleType = ResolvedInputs['solar']['module_type'];
 

@@ -9,9 +9,9 @@
 // of sampling. Geometry and tables depend only on the inputs and are cached across years.
 
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
-import { pressureFromElevation } from '../../shared/weather.samcsv.ts';
+import { pressureFromElevation } from '../../shared/weather/samcsv.ts';
+import type { WeatherYear } from '../../shared/weather/types.ts';
 import { deriveSeed, lnGamma, normalCdf, normalPdf, normalQuantile, Rng } from './random.ts';
-import type { WeatherYear } from './weather.types.ts';
 
 const HOURS = 8760;
 const DAYS = 365;

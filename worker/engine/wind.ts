@@ -3,7 +3,7 @@
 // linear interpolation, zero outside the curve, and one total loss factor. There is no
 // wake model; wake losses are one of the loss categories, as in SAM's simple mode.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
-import type { WeatherYear } from './weather.types.ts';
+import type { WeatherYear } from '../../shared/weather/types.ts';
 
 /** Sea-level standard air density the power curves are given at, kg/m³. */
 export const RHO_SEA_LEVEL = 1.225;

@@ -2,10 +2,10 @@
 // Every failing field is reported, each with a JSON Pointer path.
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from '../shared/schemas/inputs.ts';
+import type { FieldError } from '../shared/schemas/problem.ts';
+import { parseSamCsv, WeatherFileError } from '../shared/weather/samcsv.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
-import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from './schemas/inputs.ts';
-import type { FieldError } from './schemas/problem.ts';
-import { parseSamCsv, WeatherFileError } from './weather.samcsv.ts';
 
 const compiled = TypeCompiler.Compile(ScenarioInputs);
 const applyDefaults = compileDefaults(ScenarioInputs);

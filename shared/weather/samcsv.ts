@@ -3,8 +3,8 @@
 // WeatherYear. Shared because the web validator rejects a bad upload with the line
 // number before it is stored, and the engine reads the same text the same way.
 import type { Static } from '@sinclair/typebox';
-import type { WeatherYear } from '../worker/engine/weather.types.ts';
-import type { SuppliedWeather } from './schemas/inputs.ts';
+import type { SuppliedWeather } from '../schemas/inputs.ts';
+import type { WeatherYear } from './types.ts';
 
 const HOURS = 8760;
 const LEAP_HOURS = 8784;

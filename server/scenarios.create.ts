@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type pg from 'pg';
 import type { Db as BossDb, PgBoss } from 'pg-boss';
-import type { Config } from './config.ts';
-import type { ScenarioRow } from './db.ts';
-import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
-import { INSERT_SCENARIO_SQL, type NewScenario, queuedScenarioRow } from './scenarios.repository.ts';
+import type { Config } from '../shared/config.ts';
+import type { ScenarioRow } from '../shared/db.ts';
+import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
+import { INSERT_SCENARIO_SQL, type NewScenario, queuedScenarioRow } from '../shared/scenarios.repository.ts';
 
 /** Prepared-statement names by statement text (pg-boss builds the same text for a queue each time). */
 const names = new Map<string, string>();

@@ -1,6 +1,6 @@
 // `npm run migrate` and the Procfile's release: pg-boss's schema and queues, then ours.
-import { loadConfig } from './config.ts';
-import { migrateAll } from './migrate.ts';
+import { loadConfig } from '../shared/config.ts';
+import { migrateAll } from '../shared/migrate.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) {
