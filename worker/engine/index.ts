@@ -9,15 +9,20 @@ import { EngineError } from './engine.error.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
+import { type GenerationProfile, type ProfileCache, profileKeys } from './profiles.ts';
 import { prepareSolar, solarYear } from './solar.ts';
 import { syntheticYear } from './weather.synthetic.ts';
 import { prepareWind, windYear } from './wind.ts';
 
 export { EngineError } from './engine.error.ts';
+export type { GenerationProfile, ProfileCache } from './profiles.ts';
+export { profileKeys } from './profiles.ts';
 
 // As in the result schema; the engine imports only types from the shared schemas.
 const YEARS = 25;
 const HOURS_PER_YEAR = 8760;
+// The output of an absent technology.
+const ZERO_YEAR = new Float64Array(HOURS_PER_YEAR);
 
 /** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
 export type EngineResult = Omit<ScenarioResult, 'scenario_id' | 'solar_hourly' | 'wind_hourly'> & {
@@ -34,32 +39,55 @@ export type YearReporter = (yearIndex: number, solar: Float64Array, wind: Float6
 // Share of the work before finance; finance is quick but reported on its own.
 const GENERATION_SHARE = 0.97;
 
-export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter, onYear?: YearReporter): EngineResult {
+export function calculate(
+  inputs: ResolvedInputs,
+  onProgress?: ProgressReporter,
+  onYear?: YearReporter,
+  cache?: ProfileCache,
+): EngineResult {
   const report = onProgress ?? (() => {});
   checkInputs(inputs);
-  const solarModel = inputs.solar.capacity_mw_dc > 0 ? prepareSolar(inputs) : null;
-  const windModel = inputs.wind.capacity_mw > 0 ? prepareWind(inputs) : null;
   const market = prepareMarket(inputs);
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
+  const solarMw = inputs.solar.capacity_mw_dc;
+  const windMw = inputs.wind.capacity_mw;
 
+  // Stages 1–2, weather and per-unit generation: taken from the cache when it has them.
+  const synthetic = inputs.weather.source === 'synthetic';
+  const weatherYears = synthetic ? YEARS : 1;
+  const keys = cache ? profileKeys(inputs) : null;
+  const cachedSolar = keys?.solar ? cache?.get(keys.solar) : undefined;
+  const cachedWind = keys?.wind ? cache?.get(keys.wind) : undefined;
+  const solarModel = solarMw > 0 && !cachedSolar ? prepareSolar(perUnit(inputs, 'solar')) : null;
+  const windModel = windMw > 0 && !cachedWind ? prepareWind(perUnit(inputs, 'wind')) : null;
+  const solarProfile: GenerationProfile | null =
+    cachedSolar ??
+    (solarModel ? { years: weatherYears, perMw: new Float64Array(weatherYears * HOURS_PER_YEAR) } : null);
+  const windProfile: GenerationProfile | null =
+    cachedWind ?? (windModel ? { years: weatherYears, perMw: new Float64Array(weatherYears * HOURS_PER_YEAR) } : null);
   const solarHourly = new Float64Array(YEARS * HOURS_PER_YEAR);
   const windHourly = new Float64Array(YEARS * HOURS_PER_YEAR);
-  // Undegraded output of the current weather year, reused across years.
-  const solarBase = new Float64Array(HOURS_PER_YEAR);
-  const windBase = new Float64Array(HOURS_PER_YEAR);
-  const generate = (weather: WeatherYear) => {
-    if (solarModel) solarYear(solarModel, weather, solarBase);
-    if (windModel) windYear(windModel, weather, windBase);
+  const mustGenerate = solarModel !== null || windModel !== null;
+  // Weather year i's hours inside a profile.
+  const slice = (profile: GenerationProfile | null, i: number) => {
+    if (!profile) return ZERO_YEAR;
+    const y = profile.years === 1 ? 0 : i;
+    return profile.perMw.subarray(y * HOURS_PER_YEAR, (y + 1) * HOURS_PER_YEAR);
+  };
+  const generate = (weather: WeatherYear, i: number) => {
+    if (solarModel) solarYear(solarModel, weather, slice(solarProfile, i));
+    if (windModel) windYear(windModel, weather, slice(windProfile, i));
   };
 
   // A supplied year is the same every year: its weather and output are computed once.
-  const synthetic = inputs.weather.source === 'synthetic';
   let weather: WeatherYear | undefined;
   let yearStart = 0;
   if (!synthetic) {
-    weather = loadWeather(inputs);
-    report('weather', 0.1);
-    generate(weather);
+    if (mustGenerate) {
+      weather = loadWeather(inputs);
+      report('weather', 0.1);
+      generate(weather, 0);
+    }
     report('generation', 0.3);
     yearStart = 0.3;
   }
@@ -75,18 +103,19 @@ export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter,
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const done = yearStart + i * perYear;
-    if (synthetic) {
+    if (synthetic && mustGenerate) {
       weather = syntheticYear(inputs, i, weather);
       report('weather', done + 0.4 * perYear);
-      generate(weather);
+      generate(weather, i);
     }
     const solarOut = solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
     const windOut = windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    // Stage 3: capacity × degradation, then the export limit.
     const curtailed = hybridYear(
-      solarBase,
-      windBase,
-      degradationFactor(inputs.solar.degradation_percent_per_year, year),
-      degradationFactor(inputs.wind.degradation_percent_per_year, year),
+      slice(solarProfile, i),
+      slice(windProfile, i),
+      solarMw * degradationFactor(inputs.solar.degradation_percent_per_year, year),
+      windMw * degradationFactor(inputs.wind.degradation_percent_per_year, year),
       limitMw,
       solarOut,
       windOut,
@@ -114,6 +143,10 @@ export function calculate(inputs: ResolvedInputs, onProgress?: ProgressReporter,
     report(synthetic ? 'generation' : 'market', done + perYear);
   }
 
+  if (cache && keys) {
+    if (keys.solar && solarModel && solarProfile) cache.set(keys.solar, solarProfile);
+    if (keys.wind && windModel && windProfile) cache.set(keys.wind, windProfile);
+  }
   const finance = financeModel(inputs, { revenue, deliveredMwh: delivered });
   checkFinite(finance);
   report('finance', 1);
@@ -146,6 +179,13 @@ function loadWeather(inputs: ResolvedInputs): WeatherYear {
     if (err instanceof EngineError) throw err;
     throw new EngineError('invalid_weather', err instanceof Error ? err.message : String(err));
   }
+}
+
+/** The inputs of one MW of a technology: its profile is the per-unit output. */
+function perUnit(inputs: ResolvedInputs, tech: 'solar' | 'wind'): ResolvedInputs {
+  return tech === 'solar'
+    ? { ...inputs, solar: { ...inputs.solar, capacity_mw_dc: 1 } }
+    : { ...inputs, wind: { ...inputs.wind, capacity_mw: 1 } };
 }
 
 /** What the schema cannot say and validation may not have seen (stored inputs are trusted, not re-validated). */

@@ -1,0 +1,72 @@
+// The engine's generation profiles: a calculation that takes them from a cache gives the same bytes
+// as one that computes them, and the cache is consulted by exactly the inputs that determine them.
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
+import { calculate, type GenerationProfile, type ProfileCache, profileKeys } from '../worker/engine/index.ts';
+import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
+
+class MapCache implements ProfileCache {
+  readonly map = new Map<string, GenerationProfile>();
+  hits = 0;
+  get(key: string) {
+    const p = this.map.get(key);
+    if (p) this.hits++;
+    return p;
+  }
+  set(key: string, profile: GenerationProfile) {
+    this.map.set(key, profile);
+  }
+}
+
+const bytesOf = (r: ReturnType<typeof calculate>) => {
+  const { solar_hourly, wind_hourly, ...statements } = r;
+  return Buffer.concat([
+    Buffer.from(solar_hourly.buffer),
+    Buffer.from(wind_hourly.buffer),
+    Buffer.from(JSON.stringify(statements)),
+  ]);
+};
+
+const samCsv = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
+
+const variants: Array<[string, DeepPartial<ScenarioInputs>]> = [
+  ['default', {}],
+  ['capacities', { solar: { capacity_mw_dc: 37.5 }, wind: { capacity_mw: 210 } }],
+  ['export limit', { grid: { export_limit_mw: 60 } }],
+  ['price and finance', { market: { ppa_price_per_mwh: 61 }, finance: { discount_rate_real_percent: 9 } }],
+  ['degradation', { solar: { degradation_percent_per_year: 0.9 }, wind: { degradation_percent_per_year: 0.3 } }],
+  ['no wind', { wind: { capacity_mw: 0 } }],
+];
+
+for (const [weatherName, weather] of [
+  ['synthetic', {}],
+  ['sam_csv', { weather: { source: 'sam_csv', text: samCsv } }],
+] as Array<[string, DeepPartial<ScenarioInputs>]>) {
+  t.test(`${weatherName} weather: cached profiles give the bytes of a fresh calculation`, async (t) => {
+    const cache = new MapCache();
+    for (const [name, patch] of variants) {
+      const inputs = resolvedInputs({ ...weather, ...patch } as DeepPartial<ScenarioInputs>);
+      const hitsBefore = cache.hits;
+      const viaCache = calculate(inputs, undefined, undefined, cache);
+      const alone = calculate(inputs);
+      t.ok(bytesOf(viaCache).equals(bytesOf(alone)), `${name}: identical to a calculation without a cache`);
+      if (name !== 'default') t.ok(cache.hits > hitsBefore, `${name}: reused a cached profile`);
+    }
+    t.equal(cache.map.size, 2, 'one profile per technology for all the variants');
+  });
+}
+
+t.test('profile keys: what changes generation changes the key, what does not leaves it', async (t) => {
+  const base = profileKeys(resolvedInputs());
+  const same = (p: DeepPartial<ScenarioInputs>) => profileKeys(resolvedInputs(p));
+  t.same(same({ solar: { capacity_mw_dc: 10 }, wind: { capacity_mw: 20 } }), base, 'capacities');
+  t.same(same({ grid: { export_limit_mw: 5 }, market: { ppa_price_per_mwh: 1 } }), base, 'grid and market');
+  t.not(same({ seed: 7 }).solar, base.solar, 'the seed changes solar');
+  t.not(same({ seed: 7 }).wind, base.wind, 'the seed changes wind');
+  t.not(same({ solar: { dc_ac_ratio: 1.1 } }).solar, base.solar, 'the DC/AC ratio changes solar');
+  t.equal(same({ solar: { dc_ac_ratio: 1.1 } }).wind, base.wind, '… and not wind');
+  t.not(same({ wind: { turbine: { hub_height_m: 120 } } }).wind, base.wind, 'the hub height changes wind');
+  t.not(same({ site: { latitude: 36 } }).solar, base.solar, 'the latitude changes solar');
+  t.equal(same({ wind: { capacity_mw: 0 } }).wind, null, 'no wind, no wind key');
+});

@@ -1,0 +1,70 @@
+// The engine's expensive stages, weather and per-unit generation, apart from the cheap ones that
+// follow (scaling, degradation, curtailment, market, finance). A generation profile is the
+// undegraded output of one MW of a technology in each hour of each weather year. It depends on the
+// site, the weather (with its seed and start year) and that technology's design, never on its
+// capacity, the grid, the market or the finance. A caller may keep profiles between calculations
+// (a sweep's variants differ in capacities, export limit or price): `calculate` reads them from a
+// ProfileCache by `profileKeys` and stores the ones it had to compute.
+//
+// A cached profile and a computed one give byte-identical results, because `calculate` always goes
+// through the profile: output = profile × (capacity × degradation), whether or not it was cached.
+import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+
+/** Undegraded MWh in each hour per MW of capacity (solar: per MW DC), year-major. */
+export interface GenerationProfile {
+  /** Weather years covered: 25 for synthetic weather, 1 for a supplied year used every year. */
+  readonly years: number;
+  readonly perMw: Float64Array;
+}
+
+/** Where `calculate` looks for profiles before computing them, and leaves the ones it computed. */
+export interface ProfileCache {
+  get(key: string): GenerationProfile | undefined;
+  set(key: string, profile: GenerationProfile): void;
+}
+
+export interface ProfileKeys {
+  /** null when the technology is absent (capacity 0): no profile is needed. */
+  solar: string | null;
+  wind: string | null;
+}
+
+/**
+ * Canonical text of exactly the inputs that determine each profile (keys sorted, so the order a
+ * client wrote them in does not matter). Every input is part of a key unless it is listed here as
+ * not affecting generation: a new input is therefore shared only once someone says it may be.
+ */
+export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
+  const {
+    name: _name,
+    solar,
+    wind,
+    grid: _grid,
+    market: _market,
+    finance: _finance,
+    ...common
+  } = inputs as ResolvedInputs & {
+    name?: string;
+  };
+  const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
+  const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
+  return {
+    solar: capacity_mw_dc > 0 ? canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign }) : null,
+    wind: capacity_mw > 0 ? canonicalJson({ v: 1, tech: 'wind', common, design: windDesign }) : null,
+  };
+}
+
+/** JSON text with every object's keys in sorted order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const parts: string[] = [];
+    for (const key of Object.keys(obj).sort()) {
+      if (obj[key] === undefined) continue;
+      parts.push(`${JSON.stringify(key)}:${canonicalJson(obj[key])}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
