@@ -178,18 +178,6 @@ export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: nu
 }
 
 /**
- * Every scenario as ready JSON text (the same shape as server/scenario.view.ts toListItem), newest
- * first (UUIDv7 ids sort by time), for a binary COPY (shared/pg.copy.ts): one statement is one
- * snapshot, and the web process makes no per-row objects or strings. A finished scenario's item
- * was built when it finished (list_json, sql/0004_list_json.sql); the others are built here by the
- * same function.
- */
-export const LIST_JSON_QUERY = `
-  SELECT COALESCE(s.list_json, scenario_list_json(s))
-  FROM scenarios s
-  ORDER BY s.id DESC`;
-
-/**
  * The `running` event of an attempt as one statement (one round trip, prepared once per
  * connection): only while the scenario is unfinished. $1–$4: id, attempt, event data (JSON text),
  * channel. started_at is the transaction's time, as the event's created_at.

@@ -1,24 +1,17 @@
-// POST /api/scenarios, GET /api/scenarios, GET /api/scenarios/{id}.
+// POST /api/scenarios, GET /api/scenarios (server/scenarios.list.ts), GET /api/scenarios/{id}.
 import { createHash } from 'node:crypto';
 import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import type { ScenarioRow } from '../../shared/db.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
-import { copyOut } from '../../shared/pg.copy.ts';
-import { findByIdempotencyKey, findScenario, LIST_JSON_QUERY } from '../../shared/scenarios.repository.ts';
+import { findByIdempotencyKey, findScenario } from '../../shared/scenarios.repository.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
+import { LIST_PARAMS, parseListQuery, sendPage, streamAll } from '../scenarios.list.ts';
 import { validateScenario } from '../validate.ts';
-
-/** Bytes per write of the list. */
-const LIST_CHUNK = 64 * 1024;
-/** Bytes the list may queue for a slow client before the COPY is paused. */
-const LIST_BUFFER_LIMIT = 1024 * 1024;
-/** The longest a list may take, for clients that read slowly. */
-const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 
 function requireJson(req: Request): void {
   const type = req.headers['content-type'];
@@ -96,81 +89,11 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
     res.status(201).location(scenarioPath(id)).json(toScenario(row));
   }
 
-  /**
-   * Streams every scenario, newest first, from one binary COPY (one snapshot): row bytes are copied
-   * into 64 kB chunks and written as they come, and the COPY pauses while the client is behind, so
-   * memory stays flat whatever the number of scenarios.
-   */
   async function list(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const client = await pool.connect();
-    let released = false;
-    const release = (err?: Error) => {
-      if (released) return;
-      released = true;
-      client.release(err);
-    };
-    try {
-      // A slow client holds the COPY open: it gets LIST_TIMEOUT_MS, not the pool's statement timeout.
-      await client.query('BEGIN READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${LIST_TIMEOUT_MS}`);
-      res.status(200).type('application/json');
-      // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
-      const spare: Buffer[] = [];
-      const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
-      let chunk = take();
-      chunk.write('{"items":[');
-      let used = 10;
-      let total = 0;
-      let dropped = false;
-      const flush = () => {
-        if (used === 0 || dropped) return;
-        const written = chunk;
-        res.write(written.subarray(0, used), () => {
-          if (written.length === LIST_CHUNK) spare.push(written);
-        });
-        chunk = take();
-        used = 0;
-        // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
-        if (res.writableLength >= LIST_BUFFER_LIMIT) {
-          copy.pause();
-          res.once('drain', () => copy.resume());
-        }
-      };
-      // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
-      res.once('close', () => {
-        if (!res.writableFinished) {
-          dropped = true;
-          copy.resume();
-        }
-      });
-      const copy = copyOut(
-        client,
-        LIST_JSON_QUERY,
-        ([json]) => {
-          if (dropped || !json) return;
-          const need = json.length + 1;
-          if (used + need > chunk.length) flush();
-          if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
-          if (total++ > 0) chunk[used++] = 0x2c; // ','
-          used += json.copy(chunk, used);
-        },
-        { timeoutMs: LIST_TIMEOUT_MS + 1000 },
-      );
-      await copy.done;
-      await client.query('COMMIT');
-      release();
-      if (dropped) return;
-      flush();
-      res.end(`],"total":${total}}`);
-    } catch (err) {
-      release(err as Error);
-      // Once the body has started, a failure can only cut the response short.
-      if (res.headersSent) res.destroy(err as Error);
-      else throw err;
-    } finally {
-      release();
-    }
+    allowQuery(req.query, LIST_PARAMS);
+    const query = parseListQuery(req.query);
+    if (query.limit === null) await streamAll(pool, res, query);
+    else await sendPage(pool, req, res, query);
   }
 
   async function show(req: Request, res: Response): Promise<void> {
