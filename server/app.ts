@@ -10,6 +10,7 @@ import { HttpProblem, problemMiddleware } from './problem.ts';
 import { docsRoutes } from './routes/docs.route.ts';
 import { eventRoutes } from './routes/events.route.ts';
 import { healthRoutes } from './routes/health.route.ts';
+import { problemRoutes } from './routes/problems.route.ts';
 import { scenarioRoutes } from './routes/scenarios.route.ts';
 import { statementRoutes } from './routes/statements.route.ts';
 
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps): Express {
   if (config.corsOrigins.length > 0) app.use(cors(config.corsOrigins));
   app.use(healthRoutes(deps));
   app.use(docsRoutes(deps));
+  app.use(problemRoutes());
   if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
   app.use(scenarioRoutes(deps));
   app.use(eventRoutes(deps));

@@ -18,7 +18,7 @@ export type ProblemCode =
   | 'unavailable'
   | 'internal';
 
-const TITLES: Record<ProblemCode, [number, string]> = {
+export const TITLES: Record<ProblemCode, [number, string]> = {
   bad_request: [400, 'Bad request'],
   validation: [400, 'The request does not match the schema'],
   malformed_json: [400, 'The body is not valid JSON'],
@@ -57,6 +57,9 @@ export class HttpProblem extends Error {
   }
 }
 
+/** The problem's `type`: a page of this server that explains it (server/routes/problems.route.ts). */
+export const problemType = (code: ProblemCode) => `/problems/${code.replaceAll('_', '-')}`;
+
 export function sendProblem(res: Response, p: HttpProblem): void {
   for (const [k, v] of Object.entries(p.headers)) res.setHeader(k, v);
   res
@@ -64,7 +67,7 @@ export function sendProblem(res: Response, p: HttpProblem): void {
     .type('application/problem+json')
     .send(
       JSON.stringify({
-        type: `https://hourglass.dev/problems/${p.code.replaceAll('_', '-')}`,
+        type: problemType(p.code),
         title: TITLES[p.code][1],
         status: p.status,
         ...(p.detail ? { detail: p.detail } : {}),

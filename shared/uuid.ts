@@ -1,30 +1,13 @@
-import { randomFillSync } from 'node:crypto';
+import { v7 } from 'uuid';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
-/** Random bytes drawn 4 kB at a time: one call into the CSPRNG per 409 ids instead of per id. */
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-function random10(): Buffer {
-  if (poolAt + 10 > pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  poolAt += 10;
-  return pool.subarray(poolAt - 10, poolAt);
-}
-
-/** RFC 9562 UUIDv7: 48-bit Unix milliseconds, then random bits, so ids sort by creation time. */
-export function uuidv7(now = Date.now()): string {
-  const b = Buffer.allocUnsafe(16);
-  random10().copy(b, 6);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = 0x70 | (b[6] & 0x0f);
-  b[8] = 0x80 | (b[8] & 0x3f);
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+/**
+ * RFC 9562 UUIDv7 (the `uuid` package): 48-bit Unix milliseconds, then a counter, so ids made by
+ * one process sort in creation order even within a millisecond, which keyset paging relies on.
+ * Ids from different processes in the same millisecond sort by their random bits.
+ */
+export const uuidv7 = (): string => v7();
 
 /** Any RFC 4122 / 9562 variant UUID; the id routes answer 404 for anything else. */
 export const isUuid = (s: string): boolean => UUID_RE.test(s);

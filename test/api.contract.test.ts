@@ -61,6 +61,7 @@ t.test('the OpenAPI document lists every endpoint and /docs serves Swagger UI', 
     '/api/scenarios/{id}/events',
     '/api/scenarios/{id}/statements',
     '/healthz',
+    '/problems/{type}',
     '/readyz',
   ]);
   const schemas = (doc.json.components as { schemas: Record<string, unknown> }).schemas;

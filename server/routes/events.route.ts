@@ -9,6 +9,7 @@ import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
 import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
+import { idParam, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
 
@@ -28,6 +29,47 @@ const lastEventIdPath = (req: Request) =>
   req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
 
 const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
+
+export const eventsDoc: RouteDoc = {
+  paths: {
+    '/api/scenarios/{id}/events': {
+      get: {
+        operationId: 'getScenarioEvents',
+        summary: 'Follow a scenario live (server-sent events)',
+        description:
+          'Events: queued, running {attempt}, progress {progress, stage, message}, succeeded {summary, statements_url}, failed {error}. Each has `id: <seq>`; resume with `Last-Event-ID` or `?last_event_id=`. The stream closes after the terminal event.',
+        tags: ['scenarios'],
+        parameters: [
+          idParam('The scenario id (UUID).'),
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description: 'Resume after this event.',
+            schema: { type: 'integer', minimum: 0 },
+          },
+          {
+            name: 'last_event_id',
+            in: 'query',
+            required: false,
+            description: 'Resume after this event (for clients that cannot set headers).',
+            schema: { type: 'integer', minimum: 0 },
+          },
+        ],
+        responses: {
+          200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          204: {
+            description:
+              'The scenario is finished and Last-Event-ID is its last event: nothing to send (an EventSource stops reconnecting).',
+          },
+          400: problem('Last-Event-ID is not a number, or is after the last event.'),
+          404: problem('No such scenario.'),
+          503: problem('Too many open streams on this server.'),
+        },
+      },
+    },
+  },
+};
 
 export function eventRoutes(deps: AppDeps): ExpressRouter {
   const { db, listener, config } = deps;

@@ -4,14 +4,131 @@ import express, { type Router as ExpressRouter, type Request, type Response, Rou
 import type { ScenarioRow } from '../../shared/db.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { findByIdempotencyKey, findScenario } from '../../shared/scenarios.repository.ts';
+import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
+import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
+import { allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
+import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
-import { LIST_PARAMS, parseListQuery, sendPage, streamAll } from '../scenarios.list.ts';
+import { LIST_PARAMS, MAX_PAGE, parseListQuery, STATUSES, sendPage, streamAll } from '../scenarios.list.ts';
 import { validateScenario } from '../validate.ts';
+
+const query = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: 'query' as const,
+  required: false,
+  description,
+  schema,
+});
+
+export const scenariosDoc: RouteDoc = {
+  schemas: { ScenarioInputs, Scenario, ScenarioList, ScenarioPage },
+  requestSchemas: { ScenarioRequest: ScenarioInputs },
+  paths: {
+    '/api/scenarios': {
+      post: {
+        operationId: 'createScenario',
+        summary: 'Create a scenario and queue its calculation',
+        tags: ['scenarios'],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Repeat a create safely: the same key and body return the first scenario.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ],
+        requestBody: {
+          required: true,
+          description: 'The inputs; every field with a default may be left out (the answer shows them filled in).',
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ScenarioRequest' },
+              example: { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } },
+            },
+          },
+        },
+        responses: {
+          201: {
+            description: 'Created and queued. `Location` names the scenario.',
+            headers: { Location: { description: 'The new scenario.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } },
+          },
+          400: problem('Malformed JSON, or the body does not match the schema (every failing field is listed).'),
+          409: problem('The Idempotency-Key was used with a different body.'),
+          413: problem('The body is over the limit.'),
+          415: problem('The body is not JSON.'),
+        },
+      },
+      get: {
+        operationId: 'listScenarios',
+        summary: 'List scenarios, newest first: all of them (streamed), or a page',
+        description:
+          'Without `limit`: every matching scenario, streamed, with `total`. With `limit`: one page and `next_cursor` (also as a `Link: <…>; rel="next"` header); pages are keyset pages on the id, so they neither skip nor repeat a row while the list changes.',
+        tags: ['scenarios'],
+        parameters: [
+          query('limit', 'Page size.', { type: 'integer', minimum: 1, maximum: MAX_PAGE }),
+          query('cursor', "The previous page's next_cursor (needs limit).", { type: 'string' }),
+          query('status', 'Only these statuses, comma-separated.', {
+            type: 'string',
+            pattern: `^(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*$`,
+          }),
+          query('sweep_id', "Only this sweep's variants.", { type: 'string', format: 'uuid' }),
+          query('q', 'Only names containing this text (case-insensitive).', {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+          }),
+        ],
+        responses: {
+          200: {
+            description: 'Scenarios without their inputs: a ScenarioList without `limit`, a ScenarioPage with it.',
+            headers: {
+              Link: { description: 'rel="next": the next page (paged answers only).', schema: { type: 'string' } },
+            },
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [{ $ref: '#/components/schemas/ScenarioList' }, { $ref: '#/components/schemas/ScenarioPage' }],
+                },
+              },
+            },
+          },
+          400: problem('A bad or unknown query parameter (named in errors).'),
+        },
+      },
+    },
+    '/api/scenarios/{id}': {
+      get: {
+        operationId: 'getScenario',
+        summary: 'Read a scenario',
+        tags: ['scenarios'],
+        parameters: [
+          idParam('The scenario id (UUID).'),
+          {
+            name: 'If-None-Match',
+            in: 'header',
+            required: false,
+            description: 'An ETag from an earlier answer: 304 if unchanged.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          200: {
+            ...json('The scenario.', 'Scenario'),
+            headers: { ETag: { description: 'Changes whenever the scenario does.', schema: { type: 'string' } } },
+          },
+          304: { description: 'Not modified.' },
+          404: problem('No such scenario.'),
+        },
+      },
+    },
+  },
+};
 
 function requireJson(req: Request): void {
   const type = req.headers['content-type'];
@@ -100,7 +217,16 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
     allowQuery(req.query, []);
     const row = await findScenario(db, scenarioId(req.params.id));
     if (!row) throw new HttpProblem('not_found', 'no scenario has this id');
-    res.json(toScenario(row));
+    // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
+    const body = JSON.stringify(toScenario(row));
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (etagMatches(req.get('If-None-Match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(body);
   }
 
   router.route('/api/scenarios').get(list).post(requireJsonMw, json, create).all(methodNotAllowed('GET', 'POST'));

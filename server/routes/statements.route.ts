@@ -5,8 +5,10 @@ import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import { findResultEtag, findStatements, type ResultPart } from '../../shared/results.repository.ts';
+import { ScenarioResult } from '../../shared/schemas/result.ts';
 import type { AppDeps } from '../deps.ts';
 import { acceptsGzip, allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
+import { idParam, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { csvChunks } from '../statements.csv.ts';
 
@@ -35,6 +37,58 @@ function chooseVariant(req: Request): Variant {
   return hourly === 'false' ? LITE : FULL;
 }
 
+// Finished statements never change (invariant 5): a client may keep them for good. private: with
+// API_KEYS, a shared cache must not hand one client's answer to another.
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+
+export const statementsDoc: RouteDoc = {
+  schemas: { ScenarioResult },
+  paths: {
+    '/api/scenarios/{id}/statements': {
+      get: {
+        operationId: 'getStatements',
+        summary: 'Read the calculated statements',
+        description:
+          'JSON with hourly arrays (25 × 8760 per technology), `?hourly=false` without them, or the hourly data as CSV (`Accept: text/csv` or `?format=csv`). Strong ETag; honors If-None-Match; gzip when asked. Statements never change once calculated: `Cache-Control: immutable`.',
+        tags: ['scenarios'],
+        parameters: [
+          idParam('The scenario id (UUID).'),
+          {
+            name: 'hourly',
+            in: 'query',
+            required: false,
+            description: 'false: without the hourly arrays.',
+            schema: { type: 'boolean', default: true },
+          },
+          {
+            name: 'format',
+            in: 'query',
+            required: false,
+            description: 'csv: the hourly data as CSV (year,hour,timestamp,solar_mwh,wind_mwh).',
+            schema: { type: 'string', enum: ['json', 'csv'] },
+          },
+        ],
+        responses: {
+          200: {
+            description: 'The statements.',
+            headers: {
+              ETag: { description: 'A strong validator of this representation.', schema: { type: 'string' } },
+            },
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/ScenarioResult' } },
+              'text/csv': { schema: { type: 'string' } },
+            },
+          },
+          304: { description: 'Not modified (If-None-Match matched the ETag).' },
+          400: problem('An unknown query parameter or a bad value.'),
+          404: problem('No such scenario.'),
+          409: problem('Not calculated yet (queued or running), or the calculation failed (the error is included).'),
+        },
+      },
+    },
+  },
+};
+
 export function statementRoutes(deps: AppDeps): ExpressRouter {
   const { db, pool } = deps;
   const router = Router();
@@ -53,7 +107,7 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
       const etag = await findResultEtag(db, id);
       if (etag && etagMatches(ifNoneMatch, tag(etag))) {
         res.setHeader('ETag', tag(etag));
-        res.setHeader('Cache-Control', 'private, max-age=0, must-revalidate');
+        res.setHeader('Cache-Control', IMMUTABLE);
         res.status(304).end();
         return;
       }
@@ -76,7 +130,7 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
 
     res.status(200);
     res.setHeader('ETag', tag(stored.etag));
-    res.setHeader('Cache-Control', 'private, max-age=0, must-revalidate');
+    res.setHeader('Cache-Control', IMMUTABLE);
     res.type(variant.type);
     if (variant === CSV) {
       res.setHeader('Content-Disposition', `attachment; filename="scenario-${id}-hourly.csv"`);

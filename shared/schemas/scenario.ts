@@ -43,5 +43,15 @@ export const ScenarioList = Type.Object(
   { $id: 'ScenarioList', description: 'Every scenario, newest first.' },
 );
 
+export const ScenarioPage = Type.Object(
+  {
+    items: Type.Array(ScenarioListItem),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as ?cursor= (with the same ?limit and filters) for the next page; null on the last page.',
+    }),
+  },
+  { $id: 'ScenarioPage', description: 'One page of scenarios, newest first (with ?limit).' },
+);
+
 export type Scenario = Static<typeof Scenario>;
 export type ScenarioListItem = Static<typeof ScenarioListItem>;

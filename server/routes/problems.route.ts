@@ -1,0 +1,78 @@
+// GET /problems/{type}: what each problem `type` means, so the URI in every problem+json answer
+// names a page this server really has (RFC 9457 §3.1.1).
+import { type Router as ExpressRouter, Router } from 'express';
+import { methodNotAllowed } from '../http.ts';
+import type { RouteDoc } from '../openapi.parts.ts';
+import { HttpProblem, type ProblemCode, problemType, TITLES } from '../problem.ts';
+
+const EXPLANATIONS: Record<ProblemCode, string> = {
+  bad_request: 'A header or query parameter is malformed or unknown. `errors` names it (`?name` or `header:Name`).',
+  validation:
+    'The body does not match the schema. `errors` lists every failing field by JSON Pointer; fix them all and send again.',
+  malformed_json: 'The body is not valid JSON.',
+  unauthorized: 'Send `Authorization: Bearer <key>` with one of the keys in API_KEYS.',
+  not_found: 'No such resource: an unknown or malformed id, or an unknown path.',
+  method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it takes.',
+  not_acceptable: 'None of the media types in `Accept` can be produced here.',
+  conflict: "The request conflicts with the resource's state, e.g. an Idempotency-Key reused with another body.",
+  not_ready:
+    'The scenario has no statements: it is still queued or running (follow its events), or it failed (`error` says why).',
+  payload_too_large: 'The body is over the limit (BODY_LIMIT_BYTES).',
+  unsupported_media_type: 'Send the body as `Content-Type: application/json`.',
+  unavailable: 'The database does not answer or the server is at a limit; retry after `Retry-After` seconds.',
+  internal: 'An unexpected error; the server logged it with the request id (`X-Request-Id`).',
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const PAGES = new Map<string, string>(
+  (Object.keys(EXPLANATIONS) as ProblemCode[]).map((code) => {
+    const [status, title] = TITLES[code];
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${status} ${escapeHtml(title)}</h1><p>${escapeHtml(EXPLANATIONS[code])}</p><p>Every error of this API is <code>application/problem+json</code> (RFC 9457) with <code>type</code> = <code>${problemType(code)}</code>.</p></body></html>`;
+    return [problemType(code), page];
+  }),
+);
+
+export const problemsDoc: RouteDoc = {
+  paths: {
+    '/problems/{type}': {
+      get: {
+        operationId: 'getProblemType',
+        summary: 'What a problem type means',
+        tags: ['problems'],
+        parameters: [
+          {
+            name: 'type',
+            in: 'path',
+            required: true,
+            description: 'The last part of a problem `type`.',
+            schema: {
+              type: 'string',
+              enum: (Object.keys(EXPLANATIONS) as string[]).map((c) => c.replaceAll('_', '-')),
+            },
+          },
+        ],
+        responses: {
+          200: { description: 'A short explanation.', content: { 'text/html': { schema: { type: 'string' } } } },
+          404: {
+            description: 'No such problem type.',
+            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+          },
+        },
+      },
+    },
+  },
+};
+
+export function problemRoutes(): ExpressRouter {
+  const router = Router();
+  router
+    .route('/problems/:type')
+    .get((req, res) => {
+      const page = PAGES.get(`/problems/${req.params.type}`);
+      if (!page) throw new HttpProblem('not_found', 'no such problem type');
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.type('text/html').send(page);
+    })
+    .all(methodNotAllowed('GET'));
+  return router;
+}

@@ -1,0 +1,217 @@
+// The served OpenAPI document as a client sees it: both validators report no error, the request
+// schema accepts and rejects exactly what the server does, live answers match their documented
+// response schemas (ajv, JSON Schema 2020-12), and a client compiled from openapi-typescript types
+// posts the README's example.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import openapiTS, { astToString } from 'openapi-typescript';
+import t from 'tap';
+import { createTestDatabase } from './helpers/db.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { startWeb, startWorker } from './helpers/processes.ts';
+import { follow } from './helpers/sse.ts';
+
+const run = promisify(execFile);
+const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
+const db = await createTestDatabase();
+const web = await startWeb(db.url);
+const worker = await startWorker(db.url);
+const dir = mkdtempSync(join(tmpdir(), 'hourglass-contract-'));
+t.teardown(async () => {
+  await Promise.all([web.stop(), worker.stop()]);
+  await db.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const served = await getJson(`${web.baseUrl}/openapi.json`);
+const doc = served.json;
+const docFile = join(dir, 'openapi.json');
+writeFileSync(docFile, JSON.stringify(doc));
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(doc, 'openapi.json');
+const validate = (name: string, value: unknown) => {
+  const fn = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+  if (!fn) throw new Error(`no component ${name}`);
+  const ok = fn(value);
+  return ok ? [] : (fn.errors ?? []).slice(0, 5).map((e) => `${e.instancePath} ${e.message}`);
+};
+
+t.test('the served document passes both validators', async (t) => {
+  const lint = await run(process.execPath, [bin('redocly'), 'lint', docFile, '--format=json'], {
+    cwd: dir,
+  }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+  const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ ruleId: string; severity: string; message: string }>;
+  };
+  t.equal(report.totals.errors, 0, '@redocly/cli lint (recommended): no error');
+  // Health probes answer 200 or 503 and never a 4xx: the only warnings allowed say so.
+  t.same(
+    [...new Set(report.problems.map((p) => p.ruleId))].filter((r) => r !== 'operation-4xx-response'),
+    [],
+    'no warning but "health probes have no 4xx"',
+  );
+  const result = await new Validator().validate(docFile);
+  t.equal(result.valid, true, `@seriousme/openapi-schema-validator: ${JSON.stringify(result.errors ?? [])}`);
+  const ids = JSON.stringify(doc).match(/"\$id"/g) ?? [];
+  t.equal(ids.length, 0, 'no $id in any component schema');
+});
+
+t.test('the request schema accepts and rejects exactly what the server does', async (t) => {
+  const site = { latitude: 35.2, longitude: -101.8 };
+  const bodies: Array<[string, unknown]> = [
+    ["the README's example", DEFAULT_SCENARIO],
+    [
+      'a larger scenario',
+      { name: 'W', site, solar: { capacity_mw_dc: 150, dc_ac_ratio: 1.3 }, grid: { export_limit_mw: 200 } },
+    ],
+    ['no wind', { name: 'n', site, wind: { capacity_mw: 0 } }],
+    [
+      'a power curve',
+      {
+        name: 'p',
+        site,
+        wind: {
+          turbine: {
+            power_curve: [
+              [3, 0],
+              [12, 1500],
+              [25, 1500],
+            ],
+          },
+        },
+      },
+    ],
+    ['debt by DSCR', { name: 'd', site, finance: { debt: { sizing: 'dscr', target_dscr: 1.35 } } }],
+    ['a seed and start year', { name: 's', site, seed: 7, start_year: 2030 }],
+    ['supplied-less synthetic', { name: 'w', site, weather: { source: 'synthetic' } }],
+    ['no name', { site }],
+    ['no site', { name: 'x' }],
+    ['latitude 91', { name: 'x', site: { latitude: 91, longitude: 0 } }],
+    ['longitude as text', { name: 'x', site: { latitude: 0, longitude: '5' } }],
+    ['an unknown field', { ...DEFAULT_SCENARIO, colour: 'red' }],
+    ['an unknown nested field', { ...DEFAULT_SCENARIO, solar: { capacity_mw: 5 } }],
+    ['negative capacity', { ...DEFAULT_SCENARIO, solar: { capacity_mw_dc: -1 } }],
+    ['DC/AC ratio 0', { ...DEFAULT_SCENARIO, solar: { dc_ac_ratio: 0 } }],
+    ['an unknown array type', { ...DEFAULT_SCENARIO, solar: { array_type: 'floating' } }],
+    ['an empty name', { name: '', site }],
+    ['a seed of 1.5', { ...DEFAULT_SCENARIO, seed: 1.5 }],
+    ['an unknown weather source', { ...DEFAULT_SCENARIO, weather: { source: 'satellite' } }],
+    ['an array body', [DEFAULT_SCENARIO]],
+    ['null', null],
+    ['a number', 42],
+    ['a power curve point of three values', { name: 'p', site, wind: { turbine: { power_curve: [[3, 0, 1]] } } }],
+  ];
+  for (const [what, body] of bodies) {
+    const schemaErrors = validate('ScenarioRequest', body);
+    const r = await postScenario(web.baseUrl, body);
+    t.equal(
+      schemaErrors.length === 0,
+      r.status === 201,
+      `${what}: schema says ${schemaErrors.length === 0 ? 'valid' : schemaErrors[0]}, server ${r.status}`,
+    );
+    if (r.status === 201) t.same(validate('Scenario', r.json), [], `${what}: the 201 is a Scenario`);
+    else t.same(validate('Problem', r.json), [], `${what}: the ${r.status} is a Problem`);
+  }
+});
+
+t.test('live answers match their documented response schemas', async (t) => {
+  const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'contract' });
+  const id = created.json.id as string;
+  await follow(`${web.baseUrl}/api/scenarios/${id}/events`).until((e) => e.event === 'succeeded', 60_000);
+  const answers: Array<[string, string, number]> = [
+    ['Scenario', `/api/scenarios/${id}`, 200],
+    ['ScenarioResult', `/api/scenarios/${id}/statements`, 200],
+    ['ScenarioResult', `/api/scenarios/${id}/statements?hourly=false`, 200],
+    ['ScenarioList', '/api/scenarios', 200],
+    ['ScenarioPage', '/api/scenarios?limit=1', 200],
+    ['Problem', '/api/scenarios/not-an-id', 404],
+    ['Problem', '/api/scenarios?limit=0', 400],
+    ['Health', '/healthz', 200],
+    ['Ready', '/readyz', 200],
+  ];
+  for (const [schema, path, status] of answers) {
+    const r = await getJson(`${web.baseUrl}${path}`);
+    t.equal(r.status, status, `${path}: ${status}`);
+    t.same(validate(schema, r.json), [], `${path} is a ${schema}`);
+  }
+  const problem = await getJson(`${web.baseUrl}/api/scenarios/not-an-id`);
+  const page = await fetch(`${web.baseUrl}${problem.json.type}`);
+  t.equal(page.status, 200, `the problem type ${problem.json.type} is a page of this server`);
+  t.match(await page.text(), /Not found/);
+  t.equal((await fetch(`${web.baseUrl}/problems/no-such-thing`)).status, 404);
+});
+
+t.test('caching: an ETag on a scenario, finished statements immutable', async (t) => {
+  const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'etag' });
+  const id = created.json.id as string;
+  const first = await fetch(`${web.baseUrl}/api/scenarios/${id}`);
+  const etag = first.headers.get('etag');
+  t.match(etag, /^"[\w-]+"$/, 'a strong ETag');
+  const again = await fetch(`${web.baseUrl}/api/scenarios/${id}`, { headers: { 'if-none-match': etag ?? '' } });
+  t.ok(
+    again.status === 304 || again.headers.get('etag') !== etag,
+    '304 while unchanged (or a new tag once it moved on)',
+  );
+  await follow(`${web.baseUrl}/api/scenarios/${id}/events`).until((e) => e.event === 'succeeded', 60_000);
+  const done = await fetch(`${web.baseUrl}/api/scenarios/${id}`, { headers: { 'if-none-match': etag ?? '' } });
+  t.equal(done.status, 200, 'a finished scenario no longer matches the tag of its queued self');
+  const doneTag = done.headers.get('etag') ?? '';
+  t.equal((await fetch(`${web.baseUrl}/api/scenarios/${id}`, { headers: { 'if-none-match': doneTag } })).status, 304);
+  const statements = await fetch(`${web.baseUrl}/api/scenarios/${id}/statements?hourly=false`);
+  t.match(statements.headers.get('cache-control'), /immutable/, 'statements: Cache-Control immutable');
+});
+
+t.test('a client compiled from openapi-typescript types posts the README example', async (t) => {
+  writeFileSync(join(dir, 'api.d.ts'), astToString(await openapiTS(doc as never)));
+  writeFileSync(
+    join(dir, 'client.ts'),
+    `import type { components, paths } from './api.d.ts';
+declare const process: { argv: string[] };
+type Create = paths['/api/scenarios']['post'];
+type Body = Create['requestBody']['content']['application/json'];
+type Created = Create['responses'][201]['content']['application/json'];
+const body: Body = { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } };
+// @ts-expect-error: a scenario needs its site
+const noSite: Body = { name: 'x' };
+void noSite;
+const res = await fetch(process.argv[2] + '/api/scenarios', {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+});
+const created = (await res.json()) as Created;
+const status: components['schemas']['Scenario']['status'] = created.status;
+console.log(res.status, status, created.inputs.solar.capacity_mw_dc);
+`,
+  );
+  writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        types: [],
+        lib: ['es2022', 'dom'],
+      },
+      files: ['client.ts'],
+    }),
+  );
+  const tsc = await run(process.execPath, [bin('tsc'), '-p', join(dir, 'tsconfig.json')]).catch(
+    (err: { stdout?: string }) => ({ stdout: `FAILED ${err.stdout}` }),
+  );
+  t.equal(tsc.stdout.trim(), '', 'the client type-checks (and a body without site does not)');
+  const ran = await run(process.execPath, [join(dir, 'client.ts'), web.baseUrl]);
+  t.match(ran.stdout.trim(), /^201 queued \d+/, 'and posts the example: 201, queued, defaults filled in');
+});
