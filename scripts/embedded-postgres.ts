@@ -46,6 +46,8 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   persistent: boolean;
   log?: (line: string) => void;
+  /** More `postgres` flags, e.g. ['-c', 'ssl=on']. */
+  flags?: string[];
 }): Promise<EmbeddedServer> {
   const dataDir = resolve(options.dataDir);
   letPostgresUserReachBinaries();
@@ -59,7 +61,7 @@ export async function startEmbeddedPostgres(options: {
     // These machines run as root; Postgres refuses to, so the package runs it as a `postgres` user.
     createPostgresUser: true,
     // Many test databases and SSE streams at once; fsync stays on so restarts behave as in production.
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'listen_addresses=127.0.0.1', ...(options.flags ?? [])],
     onLog: options.log ?? (() => {}),
     onError: (e: unknown) => options.log?.(String(e)),
   });
