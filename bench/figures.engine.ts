@@ -3,7 +3,7 @@
 // (JSON with the hourly arrays, gzip, int32 kWh), which every figure that runs the worker pays too.
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
-import { serializeResult } from '../worker/result.serialize.ts';
+import { serializeResult } from '../worker/result/index.ts';
 import { median } from './stats.ts';
 
 export interface EngineFigures {

@@ -1,6 +1,12 @@
 // The byte writer prints exactly what JSON.stringify prints for kWh / 1000.
 import t from 'tap';
-import { FRACTION_TEXT, hourlyJsonBytes, type TextTable, THOUSANDS_TEXT, WHOLE_TEXT } from '../worker/hourly.json.ts';
+import {
+  FRACTION_TEXT,
+  hourlyJsonBytes,
+  type TextTable,
+  THOUSANDS_TEXT,
+  WHOLE_TEXT,
+} from '../worker/result/hourly.json.ts';
 
 t.test('matches JSON.stringify for every shape of value', async (t) => {
   const values = [

@@ -3,10 +3,10 @@
 // that gunzip accepts; the ETag must follow the JSON.
 import { crc32, gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
-import { crc32Combine } from '../worker/crc32.combine.ts';
-import { codeLengths } from '../worker/deflate.huffman.ts';
 import { calculate } from '../worker/engine/index.ts';
-import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result.serialize.ts';
+import { crc32Combine } from '../worker/result/crc32.combine.ts';
+import { codeLengths } from '../worker/result/deflate.huffman.ts';
+import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result/serialize.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;

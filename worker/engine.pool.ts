@@ -5,8 +5,7 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
-import type { SerializedResult } from './result.serialize.ts';
-import type { ResultReply } from './result.thread.ts';
+import type { ResultReply, SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 

@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, EngineError } from './engine/index.ts';
-import { ResultClient } from './result.client.ts';
+import { ResultClient } from './result/index.ts';
 
 export interface ThreadData {
   testDelayMs: number;

@@ -1,10 +1,10 @@
 // Writes and compresses the statements of one calculation at a time, year by year while the
 // engine thread computes the next year, so the engine's core is not spent on them and little is
-// left to do once the engine finishes. Owned by one engine thread (result.client.ts); the finished
+// left to do once the engine finishes. Owned by one engine thread (client.ts); the finished
 // result goes straight to the worker's main thread, so the engine thread is already free for the
 // next calculation meanwhile.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { type ResultStatements, ResultWriter, type SerializedResult, yearKwh } from './result.serialize.ts';
+import { type ResultStatements, ResultWriter, type SerializedResult, yearKwh } from './serialize.ts';
 
 export type ResultRequest =
   | { type: 'begin' }
@@ -14,7 +14,7 @@ export type ResultRequest =
 export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
 
 const port = parentPort;
-if (!port) throw new Error('result.thread.ts must run as a worker thread');
+if (!port) throw new Error('worker/result/thread.ts must run as a worker thread');
 const results = (workerData as { results: MessagePort }).results;
 
 const writer = new ResultWriter();

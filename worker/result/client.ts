@@ -1,10 +1,10 @@
-// The engine thread's handle on its result thread (result.thread.ts): years go out as the engine
+// The engine thread's handle on its result thread (thread.ts): years go out as the engine
 // finishes them, then `finish`; the result thread sends the stored forms to the main thread.
 import { type MessagePort, Worker } from 'node:worker_threads';
-import type { ResultStatements } from './result.serialize.ts';
-import type { ResultRequest } from './result.thread.ts';
+import type { ResultStatements } from './serialize.ts';
+import type { ResultRequest } from './thread.ts';
 
-const THREAD_URL = new URL('./result.thread.ts', import.meta.url);
+const THREAD_URL = new URL('./thread.ts', import.meta.url);
 
 /**
  * Years per message. Every message wakes the result thread, which can take the engine thread's

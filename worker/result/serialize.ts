@@ -2,16 +2,16 @@
 // arrays, gzip-compressed, and their ETag.
 //
 // The full JSON is written and compressed one year at a time, as the engine finishes each year
-// (ResultWriter, in its own thread: result.thread.ts), so only the small part known at the end
+// (ResultWriter, in its own thread: thread.ts), so only the small part known at the end
 // (the statements, and the hashes) is left to do after the engine. Each year's row is its own
 // deflate piece ending in a sync flush (byte-aligned, not final), written by hourly.deflate.ts;
 // the pieces are put in JSON order behind one gzip header, with the CRC-32 and length of the
 // whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
+import type { EngineResult } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
-import type { EngineResult } from './engine/index.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
 
 export interface SerializedResult {
