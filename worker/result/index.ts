@@ -11,8 +11,8 @@
 // (0.831 MB) against 54–62 ms for JSON text + zlib at level 1 or Huffman-only (0.84–1.01 MB; making
 // the 2.3 MB of JSON text alone takes ~35–40 ms) and ~150 ms at zlib's default level. The writer
 // runs in a result thread beside the engine thread on 2 cores, so its CPU comes out of the backlog
-// drain (bench #5, ≥ 0.8 × 1/engine): with JSON text + zlib at ~27 ms a result, #5 measured 0.72×;
-// with this encoder, 0.90× (bench/README.md, "Result writer").
+// drain (bench #5, ≥ 0.8 × 1/engine): the library path costs ~40 ms more CPU a result, two thirds of
+// an engine run, which 2 cores cannot absorb at 0.8× (the arithmetic: bench/README.md, "Result writer").
 export { ResultClient } from './client.ts';
 export { type ResultStatements, ResultWriter, type SerializedResult, serializeResult, yearKwh } from './serialize.ts';
 export type { ResultReply } from './thread.ts';
