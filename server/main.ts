@@ -1,13 +1,15 @@
-// The web process: listens, and stops cleanly on SIGTERM/SIGINT.
+// The web process: waits for the database, listens, and stops cleanly on SIGTERM/SIGINT.
 import { createServer } from 'node:http';
-import { loadConfig } from '../shared/config.ts';
+import type { PgBoss } from 'pg-boss';
+import { loadConfigOrExit } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createBoss } from '../shared/queue.ts';
+import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { createApp } from './app.ts';
 import { ChannelListener } from './sse/listener.ts';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'web');
 if (!config.databaseUrl) {
   logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
@@ -28,14 +30,31 @@ const createsPool = createPool(config.databaseUrl, {
   pipeline: true,
 });
 const db = createDb(pool);
-const boss = createBoss(config, config.databaseUrl, 'web');
-const listener = new ChannelListener(config.databaseUrl, logger);
+const databaseUrl = config.databaseUrl;
+const listener = new ChannelListener(databaseUrl, logger);
 
+let boss: PgBoss;
 try {
-  await boss.start();
+  // pg-boss checks its schema on start (the release phase migrates it): wait until it can.
+  boss = await retryWithBackoff(
+    'start',
+    async () => {
+      const candidate = createBoss(config, databaseUrl, 'web');
+      try {
+        return await candidate.start();
+      } catch (err) {
+        await candidate.stop({ graceful: false, close: true }).catch(() => {});
+        throw err;
+      }
+    },
+    logger,
+    { firstDelayMs: 250, maxDelayMs: config.dbRetryMaxDelayMs },
+  );
+  // The listening connection reconnects by itself from here on, outages included.
   await listener.start();
 } catch (err) {
-  logger.fatal({ err }, 'could not start');
+  // A signal while waiting needs no handler: nothing is served or claimed yet, so the default (exit) is right.
+  logger.fatal({ err }, 'could not start: a configuration error');
   process.exit(1);
 }
 
