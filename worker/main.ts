@@ -27,7 +27,7 @@ engines.prestart();
  * Puts a claimed job that never started back in the queue: cancelled and resumed in one transaction,
  * fenced to this claim. Its next claim counts as a retry (pg-boss's retry count goes up by one).
  */
-async function giveBack(job: Job<CalculateJob>): Promise<void> {
+async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const options = { db: fromKysely(trx) };
     await boss.cancel(CALCULATE_QUEUE, { id: job.id, retryCount: job.retryCount }, options);
@@ -54,7 +54,7 @@ async function startQueue(): Promise<void> {
         CALCULATE_QUEUE,
         { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
         async ([job]: Job<CalculateJob>[]) => {
-          const run = calculateScenario({ db, pool, engines, logger, giveBack }, job);
+          const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job);
           inflight.add(run);
           try {
             return await run;
