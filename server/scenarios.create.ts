@@ -3,11 +3,11 @@
 // parses and plans the scenario insert and pg-boss's 3 kB job insert once per connection instead
 // of on every create, which was most of a create's database time; and in one round trip.
 import { createHash } from 'node:crypto';
-import type { Socket } from 'node:net';
 import type pg from 'pg';
 import type { Db as BossDb, PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import type { ScenarioRow } from '../shared/db.ts';
+import { socketOf } from '../shared/pg.internals.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
 import { INSERT_SCENARIO_SQL, type NewScenario, queuedScenarioRow } from '../shared/scenarios.repository.ts';
 
@@ -65,7 +65,7 @@ export async function createQueuedScenario(
   options: CreateOptions = {},
 ): Promise<ScenarioRow> {
   const client = await pool.connect();
-  const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  const socket = socketOf(client);
   let corked = false;
   const uncork = () => {
     if (corked) {
