@@ -36,11 +36,6 @@ export function preparedOn(client: pg.PoolClient): BossDb {
   };
 }
 
-export interface CreateOptions {
-  /** Called just before COMMIT is sent (the bench times commits from here). */
-  beforeCommit?: () => void;
-}
-
 /**
  * Fails (division by zero) unless the job exists: with COMMIT sent behind the job insert, this is
  * what keeps a scenario from committing without its job should pg-boss insert nothing.
@@ -62,7 +57,6 @@ export async function createQueuedScenario(
   boss: PgBoss,
   config: Readonly<Config>,
   s: NewScenario,
-  options: CreateOptions = {},
 ): Promise<ScenarioRow> {
   const client = await pool.connect();
   const socket = socketOf(client);
@@ -94,7 +88,6 @@ export async function createQueuedScenario(
         const result = client.query({ name: statementName(text), text, values });
         if (!commit) {
           check = client.query({ name: 'hg_job_exists', text: JOB_EXISTS_SQL, values: [CALCULATE_QUEUE, s.id] });
-          options.beforeCommit?.();
           commit = client.query('COMMIT');
           check.catch(() => {});
           commit.catch(() => {});

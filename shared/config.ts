@@ -36,8 +36,6 @@ export interface Config {
   dbRetryMaxDelayMs: number;
   /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
   engineTestDelayMs: number;
-  /** npm run bench only: mounts POST /__bench/insert, the create-throughput baseline. Off in production. */
-  benchBaselineRoutes: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -99,7 +97,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
     engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
-    benchBaselineRoutes: env.BENCH_BASELINE_ROUTES === '1',
   });
 }
 
