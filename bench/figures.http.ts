@@ -5,6 +5,7 @@ import { count } from './context.ts';
 import { DEFAULT_SCENARIO } from './load.protocol.ts';
 import { cpuSince, cpuSnapshot, peakRssMb, resetPeakRss, rssMb, startWeb } from './procs.ts';
 import { median } from './stats.ts';
+import { BASELINE_PATH } from './web.baseline.ts';
 
 /** "web 0.41 ms, postgres 0.93 ms, …": CPU ms per request from a cpuSince() delta. */
 export function perRequest(cpu: Record<string, number>, requests: number): string {
@@ -20,13 +21,13 @@ const PACED_RATE = 1500;
 /** #4: POST /api/scenarios against the baseline route, both in one web process with no worker. */
 export async function createThroughput(b: Bench): Promise<void> {
   const url = await b.cluster.database('create');
-  // The baseline route's scratch table (server/app.ts mounts POST /__bench/insert under BENCH_BASELINE_ROUTES=1).
+  // The baseline route's scratch table (bench/web.baseline.ts is the web with that route added).
   await b
     .pool(url)
     .query(
       'CREATE TABLE bench_scratch (id uuid PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
     );
-  const web = await startWeb(url, b.logDir, 'web-create', { BENCH_BASELINE_ROUTES: '1' });
+  const web = await startWeb(url, b.logDir, 'web-create', {}, 'bench/web.baseline.ts');
   const named = { web: web.pid, load: b.load.pid };
   const run = async (path: string, ratePerSecond?: number) => {
     const before = cpuSnapshot(named);
@@ -42,7 +43,7 @@ export async function createThroughput(b: Bench): Promise<void> {
     return { ...result, cpu: perRequest(cpuSince(before, cpuSnapshot(named)), result.completed) };
   };
   try {
-    const base = await run('/__bench/insert');
+    const base = await run(BASELINE_PATH);
     if (base.errors > 0) throw new Error(`the baseline route failed: ${base.errorSamples.join('; ')}`);
     const real = await run('/api/scenarios');
     // The same connections offering the target rate, no more: the latency of a create when the web

@@ -85,6 +85,15 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
   const { pool } = dbFor(databaseUrl);
   // Creates go through a pipeline-mode pool, as the web's do (server/main.ts).
   const createsPool = createPool(databaseUrl, { max: 2, applicationName: 'hourglass-bench-create', pipeline: true });
+  let commitSent = 0;
+  // The commit time starts when COMMIT is handed to the client: each new client's query() notes it.
+  createsPool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      if (args[0] === 'COMMIT') commitSent = epochMs();
+      return query(...args);
+    };
+  });
   const boss: PgBoss = createBoss(config, databaseUrl, 'web');
   await boss.start();
   const validated = validateScenario(JSON.parse(DEFAULT_SCENARIO));
@@ -92,23 +101,18 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
   const ids: string[] = [];
   const committedAt: number[] = [];
   const commitMs: number[] = [];
-  let commitSent = 0;
   try {
     for (let i = 0; i < samples; i++) {
       const id = uuidv7();
       const inputs = resolveInputs(validated.value, { scenarioId: id, now: new Date() });
       // The route's transaction, statement for statement (server/routes/scenarios.route.ts).
-      await createQueuedScenario(
-        createsPool,
-        boss,
-        config,
-        { id, name: inputs.name, inputs, idempotencyKey: null, requestHash: null },
-        {
-          beforeCommit: () => {
-            commitSent = epochMs();
-          },
-        },
-      );
+      await createQueuedScenario(createsPool, boss, config, {
+        id,
+        name: inputs.name,
+        inputs,
+        idempotencyKey: null,
+        requestHash: null,
+      });
       const committed = epochMs();
       committedAt.push(committed);
       commitMs.push(committed - commitSent);

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../shared/runtime.ts';
+import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../scripts/node.flags.ts';
 import type { LoadCommands } from './load.protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -121,10 +121,16 @@ export async function spawnService(options: {
   return service;
 }
 
-export function startWeb(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
+export function startWeb(
+  databaseUrl: string,
+  logDir: string,
+  name: string,
+  env: Record<string, string> = {},
+  entry = 'server/main.ts',
+) {
   return spawnService({
     name,
-    entry: 'server/main.ts',
+    entry,
     nodeFlags: WEB_NODE_FLAGS,
     env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
     logDir,

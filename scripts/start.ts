@@ -3,8 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
-import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../shared/runtime.ts';
 import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from './node.flags.ts';
 
 const config = loadConfig();
 let url = config.databaseUrl;

@@ -1,8 +1,7 @@
 // createApp(deps) builds the Express app; only server/main.ts listens.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type RequestHandler, Router } from 'express';
-import { sql } from 'kysely';
+import express, { type Express, type RequestHandler } from 'express';
 import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps.ts';
@@ -92,24 +91,6 @@ function apiKeyAuth(keys: readonly string[]): RequestHandler {
   };
 }
 
-/**
- * npm run bench only (BENCH_BASELINE_ROUTES=1): the create-throughput baseline, the same JSON body
- * through the same middleware into one INSERT transaction on the bench's scratch table.
- */
-function benchBaselineRoutes(deps: AppDeps): Router {
-  const router = Router();
-  router.post('/__bench/insert', express.json({ limit: deps.config.bodyLimitBytes }), async (req, res) => {
-    const id = randomUUID();
-    await deps.db
-      .transaction()
-      .execute((trx) =>
-        sql`INSERT INTO bench_scratch (id, body) VALUES (${id}, ${JSON.stringify(req.body)})`.execute(trx),
-      );
-    res.status(201).json({ id });
-  });
-  return router;
-}
-
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
@@ -153,7 +134,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(scenarioRoutes(deps));
   app.use(eventRoutes(deps));
   app.use(statementRoutes(deps));
-  if (config.benchBaselineRoutes) app.use(benchBaselineRoutes(deps));
+  for (const router of deps.routes ?? []) app.use(router);
   app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(problemMiddleware);
   return app;

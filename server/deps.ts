@@ -1,3 +1,4 @@
+import type { Router } from 'express';
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -15,4 +16,6 @@ export interface AppDeps {
   boss: PgBoss;
   listener: ChannelListener;
   logger: Logger;
+  /** More routes, mounted after the API's and before the 404. */
+  routes?: readonly Router[];
 }

@@ -3,11 +3,11 @@
 // parses and plans the scenario insert and pg-boss's 3 kB job insert once per connection instead
 // of on every create, which was most of a create's database time; and in one round trip.
 import { createHash } from 'node:crypto';
-import type { Socket } from 'node:net';
 import type pg from 'pg';
 import type { Db as BossDb, PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import type { ScenarioRow } from '../shared/db.ts';
+import { socketOf } from '../shared/pg.internals.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
 import { INSERT_SCENARIO_SQL, type NewScenario, queuedScenarioRow } from '../shared/scenarios.repository.ts';
 
@@ -36,11 +36,6 @@ export function preparedOn(client: pg.PoolClient): BossDb {
   };
 }
 
-export interface CreateOptions {
-  /** Called just before COMMIT is sent (the bench times commits from here). */
-  beforeCommit?: () => void;
-}
-
 /**
  * Fails (division by zero) unless the job exists: with COMMIT sent behind the job insert, this is
  * what keeps a scenario from committing without its job should pg-boss insert nothing.
@@ -62,10 +57,9 @@ export async function createQueuedScenario(
   boss: PgBoss,
   config: Readonly<Config>,
   s: NewScenario,
-  options: CreateOptions = {},
 ): Promise<ScenarioRow> {
   const client = await pool.connect();
-  const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  const socket = socketOf(client);
   let corked = false;
   const uncork = () => {
     if (corked) {
@@ -94,7 +88,6 @@ export async function createQueuedScenario(
         const result = client.query({ name: statementName(text), text, values });
         if (!commit) {
           check = client.query({ name: 'hg_job_exists', text: JOB_EXISTS_SQL, values: [CALCULATE_QUEUE, s.id] });
-          options.beforeCommit?.();
           commit = client.query('COMMIT');
           check.catch(() => {});
           commit.catch(() => {});

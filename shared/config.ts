@@ -32,10 +32,10 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Slow-loris guard: a client must send its request headers within this long. */
   headersTimeoutMs: number;
+  /** Start-up waits for the database: 250 ms after the first failed attempt, doubling up to this. */
+  dbRetryMaxDelayMs: number;
   /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
   engineTestDelayMs: number;
-  /** npm run bench only: mounts POST /__bench/insert, the create-throughput baseline. Off in production. */
-  benchBaselineRoutes: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,6 +50,22 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
   return value;
 }
 
+/** A malformed DATABASE_URL is a configuration error: the processes exit on it instead of waiting. */
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new Error(`DATABASE_URL must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  if (!url.hostname && !url.searchParams.has('host')) throw new Error('DATABASE_URL names no host');
+  return raw;
+}
+
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
@@ -59,7 +75,7 @@ function list(raw: string | undefined): string[] {
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   return Object.freeze({
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     logLevel: env.LOG_LEVEL || 'info',
@@ -79,7 +95,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 5488, 1, 65535),
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
     engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
-    benchBaselineRoutes: env.BENCH_BASELINE_ROUTES === '1',
   });
+}
+
+/** A process's configuration, or exit 1 with the reason: a configuration error is never retried. */
+export function loadConfigOrExit(env: Env = process.env): Readonly<Config> {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
 }

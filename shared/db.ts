@@ -1,6 +1,7 @@
 // Hand-written table types composed into one Database type (kysely's example-app style).
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Selectable } from 'kysely';
 import pg from 'pg';
+import { hasQueryInFlight } from './pg.internals.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -81,7 +82,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   // step with its server (maybe inside a transaction whose ROLLBACK never went out). Close it
   // instead of lending it to the next request; the pool sees it ending and drops it.
   pool.on('release', (err, client) => {
-    if (!err && (client as unknown as { _activeQuery: unknown })._activeQuery) void client.end().catch(() => {});
+    if (!err && hasQueryInFlight(client)) void client.end().catch(() => {});
   });
   return pool;
 }

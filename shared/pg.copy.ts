@@ -8,6 +8,7 @@
 // The query is run as a node-pg "submittable" (the interface pg-cursor uses): node-pg queues it,
 // calls submit(), then forwards the protocol messages of this query to it.
 import type pg from 'pg';
+import { type PgConnection, submit } from './pg.internals.ts';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 /** Signature, flags (int32), header extension length (int32). */
@@ -15,11 +16,6 @@ const HEADER_BYTES = SIGNATURE.length + 8;
 
 /** One row's fields; a field is null for SQL NULL. The buffers are views valid only during the call. */
 export type RowHandler = (fields: Array<Buffer | null>) => void;
-
-interface PgConnection {
-  query(text: string): void;
-  stream: { pause(): void; resume(): void };
-}
 
 /** Incremental parser of the binary COPY format; CopyData messages may split rows anywhere. */
 export class BinaryCopyParser {
@@ -184,7 +180,7 @@ export function copyOut(
   const done = new Promise<void>((resolve, reject) => {
     copy.callback = (err) => (err ? reject(err) : resolve());
   });
-  (client as unknown as { query(q: CopyOut): void }).query(copy);
+  submit(client, copy);
   return { done, pause: () => copy.pause(), resume: () => copy.resume() };
 }
 

@@ -9,7 +9,7 @@ import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { HOURS_PER_YEAR, ScenarioResult, YEARS } from '../shared/schemas/result.ts';
 import { isUuid } from '../shared/uuid.ts';
 import { npv } from '../worker/engine/finance.metrics.ts';
-import { calculate, EngineError, type EngineResult } from '../worker/engine/index.ts';
+import { CalculationInputError, calculate, type EngineResult } from '../worker/engine/index.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 /** Equal within a relative tolerance, with an absolute floor for values near 0. */
@@ -303,7 +303,7 @@ t.test('an unsorted power curve is an engine error', async (t) => {
   } catch (err) {
     caught = err;
   }
-  t.ok(caught instanceof EngineError, 'an EngineError');
-  t.equal((caught as EngineError).code, 'invalid_power_curve');
-  t.match((caught as EngineError).message, /8 m\/s follows 10 m\/s/, 'the message names the speeds');
+  t.ok(caught instanceof CalculationInputError, 'a CalculationInputError');
+  t.equal((caught as CalculationInputError).code, 'invalid_power_curve');
+  t.match((caught as CalculationInputError).message, /8 m\/s follows 10 m\/s/, 'the message names the speeds');
 });

@@ -1,41 +1,35 @@
 // The web's one listening connection is killed (pg_terminate_backend) three times while 100 event
 // streams are open and calculations run: every stream still delivers every event, once, in order.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
-import { killAll, scenarioProblems, waitForEvent } from './helpers/faults.ts';
-import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
-import { type Follower, follow } from './helpers/sse.ts';
+import { scenarioProblems, waitForEvent } from './helpers/faults.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import type { Follower } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const SCENARIOS = 20;
 const STREAMS_PER_SCENARIO = 5;
 
-const db = await createTestDatabase();
-const procs: Proc[] = [];
+const stack = await startStack({ web: false });
 const streams: Array<{ id: string; stream: Follower }> = [];
-t.teardown(async () => {
-  for (const s of streams) s.stream.close();
-  await killAll(procs);
-  await db.drop();
-});
+t.teardown(() => stack.stop());
 
 const listenerPids = async () =>
   (
-    await db.pool.query<{ pid: number }>(
+    await stack.pool.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hourglass-web-listen'`,
     )
   ).rows.map((r) => r.pid);
 
 t.test('100 streams survive three kills of the listening connection', async (t) => {
-  const web = await startWeb(db.url);
-  procs.push(web);
+  const web = await stack.startWeb();
   const ids: string[] = [];
   for (let i = 0; i < SCENARIOS; i++) {
     ids.push((await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: `stream ${i}` })).json.id as string);
   }
   for (const id of ids) {
     for (let k = 0; k < STREAMS_PER_SCENARIO; k++) {
-      streams.push({ id, stream: follow(`${web.baseUrl}/api/scenarios/${id}/events`) });
+      streams.push({ id, stream: stack.follow(`/api/scenarios/${id}/events`) });
     }
   }
   await Promise.all(streams.map((s) => s.stream.until((e) => e.event === 'queued')));
@@ -43,19 +37,18 @@ t.test('100 streams survive three kills of the listening connection', async (t) 
   t.match(ready.json.sse, { streams: SCENARIOS * STREAMS_PER_SCENARIO, channels: SCENARIOS }, '100 streams open');
 
   // Slowed a little, so the kills land while events flow.
-  procs.push(await startWorker(db.url, { ENGINE_TEST_DELAY_MS: '400' }));
+  await stack.startWorker({ ENGINE_TEST_DELAY_MS: '400' });
   const killed: number[] = [];
   for (const at of [0, 6, 13]) {
-    await waitForEvent(db.pool, ids[at], (e) => e.name === 'progress', 60_000, 'progress');
-    const pids = await waitFor(
+    await waitForEvent(stack.pool, ids[at], (e) => e.name === 'progress', 60_000, 'progress');
+    const pids = await waitUntil(
       async () => {
         const p = await listenerPids();
         return p.length === 1 && !killed.includes(p[0]) ? p : null;
       },
-      15_000,
-      'a (new) listening connection',
+      { timeoutMs: 15_000, what: 'a (new) listening connection' },
     );
-    const { rows } = await db.pool.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pids[0]]);
+    const { rows } = await stack.pool.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pids[0]]);
     t.equal(rows[0].ok, true, `listening connection killed while scenario ${at} runs`);
     killed.push(pids[0]);
   }
@@ -68,14 +61,13 @@ t.test('100 streams survive three kills of the listening connection', async (t) 
     if (!ok) t.fail(`stream ${i} of ${id}: ${stream.events.map((e) => `${e.id}:${e.event}`).join(' ')}`);
   }
   t.pass(`all ${streams.length} streams got every event once, in order`);
-  t.same(await scenarioProblems(db.pool, { ids }), []);
-  const after = await waitFor(
+  t.same(await scenarioProblems(stack.pool, { ids }), []);
+  const after = await waitUntil(
     async () => {
       const p = await listenerPids();
       return p.length === 1 && !killed.includes(p[0]) ? p : null;
     },
-    15_000,
-    'one listening connection again',
+    { timeoutMs: 15_000, what: 'one listening connection again' },
   );
   t.equal(after.length, 1, 'one listening connection, a new one');
 });

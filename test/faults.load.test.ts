@@ -7,10 +7,10 @@
 // CI creates 300 scenarios over 10 s. HOURGLASS_SOAK=1 creates 5,000 over 60 s (about 10 minutes
 // on two cores); HOURGLASS_SOAK_COUNT and HOURGLASS_SOAK_SECONDS set any other size.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
-import { alive, auditScenarios, killAll, problemsOf, statusCounts, waitForAllFinished } from './helpers/faults.ts';
-import { DEFAULT_SCENARIO, waitFor } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
+import { alive, auditScenarios, problemsOf, statusCounts, waitForAllFinished } from './helpers/faults.ts';
+import { DEFAULT_SCENARIO } from './helpers/http.ts';
+import { startStack } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const soak = process.env.HOURGLASS_SOAK === '1';
 const COUNT = Number(process.env.HOURGLASS_SOAK_COUNT) || (soak ? 5000 : 300);
@@ -29,12 +29,8 @@ const CRASHING = { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '500' };
 // The runner's default per-file timeout (300 s) is too short for the soak; this tells it.
 t.setTimeout(CREATE_SECONDS * 1000 + DRAIN_MS + 120_000);
 
-const db = await createTestDatabase();
-const procs: Proc[] = [];
-t.teardown(async () => {
-  await killAll(procs);
-  await db.drop();
-});
+const stack = await startStack({ web: false });
+t.teardown(() => stack.stop());
 
 interface Outcome {
   key: string;
@@ -89,10 +85,9 @@ async function createOnce(baseUrl: string, i: number, stats: ClientStats): Promi
 }
 
 t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, async (t) => {
-  const web = await startWeb(db.url, HEARTBEAT);
-  const steady = await startWorker(db.url, HEARTBEAT);
-  let crashing = await startWorker(db.url, CRASHING);
-  procs.push(web, steady, crashing);
+  const web = await stack.startWeb(HEARTBEAT);
+  const steady = await stack.startWorker(HEARTBEAT);
+  let crashing = await stack.startWorker(CRASHING);
 
   const stats: ClientStats = { networkErrors: 0, abandoned: 0, unavailable: 0, unexpected: [] };
   const outcomes: Outcome[] = [];
@@ -110,16 +105,18 @@ t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, asyn
   // each time; the steady worker and the restarted one take the lost jobs over.
   const kills = (async () => {
     for (const share of [0.3, 0.6]) {
-      await waitFor(
+      await waitUntil(
         async () =>
-          (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios')).rows[0].n >= COUNT * share,
-        DRAIN_MS,
-        `${share * 100} % created`,
+          (await stack.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios')).rows[0].n >=
+          COUNT * share,
+        { timeoutMs: DRAIN_MS, what: `${share * 100} % created` },
       );
-      await waitFor(async () => (await statusCounts(db.pool)).running >= 2, 30_000, 'both workers busy');
+      await waitUntil(async () => (await statusCounts(stack.pool)).running >= 2, {
+        timeoutMs: 30_000,
+        what: 'both workers busy',
+      });
       await crashing.stop('SIGKILL');
-      crashing = await startWorker(db.url, CRASHING);
-      procs.push(crashing);
+      crashing = await stack.startWorker(CRASHING);
     }
   })();
   kills.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first
@@ -127,19 +124,19 @@ t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, asyn
   await Promise.all(clients);
   const createdIn = (Date.now() - started) / 1000;
   await kills;
-  await waitForAllFinished(db.pool, DRAIN_MS);
+  await waitForAllFinished(stack.pool, DRAIN_MS);
   const drainedIn = (Date.now() - started) / 1000;
 
   t.same(stats.unexpected, [], 'no create was answered with anything but 201 or 503');
   t.equal(outcomes.length, COUNT, 'every client create got its 201');
   const ids = new Set(outcomes.map((o) => o.id));
   t.equal(ids.size, COUNT, 'one distinct scenario per Idempotency-Key');
-  const { rows } = await db.pool.query<{ n: number; keys: number }>(
+  const { rows } = await stack.pool.query<{ n: number; keys: number }>(
     'SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys FROM scenarios',
   );
   t.same(rows[0], { n: COUNT, keys: COUNT }, `exactly ${COUNT} scenarios in the database, one per key`);
 
-  const audits = await auditScenarios(db.pool);
+  const audits = await auditScenarios(stack.pool);
   t.ok(
     audits.every((a) => ids.has(a.id)),
     'every stored scenario is one a client was told about',

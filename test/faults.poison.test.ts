@@ -3,28 +3,12 @@
 // Each poisoned scenario fails once, with a readable error, on attempt 1 without a retry, and the
 // same worker goes on to calculate the next scenario.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
-import {
-  alive,
-  eventLog,
-  jobOf,
-  killAll,
-  runningAttempts,
-  scenarioProblems,
-  waitForAllFinished,
-} from './helpers/faults.ts';
+import { alive, eventLog, jobOf, runningAttempts, scenarioProblems, waitForAllFinished } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
-import { type Follower, follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
-const procs: Proc[] = [];
-const followers: Follower[] = [];
-t.teardown(async () => {
-  for (const f of followers) f.close();
-  await killAll(procs);
-  await db.drop();
-});
+const stack = await startStack({ web: false });
+t.teardown(() => stack.stop());
 
 interface Poison {
   name: string;
@@ -68,8 +52,7 @@ const poisons: Poison[] = [
 ];
 
 t.test('poisoned scenarios fail once with a readable error; the worker goes on', async (t) => {
-  const web = await startWeb(db.url);
-  procs.push(web);
+  const web = await stack.startWeb();
   const create = async (name: string) =>
     (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name })).json.id as string;
 
@@ -78,16 +61,14 @@ t.test('poisoned scenarios fail once with a readable error; the worker goes on',
   const valid: string[] = [];
   for (const p of poisons) {
     const id = await create(p.name);
-    await db.pool.query(`UPDATE scenarios SET inputs = (${p.inputs})::json WHERE id = $1`, [id]);
+    await stack.pool.query(`UPDATE scenarios SET inputs = (${p.inputs})::json WHERE id = $1`, [id]);
     poisoned.push({ ...p, id });
     valid.push(await create(`valid after ${p.name}`));
   }
-  const streams = poisoned.map((p) => follow(`${web.baseUrl}/api/scenarios/${p.id}/events`));
-  followers.push(...streams);
+  const streams = poisoned.map((p) => stack.follow(`/api/scenarios/${p.id}/events`));
 
-  const worker = await startWorker(db.url);
-  procs.push(worker);
-  await waitForAllFinished(db.pool, 120_000);
+  const worker = await stack.startWorker();
+  await waitForAllFinished(stack.pool, 120_000);
 
   for (const [i, p] of poisoned.entries()) {
     const shown = await getJson(`${web.baseUrl}/api/scenarios/${p.id}`);
@@ -98,14 +79,14 @@ t.test('poisoned scenarios fail once with a readable error; the worker goes on',
     t.match(error?.message, p.message, `${p.name}: a readable message (${error?.message})`);
     t.ok(error.message.length < 500 && !/\n\s+at /.test(error.message), `${p.name}: no stack trace`);
 
-    const events = await eventLog(db.pool, p.id);
+    const events = await eventLog(stack.pool, p.id);
     t.same(runningAttempts(events), [1], `${p.name}: ran once, no retry`);
     t.notOk(
       events.some((e) => e.name === 'queued' && e.seq > 1),
       `${p.name}: no queued {retry} event`,
     );
     t.match(
-      await jobOf(db.pool, p.id),
+      await jobOf(stack.pool, p.id),
       { state: 'completed', retry_count: 0 },
       `${p.name}: the job is done, not retried`,
     );
@@ -115,8 +96,8 @@ t.test('poisoned scenarios fail once with a readable error; the worker goes on',
     const statements = await getJson(`${web.baseUrl}/api/scenarios/${p.id}/statements`);
     t.equal(statements.status, 409, `${p.name}: statements are a 409`);
   }
-  t.same(await scenarioProblems(db.pool, { ids: poisoned.map((p) => p.id), expected: 'failed' }), []);
-  t.same(await scenarioProblems(db.pool, { ids: valid }), [], 'every valid scenario succeeded');
+  t.same(await scenarioProblems(stack.pool, { ids: poisoned.map((p) => p.id), expected: 'failed' }), []);
+  t.same(await scenarioProblems(stack.pool, { ids: valid }), [], 'every valid scenario succeeded');
   t.ok(alive(worker), 'the same worker process did all of it');
   t.equal(worker.logs.filter((l) => l.msg === 'worker started').length, 1);
 });

@@ -7,15 +7,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import t from 'tap';
 import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
-import { alive, killAll, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
-import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
-import { type Follower, follow } from './helpers/sse.ts';
+import { alive, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { startStack, withProcessLogs } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
@@ -25,99 +24,95 @@ const port = server.port;
 await ensureDatabase(server.adminUrl, 'hourglass');
 const url = server.urlFor('hourglass');
 await migrateAll(loadConfig({}), url);
-const pool = new pg.Pool({ connectionString: url, max: 2 });
-pool.on('error', () => {});
-
-const procs: Proc[] = [];
-const followers: Follower[] = [];
+const stack = await startStack({ databaseUrl: url, web: false });
+const { pool } = stack;
 t.teardown(async () => {
-  for (const f of followers) f.close();
-  await killAll(procs);
-  await pool.end().catch(() => {});
+  await stack.stop();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-t.test('a Postgres restart mid-calculation: 503s during it, everything recovers by itself', async (t) => {
-  const web = await startWeb(url, HEARTBEAT);
-  const worker = await startWorker(url, { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '3000' });
-  procs.push(web, worker);
+t.test('a Postgres restart mid-calculation: 503s during it, everything recovers by itself', (t) =>
+  withProcessLogs(t, stack, async () => {
+    const web = await stack.startWeb(HEARTBEAT);
+    const worker = await stack.startWorker({ ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '3000' });
 
-  const ids: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    ids.push(
-      (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: `before the outage ${i}` })).json.id as string,
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(
+        (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: `before the outage ${i}` })).json.id as string,
+      );
+    }
+    const streams = ids.map((id) => stack.follow(`/api/scenarios/${id}/events`));
+    await Promise.all(streams.map((s) => s.until((e) => e.event === 'queued')));
+    await waitForEvent(pool, ids[0], (e) => e.name === 'progress', 30_000, 'progress');
+
+    await server.stop();
+
+    const t0 = Date.now();
+    const refused = await postScenario(
+      web.baseUrl,
+      { ...DEFAULT_SCENARIO, name: 'during the outage' },
+      {
+        'idempotency-key': 'during-the-outage',
+      },
     );
-  }
-  const streams = ids.map((id) => follow(`${web.baseUrl}/api/scenarios/${id}/events`));
-  followers.push(...streams);
-  await Promise.all(streams.map((s) => s.until((e) => e.event === 'queued')));
-  await waitForEvent(pool, ids[0], (e) => e.name === 'progress', 30_000, 'progress');
+    const took = Date.now() - t0;
+    t.equal(refused.status, 503, 'a write during the outage is a 503');
+    t.match(refused.headers.get('content-type'), /^application\/problem\+json/);
+    t.match(refused.json, { status: 503, title: String });
+    t.ok(took < 5_000, `answered fast, not hung (${took} ms)`);
+    t.equal((await getJson(`${web.baseUrl}/api/scenarios/${ids[0]}`)).status, 503, 'a read is a 503 too');
+    t.equal((await getJson(`${web.baseUrl}/readyz`)).status, 503, '/readyz: 503');
+    t.equal((await getJson(`${web.baseUrl}/healthz`)).status, 200, '/healthz: still 200 (the process is alive)');
 
-  await server.stop();
+    server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
 
-  const t0 = Date.now();
-  const refused = await postScenario(
-    web.baseUrl,
-    { ...DEFAULT_SCENARIO, name: 'during the outage' },
-    {
-      'idempotency-key': 'during-the-outage',
-    },
-  );
-  const took = Date.now() - t0;
-  t.equal(refused.status, 503, 'a write during the outage is a 503');
-  t.match(refused.headers.get('content-type'), /^application\/problem\+json/);
-  t.match(refused.json, { status: 503, title: String });
-  t.ok(took < 5_000, `answered fast, not hung (${took} ms)`);
-  t.equal((await getJson(`${web.baseUrl}/api/scenarios/${ids[0]}`)).status, 503, 'a read is a 503 too');
-  t.equal((await getJson(`${web.baseUrl}/readyz`)).status, 503, '/readyz: 503');
-  t.equal((await getJson(`${web.baseUrl}/healthz`)).status, 200, '/healthz: still 200 (the process is alive)');
-
-  server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
-
-  await waitFor(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, 30_000, '/readyz 200');
-  t.pass('/readyz: 200 again');
-  const listening = await waitFor(
-    async () =>
-      (
-        await pool.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'hourglass-web-listen'`,
-        )
-      ).rows[0].n === 1,
-    30_000,
-    'the listening connection to come back',
-  );
-  t.ok(listening, 'the web listens again, on one connection');
-
-  // The client retries its refused write with the same key: created once.
-  const retried = await postScenario(
-    web.baseUrl,
-    { ...DEFAULT_SCENARIO, name: 'during the outage' },
-    {
-      'idempotency-key': 'during-the-outage',
-    },
-  );
-  t.equal(retried.status, 201, 'the retried write succeeds');
-  ids.push(retried.json.id as string);
-  const after = follow(`${web.baseUrl}/api/scenarios/${retried.json.id}/events`);
-  followers.push(after);
-
-  await waitForAllFinished(pool, 120_000);
-  t.same(await scenarioProblems(pool, { ids }), [], 'every scenario succeeded, one result each, gapless events');
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios');
-  t.equal(rows[0].n, 5, 'the refused write created nothing; its retry created one');
-
-  for (const [i, s] of [...streams, after].entries()) {
-    const end = await s.until((e) => e.event === 'succeeded', 30_000);
-    t.same(
-      s.events.map((e) => e.id),
-      Array.from({ length: end.id }, (_, k) => k + 1),
-      `stream ${i}: every event once, across the outage`,
+    await waitUntil(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, {
+      timeoutMs: 30_000,
+      what: '/readyz 200',
+    });
+    t.pass('/readyz: 200 again');
+    const listening = await waitUntil(
+      async () =>
+        (
+          await pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'hourglass-web-listen'`,
+          )
+        ).rows[0].n === 1,
+      { timeoutMs: 30_000, what: 'the listening connection to come back' },
     );
-  }
-  t.ok(alive(web) && alive(worker), 'neither process exited');
-  t.equal(web.child.pid, procs[0].child.pid);
-});
+    t.ok(listening, 'the web listens again, on one connection');
+
+    // The client retries its refused write with the same key: created once.
+    const retried = await postScenario(
+      web.baseUrl,
+      { ...DEFAULT_SCENARIO, name: 'during the outage' },
+      {
+        'idempotency-key': 'during-the-outage',
+      },
+    );
+    t.equal(retried.status, 201, 'the retried write succeeds');
+    ids.push(retried.json.id as string);
+    const after = stack.follow(`/api/scenarios/${retried.json.id}/events`);
+
+    await waitForAllFinished(pool, 120_000);
+    t.same(await scenarioProblems(pool, { ids }), [], 'every scenario succeeded, one result each, gapless events');
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios');
+    t.equal(rows[0].n, 5, 'the refused write created nothing; its retry created one');
+
+    for (const [i, s] of [...streams, after].entries()) {
+      const end = await s.until((e) => e.event === 'succeeded', 30_000);
+      t.same(
+        s.events.map((e) => e.id),
+        Array.from({ length: end.id }, (_, k) => k + 1),
+        `stream ${i}: every event once, across the outage`,
+      );
+    }
+    t.ok(alive(web) && alive(worker), 'neither process exited');
+    t.equal(web.child.pid, stack.procs[0].child.pid);
+  }),
+);
 
 /** The postmaster (first line of postmaster.pid) and its children: the whole cluster, to freeze. */
 function clusterPids(): number[] {
@@ -137,71 +132,75 @@ function clusterPids(): number[] {
   return [postmaster, ...children];
 }
 
-t.test('a frozen Postgres (SIGSTOP, like a lost network): 503s within the timeout, never a hang', async (t) => {
-  // Queries give up 1 s after the statement timeout even when the server cannot answer.
-  const web = await startWeb(url, { STATEMENT_TIMEOUT_MS: '1000' });
-  procs.push(web);
-  const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'before the freeze' })).json.id as string;
-  // Several open connections in the pool, so requests meet a connection to a server that is frozen.
-  await Promise.all(Array.from({ length: 8 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
-  const before = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios')).rows[0].n;
+t.test('a frozen Postgres (SIGSTOP, like a lost network): 503s within the timeout, never a hang', (t) =>
+  withProcessLogs(t, stack, async () => {
+    // Queries give up 1 s after the statement timeout even when the server cannot answer.
+    const web = await stack.startWeb({ STATEMENT_TIMEOUT_MS: '1000' });
+    const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'before the freeze' })).json.id as string;
+    // Several open connections in the pool, so requests meet a connection to a server that is frozen.
+    await Promise.all(Array.from({ length: 8 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
+    const before = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios')).rows[0].n;
 
-  const pids = clusterPids();
-  t.ok(pids.length > 3, `${pids.length} Postgres processes frozen`);
-  for (const pid of pids) process.kill(pid, 'SIGSTOP');
-  let frozen = true;
-  t.teardown(() => {
-    if (frozen) for (const pid of pids) process.kill(pid, 'SIGCONT');
-  });
-  /** A request the test gives up on after 15 s (status 0): a hang fails the test instead of stalling it. */
-  const timed = async (what: string, path: string, init: RequestInit = {}) => {
-    const t0 = Date.now();
-    const status = await fetch(`${web.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(15_000) }).then(
-      async (r) => {
-        await r.arrayBuffer();
-        return r.status;
-      },
-      () => 0,
-    );
-    return { what, status, ms: Date.now() - t0 };
-  };
-  const create = (i: number): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': `frozen-${i}` },
-    body: JSON.stringify({ ...DEFAULT_SCENARIO, name: `frozen ${i}` }),
-  });
-  const answers = await Promise.all([
-    ...Array.from({ length: 5 }, (_, i) => timed(`POST ${i}`, '/api/scenarios', create(i))),
-    ...Array.from({ length: 5 }, (_, i) => timed(`GET ${i}`, `/api/scenarios/${id}`)),
-    timed('readyz', '/readyz'),
-  ]);
-  for (const a of answers) t.ok(a.status === 503 && a.ms < 8_000, `${a.what}: ${a.status} after ${a.ms} ms`);
+    const pids = clusterPids();
+    t.ok(pids.length > 3, `${pids.length} Postgres processes frozen`);
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    let frozen = true;
+    t.teardown(() => {
+      if (frozen) for (const pid of pids) process.kill(pid, 'SIGCONT');
+    });
+    /** A request the test gives up on after 15 s (status 0): a hang fails the test instead of stalling it. */
+    const timed = async (what: string, path: string, init: RequestInit = {}) => {
+      const t0 = Date.now();
+      const status = await fetch(`${web.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(15_000) }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+        () => 0,
+      );
+      return { what, status, ms: Date.now() - t0 };
+    };
+    const create = (i: number): RequestInit => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `frozen-${i}` },
+      body: JSON.stringify({ ...DEFAULT_SCENARIO, name: `frozen ${i}` }),
+    });
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => timed(`POST ${i}`, '/api/scenarios', create(i))),
+      ...Array.from({ length: 5 }, (_, i) => timed(`GET ${i}`, `/api/scenarios/${id}`)),
+      timed('readyz', '/readyz'),
+    ]);
+    for (const a of answers) t.ok(a.status === 503 && a.ms < 8_000, `${a.what}: ${a.status} after ${a.ms} ms`);
 
-  for (const pid of pids) process.kill(pid, 'SIGCONT');
-  frozen = false;
-  await waitFor(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, 30_000, '/readyz 200');
-  // The refused creates, repeated with their keys: one row per key, each with its job.
-  for (let i = 0; i < 5; i++) {
-    const again = await postScenario(
-      web.baseUrl,
-      { ...DEFAULT_SCENARIO, name: `frozen ${i}` },
-      {
-        'idempotency-key': `frozen-${i}`,
-      },
-    );
-    t.equal(again.status, 201, `POST ${i} repeated: 201`);
-  }
-  const { rows } = await pool.query<{ n: number; orphans: number }>(
-    `SELECT count(*)::int AS n, count(*) FILTER (WHERE j.id IS NULL)::int AS orphans
+    for (const pid of pids) process.kill(pid, 'SIGCONT');
+    frozen = false;
+    await waitUntil(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, {
+      timeoutMs: 30_000,
+      what: '/readyz 200',
+    });
+    // The refused creates, repeated with their keys: one row per key, each with its job.
+    for (let i = 0; i < 5; i++) {
+      const again = await postScenario(
+        web.baseUrl,
+        { ...DEFAULT_SCENARIO, name: `frozen ${i}` },
+        {
+          'idempotency-key': `frozen-${i}`,
+        },
+      );
+      t.equal(again.status, 201, `POST ${i} repeated: 201`);
+    }
+    const { rows } = await pool.query<{ n: number; orphans: number }>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE j.id IS NULL)::int AS orphans
      FROM scenarios s LEFT JOIN pgboss.job j ON j.id = s.id AND j.name = 'calculate'`,
-  );
-  t.same(rows[0], { n: before + 5, orphans: 0 }, 'five new scenarios, none without its job');
-  // Connections that gave up mid-query were closed, not lent out again: everything works.
-  const after = await Promise.all(Array.from({ length: 12 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
-  t.same(
-    after.map((r) => r.status),
-    after.map(() => 200),
-    'every request after the thaw succeeds',
-  );
-  t.ok(alive(web), 'the web never restarted');
-});
+    );
+    t.same(rows[0], { n: before + 5, orphans: 0 }, 'five new scenarios, none without its job');
+    // Connections that gave up mid-query were closed, not lent out again: everything works.
+    const after = await Promise.all(Array.from({ length: 12 }, () => getJson(`${web.baseUrl}/api/scenarios/${id}`)));
+    t.same(
+      after.map((r) => r.status),
+      after.map(() => 200),
+      'every request after the thaw succeeds',
+    );
+    t.ok(alive(web), 'the web never restarted');
+  }),
+);

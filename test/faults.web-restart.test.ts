@@ -2,28 +2,21 @@
 // EventSource) reconnect by themselves to the new process with Last-Event-ID, and every later
 // event arrives exactly once. Calculations go on in the worker meanwhile.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
-import { eventLog, killAll, scenarioProblems, waitForEvent } from './helpers/faults.ts';
-import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
-import { type Follower, follow } from './helpers/sse.ts';
+import { eventLog, scenarioProblems, waitForEvent } from './helpers/faults.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import type { Follower } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
 
-const db = await createTestDatabase();
-const procs: Proc[] = [];
-const followers: Follower[] = [];
-t.teardown(async () => {
-  for (const f of followers) f.close();
-  await killAll(procs);
-  await db.drop();
-});
+const stack = await startStack({ web: false });
+t.teardown(() => stack.stop());
 
 t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss nothing', async (t) => {
   // A 1 s grace: the old process ends its streams soon after SIGTERM.
   const webEnv = { SHUTDOWN_GRACE_SECONDS: '1' };
-  const first = await startWeb(db.url, webEnv);
-  procs.push(first);
+  const first = await stack.startWeb(webEnv);
   // Long enough that the first scenario is still running when the new web is up.
-  procs.push(await startWorker(db.url, { ENGINE_TEST_DELAY_MS: '8000' }));
+  await stack.startWorker({ ENGINE_TEST_DELAY_MS: '8000' });
 
   const ids: string[] = [];
   for (const name of ['running during the restart', 'queued during the restart']) {
@@ -33,8 +26,7 @@ t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss n
   const clients: Array<{ id: string; stream: Follower; from: number; ended: () => number }> = [];
   for (const id of ids) {
     for (const from of [0, 1]) {
-      const stream = follow(`${first.baseUrl}/api/scenarios/${id}/events`, from ? { lastEventId: from } : {});
-      followers.push(stream);
+      const stream = stack.follow(`/api/scenarios/${id}/events`, from ? { lastEventId: from } : {});
       let errors = 0;
       stream.source.addEventListener('error', () => {
         errors++;
@@ -42,16 +34,18 @@ t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss n
       clients.push({ id, stream, from, ended: () => errors });
     }
   }
-  await waitForEvent(db.pool, ids[0], (e) => e.name === 'progress', 30_000, 'progress');
-  await waitFor(async () => clients.every((c) => c.stream.source.readyState === 1), 10_000, 'every stream open');
+  await waitForEvent(stack.pool, ids[0], (e) => e.name === 'progress', 30_000, 'progress');
+  await waitUntil(async () => clients.every((c) => c.stream.source.readyState === 1), {
+    timeoutMs: 10_000,
+    what: 'every stream open',
+  });
 
   t.equal(await first.stop('SIGTERM'), 0, 'the old web exits 0');
-  await waitFor(async () => clients.every((c) => c.ended() > 0), 10_000, 'every stream to end');
+  await waitUntil(async () => clients.every((c) => c.ended() > 0), { timeoutMs: 10_000, what: 'every stream to end' });
   t.pass('every stream ended with the old process');
   const seenBefore = clients.map((c) => c.stream.events.length);
 
-  const second = await startWeb(db.url, { ...webEnv, PORT: String(first.port) });
-  procs.push(second);
+  const second = await stack.startWeb({ ...webEnv, PORT: String(first.port) });
   t.equal((await getJson(`${second.baseUrl}/readyz`)).status, 200);
 
   for (const [i, c] of clients.entries()) {
@@ -62,7 +56,7 @@ t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss n
       Array.from({ length: end.id - c.from }, (_, k) => c.from + k + 1),
       `client ${i}: every event after ${c.from}, once, in order, across the restart (${seenBefore[i]} before it)`,
     );
-    const log = await eventLog(db.pool, c.id);
+    const log = await eventLog(stack.pool, c.id);
     t.same(
       c.stream.events.map((e) => e.event),
       log.filter((e) => e.seq > c.from).map((e) => e.name),
@@ -73,13 +67,13 @@ t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss n
     clients.some((c, i) => seenBefore[i] < c.stream.events.length && seenBefore[i] > 1),
     'some client received events both before and after the restart',
   );
-  t.same(await scenarioProblems(db.pool, { ids }), []);
+  t.same(await scenarioProblems(stack.pool, { ids }), []);
 
   // A client that was not connected when the events happened resumes from any id.
-  const log = await eventLog(db.pool, ids[0]);
+  const log = await eventLog(stack.pool, ids[0]);
   const mid = log[Math.floor(log.length / 2)].seq;
-  const late = follow(`${second.baseUrl}/api/scenarios/${ids[0]}/events`, { lastEventId: mid });
-  followers.push(late);
+  // The stack's URL is the first web's, which the second now serves on the same port.
+  const late = stack.follow(`/api/scenarios/${ids[0]}/events`, { lastEventId: mid });
   const end = await late.until((e) => e.event === 'succeeded');
   t.same(
     late.events.map((e) => e.id),

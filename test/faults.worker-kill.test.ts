@@ -3,7 +3,6 @@
 // retry, and there is exactly one result. Calculations are stretched by ENGINE_TEST_DELAY_MS so the
 // fault lands while the engine is visibly under way.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import {
   alive,
   eventLog,
@@ -16,8 +15,9 @@ import {
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
+import type { Proc } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 
 // The shortest heartbeat pg-boss allows. It travels with each job, so the web (which sends the job)
 // needs it too. pg-boss checks heartbeats at most every 10 s, and a retried job is picked up by the
@@ -25,13 +25,9 @@ import { follow } from './helpers/sse.ts';
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 const WORKER_ENV = { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '4000' };
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url, HEARTBEAT);
-const procs: Proc[] = [web];
-t.teardown(async () => {
-  await killAll(procs);
-  await db.drop();
-});
+const stack = await startStack({ web: HEARTBEAT });
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 /** Workers of the current subtest; each subtest ends with none left, so the next starts clean. */
 let workers: Proc[] = [];
@@ -41,8 +37,7 @@ t.afterEach(async () => {
 });
 
 async function worker(env: Record<string, string> = {}): Promise<Proc> {
-  const w = await startWorker(db.url, { ...WORKER_ENV, ...env });
-  procs.push(w);
+  const w = await stack.startWorker({ ...WORKER_ENV, ...env });
   workers.push(w);
   return w;
 }
@@ -64,20 +59,22 @@ t.test('SIGKILL mid-calculation: another worker takes over, attempt 2 succeeds, 
   const stream = follow(`${web.baseUrl}/api/scenarios/${id}/events`);
 
   // Mid-calculation: running, with some progress written, nowhere near done.
-  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
-  const second = await worker(); // idle until the first worker's job is taken back
-  t.equal((await scenarioRow(db.pool, id)).status, 'running');
+  await waitForEvent(stack.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
+  t.equal((await scenarioRow(stack.pool, id)).status, 'running');
+  // Killed before the next worker starts: on a loaded machine a start can outlast the stretched
+  // calculation, which then finished before the kill.
   t.equal(await first.stop('SIGKILL'), null, 'the first worker is gone');
   t.equal(first.child.signalCode, 'SIGKILL');
+  const second = await worker(); // takes the job once its heartbeat is stale
 
-  await waitForAllFinished(db.pool, 90_000, [id]);
+  await waitForAllFinished(stack.pool, 90_000, [id]);
   const end = await stream.until((e) => e.event === 'succeeded' || e.event === 'failed', 15_000);
   t.equal(end.event, 'succeeded', JSON.stringify(end.data));
-  const row = await scenarioRow(db.pool, id);
+  const row = await scenarioRow(stack.pool, id);
   t.equal(row.status, 'succeeded');
   t.equal(row.attempt, 2, 'succeeded on attempt 2');
 
-  const events = await eventLog(db.pool, id);
+  const events = await eventLog(stack.pool, id);
   t.same(runningAttempts(events), [1, 2], 'running {attempt: 1}, then running {attempt: 2}');
   const retry = events.findIndex((e) => e.name === 'queued' && e.seq > 1);
   t.ok(retry > 0, 'a second queued event');
@@ -89,8 +86,8 @@ t.test('SIGKILL mid-calculation: another worker takes over, attempt 2 succeeds, 
     events.map((e) => e.seq),
     'the live stream saw every event of both attempts, once, in order',
   );
-  t.same(await scenarioProblems(db.pool, { ids: [id] }), [], 'one result, gapless events, one terminal event last');
-  t.match(await jobOf(db.pool, id), { state: 'completed', retry_count: 1 });
+  t.same(await scenarioProblems(stack.pool, { ids: [id] }), [], 'one result, gapless events, one terminal event last');
+  t.match(await jobOf(stack.pool, id), { state: 'completed', retry_count: 1 });
   t.ok(alive(second), 'the worker that took over is still running');
 });
 
@@ -98,24 +95,24 @@ t.test('SIGSTOP mid-calculation, taken over, then SIGCONT: still one result and 
   const frozen = await worker();
   const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'frozen mid-run' });
   const id = created.json.id as string;
-  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
+  await waitForEvent(stack.pool, id, (e) => e.name === 'progress', 30_000, 'first progress');
   frozen.child.kill('SIGSTOP');
   const other = await worker();
 
   // The frozen worker's heartbeat goes stale; the other worker starts attempt 2 …
-  await waitForEvent(db.pool, id, (e) => e.name === 'running' && e.data.attempt === 2, 60_000, 'attempt 2');
+  await waitForEvent(stack.pool, id, (e) => e.name === 'running' && e.data.attempt === 2, 60_000, 'attempt 2');
   // … and the frozen one wakes up in the middle of it, still holding attempt 1.
   frozen.child.kill('SIGCONT');
 
-  await waitForAllFinished(db.pool, 60_000, [id]);
+  await waitForAllFinished(stack.pool, 60_000, [id]);
   // Let both workers go idle, so nothing can still write after the assertions.
   await Promise.all([frozen.stop(), other.stop()]);
-  const row = await scenarioRow(db.pool, id);
+  const row = await scenarioRow(stack.pool, id);
   t.equal(row.status, 'succeeded');
   t.equal(row.progress, 1, 'progress 1 at the end, not a late progress report of the losing attempt');
   t.equal(row.stage, 'done');
-  t.same(await scenarioProblems(db.pool, { ids: [id] }), [], 'one result, one terminal event, last');
-  const events = await eventLog(db.pool, id);
+  t.same(await scenarioProblems(stack.pool, { ids: [id] }), [], 'one result, one terminal event, last');
+  const events = await eventLog(stack.pool, id);
   t.same(runningAttempts(events), [1, 2], 'attempt 2 ran, and no third');
   // Once attempt 2 has started, the thawed attempt 1 writes nothing: pg-boss sees its claim is gone.
   const fractions = events
@@ -131,26 +128,30 @@ t.test('SIGSTOP mid-calculation, taken over, then SIGCONT: still one result and 
 
 t.test('a calculation lost on its last allowed attempt fails with retries_exhausted, never stuck', async (t) => {
   // No retries allowed (the limit travels with the job, so the web that creates it sets it).
-  const strictWeb = await startWeb(db.url, { ...HEARTBEAT, JOB_RETRY_LIMIT: '0' });
-  procs.push(strictWeb);
+  const strictWeb = await stack.startWeb({ ...HEARTBEAT, JOB_RETRY_LIMIT: '0' });
   const doomed = await worker({ JOB_RETRY_LIMIT: '0' });
   const id = (await postScenario(strictWeb.baseUrl, { ...DEFAULT_SCENARIO, name: 'lost for good' })).json.id as string;
   const stream = follow(`${strictWeb.baseUrl}/api/scenarios/${id}/events`);
-  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
-  await worker({ JOB_RETRY_LIMIT: '0' });
+  await waitForEvent(stack.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
+  // Killed before the next worker starts (a slow start could outlast the calculation).
   await doomed.stop('SIGKILL');
+  await worker({ JOB_RETRY_LIMIT: '0' });
 
   // The database first (heartbeat, then the dead-letter queue), then what the stream delivered.
-  await waitForAllFinished(db.pool, 90_000, [id]);
+  await waitForAllFinished(stack.pool, 90_000, [id]);
   const end = await stream.until((e) => e.event === 'failed' || e.event === 'succeeded', 15_000);
   t.equal(end.event, 'failed');
-  const row = await scenarioRow(db.pool, id);
+  const row = await scenarioRow(stack.pool, id);
   t.equal(row.status, 'failed');
   t.match(
     row.error,
     { code: 'retries_exhausted', message: /did not finish after 1 attempt/ },
     JSON.stringify(row.error),
   );
-  t.same(await scenarioProblems(db.pool, { ids: [id], expected: 'failed' }), [], 'no result, one terminal event, last');
-  t.same(runningAttempts(await eventLog(db.pool, id)), [1]);
+  t.same(
+    await scenarioProblems(stack.pool, { ids: [id], expected: 'failed' }),
+    [],
+    'no result, one terminal event, last',
+  );
+  t.same(runningAttempts(await eventLog(stack.pool, id)), [1]);
 });

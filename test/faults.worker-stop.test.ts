@@ -1,7 +1,6 @@
 // A worker stopped gracefully (SIGTERM): it claims nothing new, finishes what it holds within its
 // grace period or hands it back, and exits 0; no scenario is left `running` without a live worker.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import {
   eventLog,
   jobOf,
@@ -13,17 +12,14 @@ import {
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { type Proc, startWeb, startWorker } from './helpers/processes.ts';
+import type { Proc } from './helpers/processes.ts';
+import { startStack } from './helpers/stack.ts';
 
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url, HEARTBEAT);
-const procs: Proc[] = [web];
-t.teardown(async () => {
-  await killAll(procs);
-  await db.drop();
-});
+const stack = await startStack({ web: HEARTBEAT });
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 /** Workers of the current subtest; each subtest ends with none left, so the next starts clean. */
 let workers: Proc[] = [];
@@ -33,8 +29,7 @@ t.afterEach(async () => {
 });
 
 async function worker(env: Record<string, string>): Promise<Proc> {
-  const w = await startWorker(db.url, { ...HEARTBEAT, ...env });
-  procs.push(w);
+  const w = await stack.startWorker({ ...HEARTBEAT, ...env });
   workers.push(w);
   return w;
 }
@@ -46,13 +41,13 @@ async function create(name: string): Promise<string> {
 }
 
 const runningScenarios = async () =>
-  (await db.pool.query<{ id: string }>(`SELECT id FROM scenarios WHERE status = 'running'`)).rows.map((r) => r.id);
+  (await stack.pool.query<{ id: string }>(`SELECT id FROM scenarios WHERE status = 'running'`)).rows.map((r) => r.id);
 
 t.test('within the grace period: the running calculation finishes, nothing new is claimed, exit 0', async (t) => {
   const w = await worker({ ENGINE_TEST_DELAY_MS: '3000', SHUTDOWN_GRACE_SECONDS: '20' });
   const held = await create('held while stopping');
   const waiting = [await create('waiting 1'), await create('waiting 2')];
-  await waitForEvent(db.pool, held, (e) => e.name === 'progress', 30_000, 'progress');
+  await waitForEvent(stack.pool, held, (e) => e.name === 'progress', 30_000, 'progress');
 
   const t0 = Date.now();
   const code = await w.stop('SIGTERM');
@@ -60,53 +55,53 @@ t.test('within the grace period: the running calculation finishes, nothing new i
   t.equal(code, 0, 'exit code 0');
   t.ok(took < 20_000, `exited within the grace period (${took} ms)`);
 
-  const row = await scenarioRow(db.pool, held);
+  const row = await scenarioRow(stack.pool, held);
   t.equal(row.status, 'succeeded', 'the calculation it held finished');
   t.equal(row.attempt, 1, 'on its first attempt');
-  t.same(await scenarioProblems(db.pool, { ids: [held] }), []);
+  t.same(await scenarioProblems(stack.pool, { ids: [held] }), []);
   for (const id of waiting) {
-    t.match(await scenarioRow(db.pool, id), { status: 'queued', attempt: 0 }, 'a waiting scenario was not claimed');
-    t.match(await jobOf(db.pool, id), { state: 'created' });
+    t.match(await scenarioRow(stack.pool, id), { status: 'queued', attempt: 0 }, 'a waiting scenario was not claimed');
+    t.match(await jobOf(stack.pool, id), { state: 'created' });
   }
   t.equal(w.logs.filter((l) => l.msg === 'calculated').length, 1, 'exactly one calculation by the stopped worker');
   t.same(await runningScenarios(), [], 'nothing left running');
 
   // The next worker does the rest.
   await worker({});
-  await waitForAllFinished(db.pool, 60_000, waiting);
-  t.same(await scenarioProblems(db.pool, { ids: waiting }), []);
+  await waitForAllFinished(stack.pool, 60_000, waiting);
+  t.same(await scenarioProblems(stack.pool, { ids: waiting }), []);
 });
 
 t.test('beyond the grace period: the calculation is handed back and retried at once by the next worker', async (t) => {
   const w = await worker({ ENGINE_TEST_DELAY_MS: '60000', SHUTDOWN_GRACE_SECONDS: '1' });
   const id = await create('longer than the grace period');
-  await waitForEvent(db.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
+  await waitForEvent(stack.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
 
   const t0 = Date.now();
   t.equal(await w.stop('SIGTERM'), 0, 'exit code 0');
   const took = Date.now() - t0;
   t.ok(took < 10_000, `exited soon after the 1 s grace period (${took} ms)`);
 
-  const job = await jobOf(db.pool, id);
+  const job = await jobOf(stack.pool, id);
   t.not(job?.state, 'active', `the job is not left active with no worker (state ${job?.state})`);
   t.same(await runningScenarios(), [], 'the scenario does not claim to be running');
-  t.equal((await scenarioRow(db.pool, id)).status, 'queued');
+  t.equal((await scenarioRow(stack.pool, id)).status, 'queued');
 
   // Handed back, not lost: the next worker takes it without waiting for a heartbeat to go stale.
   const next = await worker({});
   const t1 = Date.now();
-  await waitForAllFinished(db.pool, 60_000, [id]);
+  await waitForAllFinished(stack.pool, 60_000, [id]);
   t.ok(Date.now() - t1 < 15_000, `retried promptly (${Date.now() - t1} ms)`);
-  const row = await scenarioRow(db.pool, id);
+  const row = await scenarioRow(stack.pool, id);
   t.equal(row.status, 'succeeded');
   t.equal(row.attempt, 2);
-  const events = await eventLog(db.pool, id);
+  const events = await eventLog(stack.pool, id);
   t.same(runningAttempts(events), [1, 2]);
   t.same(
     events.filter((e) => e.name === 'queued').map((e) => e.data),
     [{}, { attempt: 2, reason: 'retry' }],
     'the hand-back shows as one queued {attempt: 2, reason: retry}',
   );
-  t.same(await scenarioProblems(db.pool, { ids: [id] }), []);
+  t.same(await scenarioProblems(stack.pool, { ids: [id] }), []);
   t.equal(await next.stop('SIGTERM'), 0, 'an idle worker also stops with 0');
 });

@@ -1,17 +1,13 @@
 // End to end: real web and worker processes, a real database, a real SSE client.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { startWeb, startWorker } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url);
-const worker = await startWorker(db.url);
-t.teardown(async () => {
-  await Promise.all([web.stop(), worker.stop()]);
-  await db.drop();
-});
+const stack = await startStack({ workers: [{}] });
+const { web } = stack;
+const [worker] = stack.workers;
+t.teardown(() => stack.stop());
 
 t.test('a default scenario goes queued → running → progress… → succeeded, and its statements are served', async (t) => {
   const created = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
@@ -162,7 +158,7 @@ t.test('a statements request before the calculation is done is a 409 problem', a
   t.equal(res.status, 409);
   t.match(res.headers.get('content-type'), /^application\/problem\+json/);
   t.equal(res.json.scenario_status, 'queued');
-  const restarted = await startWorker(db.url);
+  const restarted = await stack.startWorker();
   t.teardown(() => restarted.stop());
   const stream = follow(`${web.baseUrl}/api/scenarios/${created.json.id}/events`);
   await stream.until((e) => e.event === 'succeeded', 60_000);

@@ -5,8 +5,9 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { createTestDatabase } from './helpers/db.ts';
 import { killAll } from './helpers/faults.ts';
-import { DEFAULT_SCENARIO, postScenario, waitFor } from './helpers/http.ts';
+import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
 import { type Proc, startWeb } from './helpers/processes.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const db = await createTestDatabase();
 const procs: Proc[] = [];
@@ -129,15 +130,14 @@ t.test('MAX_SSE_STREAMS: beyond the cap a 503 problem with Retry-After; a freed 
   await other.arrayBuffer();
 
   open[0].close();
-  const reopened = await waitFor(
+  const reopened = await waitUntil(
     async () => {
       const s = await openStream(url);
       if (s.status === 200) return s;
       s.close();
       return null;
     },
-    10_000,
-    'a freed slot',
+    { timeoutMs: 10_000, what: 'a freed slot' },
   );
   t.equal(reopened.status, 200, 'after one closes, a new stream is accepted');
 });
@@ -168,7 +168,10 @@ t.test('slow loris: headers sent too slowly are cut off; an SSE stream older tha
 
   // The stream was opened before the slow client and is now well past the headers timeout.
   const pingsBefore = stream.pings;
-  await waitFor(async () => stream.pings >= pingsBefore + 3, 5_000, 'more pings on the old stream');
+  await waitUntil(async () => stream.pings >= pingsBefore + 3, {
+    timeoutMs: 5_000,
+    what: 'more pings on the old stream',
+  });
   t.notOk(stream.ended, 'the legitimate stream is still open');
   t.ok(Date.now() - started > 1500, 'and older than the headers timeout');
   t.match(stream.text, /^retry: 3000\n\nid: 1\nevent: queued\n/, 'it delivered its events');

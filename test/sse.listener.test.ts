@@ -2,9 +2,10 @@
 // still delivers every event, and the process holds exactly one such connection.
 import t from 'tap';
 import { createTestDatabase } from './helpers/db.ts';
-import { DEFAULT_SCENARIO, postScenario, waitFor } from './helpers/http.ts';
+import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
 import { startWeb, startWorker } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const db = await createTestDatabase();
 const web = await startWeb(db.url);
@@ -45,13 +46,12 @@ t.test('streams survive pg_terminate_backend of the listening connection', async
       `stream ${i}: every event, in order, once`,
     );
   }
-  const after = await waitFor(
+  const after = await waitUntil(
     async () => {
       const rows = await listeners();
       return rows.length === 1 && rows[0].pid !== pid ? rows : null;
     },
-    10_000,
-    'a new listening connection',
+    { timeoutMs: 10_000, what: 'a new listening connection' },
   );
   t.equal(after.length, 1, 'exactly one listening connection again, a new one');
 });

@@ -3,8 +3,9 @@
 import http from 'node:http';
 import t from 'tap';
 import { createTestDatabase } from './helpers/db.ts';
-import { DEFAULT_SCENARIO, getJson, postScenario, waitFor } from './helpers/http.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
 import { startWeb } from './helpers/processes.ts';
+import { waitUntil } from './helpers/wait.ts';
 
 const db = await createTestDatabase();
 const web = await startWeb(db.url, { SSE_HEARTBEAT_MS: '200' });
@@ -38,21 +39,20 @@ t.test('headers, retry, the first event, pings; leaving frees the subscription',
   t.equal(res.headers['cache-control'], 'no-cache');
   t.equal(res.headers['x-accel-buffering'], 'no');
   t.equal(res.headers['content-encoding'], undefined, 'never compressed, even when gzip is accepted');
-  await waitFor(async () => text().includes(': ping'), 5000, 'a ping');
+  await waitUntil(async () => text().includes(': ping'), { timeoutMs: 5000, what: 'a ping' });
   const body = text();
   t.ok(body.startsWith('retry: 3000\n\n'), 'opens with retry: 3000');
   t.match(body, /id: 1\nevent: queued\ndata: \{\}\n\n/, 'id, event and one-line data');
   const during = await getJson(`${web.baseUrl}/readyz`);
   t.same((during.json.sse as Record<string, unknown>).streams, 1);
   req.destroy();
-  const after = await waitFor(
+  const after = await waitUntil(
     async () => {
       const r = await getJson(`${web.baseUrl}/readyz`);
       const sse = r.json.sse as { streams: number; channels: number };
       return sse.streams === 0 && sse.channels === 0 ? sse : null;
     },
-    5000,
-    'the subscription to be freed',
+    { timeoutMs: 5000, what: 'the subscription to be freed' },
   );
   t.same(after, { streams: 0, channels: 0, listening: true });
 });

@@ -15,7 +15,7 @@ import {
   findScenario,
 } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-import { type EngineLease, type EngineOutcome, type EnginePool, EngineReleased } from './engine.pool.ts';
+import { type EngineLease, type EngineOutcome, type EnginePool, WorkerStopping } from './engine.pool.ts';
 
 export interface JobDeps {
   db: Db;
@@ -24,7 +24,7 @@ export interface JobDeps {
   engines: EnginePool;
   logger: Logger;
   /** Puts a claimed job back in the queue as if never claimed (same retry count). */
-  giveBack: (job: Job<CalculateJob>) => Promise<void>;
+  requeueUnstarted: (job: Job<CalculateJob>) => Promise<void>;
 }
 
 /** At most 40 progress events per calculation (26 for a default scenario): every notifying commit takes a global lock. */
@@ -51,8 +51,8 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   try {
     lease = await engines.acquire(job.signal);
   } catch (err) {
-    if (!(err instanceof EngineReleased)) throw err;
-    await deps.giveBack(job);
+    if (!(err instanceof WorkerStopping)) throw err;
+    await deps.requeueUnstarted(job);
     logger.info({ scenario: id }, 'given back unstarted: the worker is stopping');
     return 'given back';
   }
@@ -90,7 +90,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   } catch (err) {
     // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
     // visibly, so the scenario never says `running` while no worker runs it.
-    if (job.signal?.aborted) await handBack(db, id, attempt).catch(() => {});
+    if (job.signal?.aborted) await markQueuedForRetry(db, id, attempt).catch(() => {});
     throw err;
   }
   const tEngine = performance.now();
@@ -173,7 +173,7 @@ async function writeRunning(
 }
 
 /** The job went back to the queue: the scenario is queued for the next attempt, if it is still ours. */
-async function handBack(db: Db, id: string, attempt: number): Promise<void> {
+async function markQueuedForRetry(db: Db, id: string, attempt: number): Promise<void> {
   await appendEventIfAlone(
     db,
     id,

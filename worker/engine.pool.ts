@@ -13,10 +13,11 @@ export type EngineOutcome =
   | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number }
   | { ok: false; code: string; message: string };
 
-export class EngineFailure extends Error {}
+/** The calculation got no answer: its engine thread crashed or exited, or its job was aborted. Retried by pg-boss. */
+export class EngineThreadFailure extends Error {}
 
 /** The pool is draining (the worker is stopping): the job never got a thread and was not started. */
-export class EngineReleased extends Error {}
+export class WorkerStopping extends Error {}
 
 type ProgressListener = (stage: string, fraction: number) => void;
 
@@ -50,8 +51,8 @@ class EngineThread {
       for (const p of this.#pending.values()) p.reject(err);
       this.#pending.clear();
     };
-    this.worker.on('error', (err) => fail(new EngineFailure(`engine thread failed: ${err.message}`)));
-    this.worker.on('exit', (code) => fail(new EngineFailure(`engine thread exited with code ${code}`)));
+    this.worker.on('error', (err) => fail(new EngineThreadFailure(`engine thread failed: ${err.message}`)));
+    this.worker.on('exit', (code) => fail(new EngineThreadFailure(`engine thread exited with code ${code}`)));
   }
 
   /** Sends a calculation; `result` resolves when its result thread has finished the result. */
@@ -95,18 +96,19 @@ export class EnginePool {
 
   /**
    * A thread for one calculation, as soon as one is free (first come, first served). Rejects with
-   * EngineReleased once the pool drains, and with EngineFailure if the job is aborted meanwhile.
+   * WorkerStopping once the pool drains, and with EngineThreadFailure if the job is aborted meanwhile.
    */
   acquire(signal?: AbortSignal): Promise<EngineLease> {
-    if (this.#draining) return Promise.reject(new EngineReleased('the worker is stopping'));
-    if (signal?.aborted) return Promise.reject(new EngineFailure('the job was aborted before it got an engine thread'));
+    if (this.#draining) return Promise.reject(new WorkerStopping('the worker is stopping'));
+    if (signal?.aborted)
+      return Promise.reject(new EngineThreadFailure('the job was aborted before it got an engine thread'));
     const thread = this.#idle.pop() ?? (this.#busy.size < this.#size ? this.#spawn() : undefined);
     if (thread) return Promise.resolve(this.#lease(thread));
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         const i = this.#waiting.indexOf(waiter);
         if (i >= 0) this.#waiting.splice(i, 1);
-        reject(new EngineFailure('the job was aborted while it waited for an engine thread'));
+        reject(new EngineThreadFailure('the job was aborted while it waited for an engine thread'));
       };
       const waiter: Waiter = {
         grant: (t) => {
@@ -123,10 +125,10 @@ export class EnginePool {
     });
   }
 
-  /** No job gets a thread any more; the jobs waiting for one are refused (EngineReleased). */
+  /** No job gets a thread any more; the jobs waiting for one are refused (WorkerStopping). */
   drain(): void {
     this.#draining = true;
-    for (const w of this.#waiting.splice(0)) w.refuse(new EngineReleased('the worker is stopping'));
+    for (const w of this.#waiting.splice(0)) w.refuse(new WorkerStopping('the worker is stopping'));
   }
 
   async close(): Promise<void> {
@@ -171,7 +173,7 @@ export class EngineLease {
   }
 
   /**
-   * Runs one calculation; rejects with EngineFailure if the thread dies or the job is aborted. The
+   * Runs one calculation; rejects with EngineThreadFailure if the thread dies or the job is aborted. The
    * thread is released when the engine is done, before the result is finished.
    */
   async run(
@@ -207,17 +209,17 @@ export class EngineLease {
         const onError = (err: Error) => {
           cleanup();
           healthy = false;
-          reject(new EngineFailure(`engine thread failed: ${err.message}`));
+          reject(new EngineThreadFailure(`engine thread failed: ${err.message}`));
         };
         const onExit = (code: number) => {
           cleanup();
           healthy = false;
-          reject(new EngineFailure(`engine thread exited with code ${code}`));
+          reject(new EngineThreadFailure(`engine thread exited with code ${code}`));
         };
         const onAbort = () => {
           cleanup();
           healthy = false;
-          reject(new EngineFailure('the calculation was aborted'));
+          reject(new EngineThreadFailure('the calculation was aborted'));
         };
         thread.on('message', onMessage);
         thread.on('error', onError);

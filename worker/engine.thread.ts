@@ -6,7 +6,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
-import { calculate, EngineError } from './engine/index.ts';
+import { CalculationInputError, calculate } from './engine/index.ts';
 import { ResultClient } from './result/index.ts';
 
 export interface ThreadData {
@@ -62,7 +62,7 @@ port.on('message', (req: ThreadRequest) => {
     port.postMessage({ type: 'computed', engineMs } satisfies ThreadMessage);
   } catch (err) {
     const msg: ThreadMessage =
-      err instanceof EngineError
+      err instanceof CalculationInputError
         ? { type: 'engine_error', code: err.code, message: err.message }
         : { type: 'crash', message: err instanceof Error ? err.message : String(err) };
     port.postMessage(msg);

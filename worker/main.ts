@@ -1,14 +1,15 @@
 // The worker process: claims calculation jobs (SKIP LOCKED, woken by NOTIFY), runs them, and
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
-import { fromKysely, type Job } from 'pg-boss';
-import { loadConfig } from '../shared/config.ts';
+import { fromKysely, type Job, type PgBoss } from 'pg-boss';
+import { loadConfigOrExit } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
 import { CALCULATE_DEAD_QUEUE, CALCULATE_QUEUE, type CalculateJob, createBoss, ensureQueues } from '../shared/queue.ts';
+import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool } from './engine.pool.ts';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
 if (!config.databaseUrl) {
   logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
@@ -17,15 +18,16 @@ if (!config.databaseUrl) {
 
 const pool = createPool(config.databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
 const db = createDb(pool);
-const boss = createBoss(config, config.databaseUrl, 'worker');
+const databaseUrl = config.databaseUrl;
+/** The started pg-boss; each start-up attempt makes a fresh one (a failed start is stopped and dropped). */
+let boss: PgBoss;
 const engines = new EnginePool({ size: config.workerConcurrency, testDelayMs: config.engineTestDelayMs });
 engines.prestart();
-boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
 /**
  * Puts a claimed job that never started back in the queue: cancelled and resumed in one transaction,
  * fenced to this claim. Its next claim counts as a retry (pg-boss's retry count goes up by one).
  */
-async function giveBack(job: Job<CalculateJob>): Promise<void> {
+async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const options = { db: fromKysely(trx) };
     await boss.cancel(CALCULATE_QUEUE, { id: job.id, retryCount: job.retryCount }, options);
@@ -35,40 +37,53 @@ async function giveBack(job: Job<CalculateJob>): Promise<void> {
 /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
 const inflight = new Set<Promise<unknown>>();
 
-try {
-  await boss.start();
-  await ensureQueues(boss);
-  // One pg-boss worker per slot, so each handler can wake its own loop: after a job, pg-boss would
-  // otherwise wait out the polling interval before claiming the next job of a backlog. The prefetch
-  // slots' jobs wait (still queued) for an engine thread, so a thread goes from one calculation
-  // straight to the next while the previous result is saved and its job completed.
-  for (let slot = 0; slot < config.workerConcurrency + config.workerPrefetch; slot++) {
-    let workId = '';
-    workId = await boss.work<CalculateJob>(
-      CALCULATE_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
-      async ([job]: Job<CalculateJob>[]) => {
-        const run = calculateScenario({ db, pool, engines, logger, giveBack }, job);
-        inflight.add(run);
-        try {
-          return await run;
-        } finally {
-          inflight.delete(run);
-          boss.notifyWorker(workId);
-        }
-      },
+/** Starts pg-boss, its queues and the job loops; a failure stops that pg-boss so the next attempt starts clean. */
+async function startQueue(): Promise<void> {
+  boss = createBoss(config, databaseUrl, 'worker');
+  boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
+  try {
+    await boss.start();
+    await ensureQueues(boss);
+    // One pg-boss worker per slot, so each handler can wake its own loop: after a job, pg-boss would
+    // otherwise wait out the polling interval before claiming the next job of a backlog. The prefetch
+    // slots' jobs wait (still queued) for an engine thread, so a thread goes from one calculation
+    // straight to the next while the previous result is saved and its job completed.
+    for (let slot = 0; slot < config.workerConcurrency + config.workerPrefetch; slot++) {
+      let workId = '';
+      workId = await boss.work<CalculateJob>(
+        CALCULATE_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
+        async ([job]: Job<CalculateJob>[]) => {
+          const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job);
+          inflight.add(run);
+          try {
+            return await run;
+          } finally {
+            inflight.delete(run);
+            boss.notifyWorker(workId);
+          }
+        },
+      );
+    }
+    // Dead letters arrive without a NOTIFY, so the poll is what finds them: every 5 s, not pg-boss's
+    // 30 s default for a queue that has NOTIFY on.
+    await boss.work<CalculateJob>(
+      CALCULATE_DEAD_QUEUE,
+      { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
+      async ([job]) => failExhausted(db, job, config.jobRetryLimit),
     );
+    logger.info({ concurrency: config.workerConcurrency, prefetch: config.workerPrefetch }, 'worker started');
+  } catch (err) {
+    await boss.stop({ graceful: false, close: true }).catch(() => {});
+    throw err;
   }
-  // Dead letters arrive without a NOTIFY, so the poll is what finds them: every 5 s, not pg-boss's
-  // 30 s default for a queue that has NOTIFY on.
-  await boss.work<CalculateJob>(
-    CALCULATE_DEAD_QUEUE,
-    { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
-    async ([job]) => failExhausted(db, job, config.jobRetryLimit),
-  );
-  logger.info({ concurrency: config.workerConcurrency, prefetch: config.workerPrefetch }, 'worker started');
+}
+
+try {
+  // Started during an outage, or before the release phase migrated pg-boss: wait, do not exit.
+  await retryWithBackoff('start', startQueue, logger, { firstDelayMs: 250, maxDelayMs: config.dbRetryMaxDelayMs });
 } catch (err) {
-  logger.fatal({ err }, 'could not start');
+  logger.fatal({ err }, 'could not start: a configuration error');
   process.exit(1);
 }
 

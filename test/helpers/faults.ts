@@ -2,8 +2,8 @@
 // finished, has exactly one result (or none when failed), and an event log without gaps, with
 // exactly one terminal event, last. Plus small pollers that wait on rows, never on time.
 import type pg from 'pg';
-import { waitFor } from './http.ts';
 import type { Proc } from './processes.ts';
+import { waitUntil } from './wait.ts';
 
 export type Status = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -87,7 +87,7 @@ export async function waitForAllFinished(
 ): Promise<Record<string, number>> {
   let last: Record<string, number> = {};
   try {
-    await waitFor(
+    await waitUntil(
       async () => {
         const { rows } = await pool.query<{ open: number }>(
           `SELECT count(*)::int AS open FROM scenarios
@@ -97,8 +97,7 @@ export async function waitForAllFinished(
         last = await statusCounts(pool);
         return rows[0].open === 0;
       },
-      timeoutMs,
-      'every scenario to finish',
+      { timeoutMs: timeoutMs, what: 'every scenario to finish' },
     );
   } catch (err) {
     throw new Error(`${(err as Error).message}; statuses: ${JSON.stringify(last)}`);
@@ -124,7 +123,10 @@ export async function waitForEvent(
   timeoutMs = 30_000,
   what = 'an event',
 ): Promise<{ seq: number; name: string; data: Record<string, unknown> }> {
-  return waitFor(async () => (await eventLog(pool, id)).find(predicate), timeoutMs, `${what} of scenario ${id}`);
+  return waitUntil(async () => (await eventLog(pool, id)).find(predicate), {
+    timeoutMs: timeoutMs,
+    what: `${what} of scenario ${id}`,
+  });
 }
 
 export async function eventLog(

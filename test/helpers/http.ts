@@ -23,20 +23,4 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   };
 }
 
-export async function waitFor<T>(
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 30_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 10;
-  while (Date.now() < deadline) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 250);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 export const DEFAULT_SCENARIO = { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } };

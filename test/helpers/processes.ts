@@ -14,6 +14,10 @@ export interface Proc {
     timeoutMs?: number,
   ): Promise<Record<string, unknown>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** Its stderr and last log lines, for a failure message. */
+  output(lines?: number): string;
 }
 
 function spawnProc(entry: string, env: Record<string, string>): Proc {
@@ -46,14 +50,16 @@ function spawnProc(entry: string, env: Record<string, string>): Proc {
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   // What a failure message shows: stderr and the last log lines (the processes log to stdout).
-  const output = () =>
+  const output = (lines = 5) =>
     `stderr: ${stderr.slice(-2000)}; last log lines: ${logs
-      .slice(-5)
+      .slice(-lines)
       .map((l) => JSON.stringify(l).slice(0, 400))
       .join(' | ')}`;
   return {
     child,
     logs,
+    exited,
+    output,
     waitForLog(predicate, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -92,15 +98,34 @@ export interface Web extends Proc {
   port: number;
 }
 
-export async function startWeb(databaseUrl: string, env: Record<string, string> = {}): Promise<Web> {
-  const proc = spawnProc('server/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env });
-  const line = await proc.waitForLog((l) => typeof l.port === 'number' && String(l.msg).startsWith('listening'));
+/** Spawns the web without waiting for it to listen (it may be waiting for its database). */
+export function launchWeb(databaseUrl: string, env: Record<string, string> = {}): Proc {
+  return spawnProc('server/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env });
+}
+
+/** Waits for a launched web's "listening" line. */
+export async function webListening(proc: Proc, timeoutMs = 20_000): Promise<Web> {
+  const line = await proc.waitForLog(
+    (l) => typeof l.port === 'number' && String(l.msg).startsWith('listening'),
+    timeoutMs,
+  );
   const port = line.port as number;
   return { ...proc, port, baseUrl: `http://127.0.0.1:${port}` };
 }
 
+export async function startWeb(databaseUrl: string, env: Record<string, string> = {}): Promise<Web> {
+  return webListening(launchWeb(databaseUrl, env));
+}
+
+/** Spawns the worker without waiting for it to start (it may be waiting for its database). */
+export function launchWorker(databaseUrl: string, env: Record<string, string> = {}): Proc {
+  return spawnProc('worker/main.ts', { DATABASE_URL: databaseUrl, ...env });
+}
+
+export const workerStarted = (l: Record<string, unknown>) => l.msg === 'worker started';
+
 export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<Proc> {
-  const proc = spawnProc('worker/main.ts', { DATABASE_URL: databaseUrl, ...env });
-  await proc.waitForLog((l) => l.msg === 'worker started');
+  const proc = launchWorker(databaseUrl, env);
+  await proc.waitForLog(workerStarted);
   return proc;
 }

@@ -5,7 +5,7 @@ import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
-import { EngineError } from './engine.error.ts';
+import { CalculationInputError } from './engine.error.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
@@ -14,7 +14,7 @@ import { prepareSolar, solarYear } from './solar.ts';
 import { syntheticYear } from './weather.synthetic.ts';
 import { prepareWind, windYear } from './wind.ts';
 
-export { EngineError } from './engine.error.ts';
+export { CalculationInputError } from './engine.error.ts';
 export type { GenerationProfile, ProfileCache } from './profiles.ts';
 export { profileKeys } from './profiles.ts';
 
@@ -123,7 +123,7 @@ export function calculate(
     const m = marketYear(market, year, solarOut, windOut, marketOut);
     // NaN and Infinity propagate into the sums, so one check covers every hour.
     if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed + m.revenue.total)) {
-      throw new EngineError(
+      throw new CalculationInputError(
         'non_finite_result',
         `year ${year}: the hourly generation or revenue is not a finite number`,
       );
@@ -174,10 +174,10 @@ function loadWeather(inputs: ResolvedInputs): WeatherYear {
         siteElevationM: inputs.site.elevation_m,
       });
     }
-    throw new EngineError('invalid_weather', `weather source ${w.source} is not a single supplied year`);
+    throw new CalculationInputError('invalid_weather', `weather source ${w.source} is not a single supplied year`);
   } catch (err) {
-    if (err instanceof EngineError) throw err;
-    throw new EngineError('invalid_weather', err instanceof Error ? err.message : String(err));
+    if (err instanceof CalculationInputError) throw err;
+    throw new CalculationInputError('invalid_weather', err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -194,14 +194,14 @@ function checkInputs(inputs: ResolvedInputs): void {
   if (curve && inputs.wind.capacity_mw > 0) {
     for (let i = 1; i < curve.length; i++) {
       if (!(curve[i][0] > curve[i - 1][0])) {
-        throw new EngineError(
+        throw new CalculationInputError(
           'invalid_power_curve',
           `the power curve's wind speeds must increase strictly: ${curve[i][0]} m/s follows ${curve[i - 1][0]} m/s`,
         );
       }
     }
     if (curve.every(([, kw]) => kw <= 0)) {
-      throw new EngineError('invalid_power_curve', 'the power curve never produces power');
+      throw new CalculationInputError('invalid_power_curve', 'the power curve never produces power');
     }
   }
 }
@@ -218,5 +218,5 @@ function checkFinite(finance: ReturnType<typeof financeModel>): void {
     return null;
   };
   const path = bad(finance, 'statements');
-  if (path) throw new EngineError('non_finite_result', `${path} is not a finite number`);
+  if (path) throw new CalculationInputError('non_finite_result', `${path} is not a finite number`);
 }

@@ -1,0 +1,108 @@
+// The web process: waits for the database, listens, and stops cleanly on SIGTERM/SIGINT.
+// server/main.ts runs it; a host that embeds it may add routes of its own.
+import { createServer } from 'node:http';
+import type { Router } from 'express';
+import type { PgBoss } from 'pg-boss';
+import { loadConfigOrExit } from '../shared/config.ts';
+import { createDb, createPool } from '../shared/db.ts';
+import { createLogger } from '../shared/logger.ts';
+import { createBoss } from '../shared/queue.ts';
+import { retryWithBackoff } from '../shared/startup.backoff.ts';
+import { createApp } from './app.ts';
+import type { AppDeps } from './deps.ts';
+import { ChannelListener } from './sse/listener.ts';
+
+export interface WebProcessOptions {
+  /** Routes mounted after the API's, before the 404. */
+  routes?: (deps: AppDeps) => Router[];
+}
+
+export async function runWebProcess(options: WebProcessOptions = {}): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel, 'web');
+  if (!config.databaseUrl) {
+    logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
+    process.exit(1);
+  }
+
+  const pool = createPool(config.databaseUrl, {
+    max: config.poolMax,
+    statementTimeoutMs: config.statementTimeoutMs,
+    applicationName: 'hourglass-web',
+  });
+  // Creates run on their own pool in node-pg's pipeline mode (server/scenarios.create.ts); the main
+  // pool stays in plain mode, which binary COPY reads need.
+  const createsPool = createPool(config.databaseUrl, {
+    max: config.poolMax,
+    statementTimeoutMs: config.statementTimeoutMs,
+    applicationName: 'hourglass-web-create',
+    pipeline: true,
+  });
+  const db = createDb(pool);
+  const databaseUrl = config.databaseUrl;
+  const listener = new ChannelListener(databaseUrl, logger);
+
+  let boss: PgBoss;
+  try {
+    // pg-boss checks its schema on start (the release phase migrates it): wait until it can.
+    boss = await retryWithBackoff(
+      'start',
+      async () => {
+        const candidate = createBoss(config, databaseUrl, 'web');
+        try {
+          return await candidate.start();
+        } catch (err) {
+          await candidate.stop({ graceful: false, close: true }).catch(() => {});
+          throw err;
+        }
+      },
+      logger,
+      { firstDelayMs: 250, maxDelayMs: config.dbRetryMaxDelayMs },
+    );
+    // The listening connection reconnects by itself from here on, outages included.
+    await listener.start();
+  } catch (err) {
+    // A signal while waiting needs no handler: nothing is served or claimed yet, so the default (exit) is right.
+    logger.fatal({ err }, 'could not start: a configuration error');
+    process.exit(1);
+  }
+
+  const deps: AppDeps = { config, pool, createsPool, db, boss, listener, logger };
+  const app = createApp({ ...deps, routes: options.routes?.(deps) });
+  // Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
+  // Node enforces them only when it checks its connections (every 30 s by default), so check often.
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: Math.max(60_000, config.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+      keepAliveTimeout: 5_000,
+    },
+    app,
+  );
+  server.listen(config.port, config.host, () => {
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    logger.info({ port }, `listening on http://localhost:${port}`);
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    server.close();
+    server.closeIdleConnections();
+    // Event streams never end by themselves; give requests in flight a moment, then close the rest.
+    const force = setTimeout(() => server.closeAllConnections(), Math.min(config.shutdownGraceSeconds, 5) * 1000);
+    force.unref();
+    await new Promise<void>((resolve) => server.once('close', () => resolve()));
+    await listener.stop();
+    await boss.stop({ graceful: false, close: true }).catch(() => {});
+    await Promise.all([pool.end().catch(() => {}), createsPool.end().catch(() => {})]);
+    logger.info('stopped');
+    process.exit(0);
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
