@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health.route.ts';
 import { problemRoutes } from './routes/problems.route.ts';
 import { scenarioRoutes } from './routes/scenarios.route.ts';
 import { statementRoutes } from './routes/statements.route.ts';
+import { sweepRoutes } from './routes/sweeps.route.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Query parameters whose values never reach the log (a client may put its key in the URL by mistake). */
@@ -134,6 +135,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(scenarioRoutes(deps));
   app.use(eventRoutes(deps));
   app.use(statementRoutes(deps));
+  app.use(sweepRoutes(deps));
   for (const router of deps.routes ?? []) app.use(router);
   app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(problemMiddleware);

@@ -1,5 +1,5 @@
 // Small HTTP helpers shared by the routes.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { isUuid } from '../shared/uuid.ts';
 import { HttpProblem } from './problem.ts';
 
@@ -52,4 +52,39 @@ export function acceptsGzip(header: string | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return !q || Number(q.slice(2)) > 0;
   });
+}
+
+/** The event id a stream resumes after: `Last-Event-ID`, or `?last_event_id=` for clients that cannot set it. */
+export function lastEventId(req: Request): number {
+  const raw = req.get('Last-Event-ID') ?? (req.query.last_event_id as string | undefined);
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d{1,9}$/.test(raw)) {
+    throw new HttpProblem('bad_request', 'Last-Event-ID must be a non-negative integer', {
+      errors: [{ path: lastEventIdPath(req), message: 'must be a non-negative integer (an event id)' }],
+    });
+  }
+  return Number(raw);
+}
+
+export const lastEventIdPath = (req: Request) =>
+  req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
+
+export function requireJson(req: Request): void {
+  const type = req.headers['content-type'];
+  if (!type || !req.is(['application/json', 'application/*+json'])) {
+    throw new HttpProblem('unsupported_media_type', 'send the body as Content-Type: application/json', {
+      headers: { 'Accept-Post': 'application/json' },
+    });
+  }
+}
+
+export function idempotencyKey(req: Request): string | null {
+  const key = req.get('Idempotency-Key');
+  if (key === undefined) return null;
+  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new HttpProblem('bad_request', 'Idempotency-Key must be 1–255 visible ASCII characters', {
+      errors: [{ path: 'header:Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }],
+    });
+  }
+  return key;
 }

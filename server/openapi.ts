@@ -9,8 +9,16 @@ import { healthDoc } from './routes/health.route.ts';
 import { problemsDoc } from './routes/problems.route.ts';
 import { scenariosDoc } from './routes/scenarios.route.ts';
 import { statementsDoc } from './routes/statements.route.ts';
+import { sweepsDoc } from './routes/sweeps.route.ts';
 
-export const ROUTE_DOCS: readonly RouteDoc[] = [healthDoc, scenariosDoc, eventsDoc, statementsDoc, problemsDoc];
+export const ROUTE_DOCS: readonly RouteDoc[] = [
+  healthDoc,
+  scenariosDoc,
+  eventsDoc,
+  statementsDoc,
+  sweepsDoc,
+  problemsDoc,
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 export function buildOpenApi(options: { auth: boolean; docs?: readonly RouteDoc[] }): OpenAPIObject {

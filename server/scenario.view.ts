@@ -22,6 +22,8 @@ export function toListItem(row: ScenarioRow): ScenarioListItem {
     updated_at: row.updated_at.toISOString(),
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
+    sweep_id: row.sweep_id ?? null,
+    variant_index: row.variant_index ?? null,
     links: { self, events: `${self}/events`, statements: `${self}/statements` },
   };
 }

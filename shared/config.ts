@@ -8,6 +8,10 @@ export interface Config {
   workerConcurrency: number;
   /** Jobs a worker claims beyond its running ones, each waiting (still queued) for a free engine thread. */
   workerPrefetch: number;
+  /** Variants one sweep may have (checked before expanding them). */
+  maxSweepVariants: number;
+  /** Megabytes of generation profiles each worker keeps between calculations (sweeps reuse them). */
+  engineCacheMb: number;
   /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
   bodyLimitBytes: number;
   /** Pool size of each process; the web also holds one extra connection for LISTEN. */
@@ -81,6 +85,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: env.LOG_LEVEL || 'info',
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 1, 64),
     workerPrefetch: int(env, 'WORKER_PREFETCH', 0, 0, 64),
+    maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
+    engineCacheMb: int(env, 'ENGINE_CACHE_MB', 256, 0, 65_536),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 10_000, 100),

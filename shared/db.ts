@@ -9,7 +9,7 @@ type Json<T> = ColumnType<T, string, string>;
 export interface ScenariosTable {
   id: string;
   name: string;
-  status: ColumnType<'queued' | 'running' | 'succeeded' | 'failed', string | undefined, string>;
+  status: ColumnType<'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled', string | undefined, string>;
   progress: ColumnType<number, number | undefined, number>;
   stage: string | null;
   attempt: ColumnType<number, number | undefined, number>;
@@ -23,6 +23,9 @@ export interface ScenariosTable {
   updated_at: Timestamp;
   started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  sweep_id: ColumnType<string | null, string | null | undefined, string | null>;
+  variant_index: ColumnType<number | null, number | null | undefined, number | null>;
+  keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ScenarioEventsTable {
@@ -36,7 +39,7 @@ export interface ScenarioEventsTable {
 export interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
-  statements_gzip: Buffer;
+  statements_gzip: Buffer | null;
   statements_lite_gzip: Buffer;
   created_at: Generated<Date>;
 }

@@ -7,7 +7,8 @@ import { scenarioChannel } from './uuid.ts';
 export interface StoredResult {
   scenario_id: string;
   etag: string;
-  statements_gzip: Buffer;
+  /** null: the scenario keeps no hourly data (a sweep variant's default). */
+  statements_gzip: Buffer | null;
   statements_lite_gzip: Buffer;
 }
 
@@ -74,13 +75,15 @@ export async function findStatements(
 export async function saveResultSucceeded(
   db: Db,
   r: StoredResult,
+  totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number },
   succeeded: { summary: unknown; statements_url: string },
 ): Promise<number | null> {
   const { rows } = await sql<{ seq: number }>`
     WITH scenario AS (
       UPDATE scenarios
       SET last_seq = last_seq + 1, status = 'succeeded', progress = 1, stage = 'done',
-          summary = ${JSON.stringify(succeeded.summary)}, finished_at = now(), updated_at = now()
+          summary = ${JSON.stringify(succeeded.summary)}, totals = ${JSON.stringify(totals)},
+          finished_at = now(), updated_at = now()
       WHERE id = ${r.scenario_id} AND status IN ('queued', 'running')
       RETURNING last_seq
     ),

@@ -49,6 +49,9 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
     updated_at: createdAt,
     started_at: null,
     finished_at: null,
+    sweep_id: null,
+    variant_index: null,
+    keep_hourly: true,
   };
 }
 
@@ -70,6 +73,9 @@ const SCENARIO_COLUMNS = [
   'updated_at',
   'started_at',
   'finished_at',
+  'sweep_id',
+  'variant_index',
+  'keep_hourly',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
 export async function findScenario(db: Executor, id: string): Promise<ScenarioRow | undefined> {

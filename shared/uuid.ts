@@ -24,3 +24,6 @@ export function seedFromId(id: string): number {
   }
   return h >>> 0;
 }
+
+/** The LISTEN/NOTIFY channel of one sweep's events (written by sql/0005_sweeps.sql's trigger). */
+export const sweepChannel = (id: string): string => `sweep_${id.replaceAll('-', '').toLowerCase()}`;

@@ -44,7 +44,9 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   const scenario = await findScenario(db, id);
   if (!scenario) return 'missing';
   // A duplicate delivery of a finished scenario changes nothing.
-  if (scenario.status === 'succeeded' || scenario.status === 'failed') return scenario.status;
+  if (scenario.status === 'succeeded' || scenario.status === 'failed' || scenario.status === 'cancelled') {
+    return scenario.status;
+  }
 
   // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
   let lease: EngineLease;
@@ -71,8 +73,11 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   let reported = 0;
   let writes: Promise<unknown> = running;
   writes.catch(() => {});
+  // A sweep's variants report no progress of their own: their sweep's stream follows them by their
+  // `variant` events, and ~26 notifying commits a variant would slow a whole sweep's drain.
+  const variant = scenario.sweep_id !== null;
   const onProgress = (stage: string, fraction: number) => {
-    if (fraction < 1 && fraction - reported < PROGRESS_STEP) return;
+    if (variant || (fraction < 1 && fraction - reported < PROGRESS_STEP)) return;
     reported = fraction;
     const progress = Math.min(1, Math.max(0, fraction));
     // Only while this attempt is the scenario's current one: a worker that froze and lost its job
@@ -111,7 +116,9 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   const { summary, ...stored } = outcome.result;
   const seq = await saveResultSucceeded(
     db,
-    { scenario_id: id, ...stored },
+    // Without hourly data (a sweep's variant, by default), only the statements without them.
+    { scenario_id: id, ...stored, statements_gzip: scenario.keep_hourly ? stored.statements_gzip : null },
+    outcome.totals,
     { summary, statements_url: `/api/scenarios/${id}/statements` },
   );
   const saved = seq !== null;
@@ -188,7 +195,7 @@ async function markQueuedForRetry(db: Db, id: string, attempt: number): Promise<
 export async function failExhausted(db: Db, job: Job<CalculateJob>, retryLimit: number): Promise<void> {
   const id = job.data.scenario_id;
   const scenario = await findScenario(db, id);
-  if (!scenario || scenario.status === 'succeeded' || scenario.status === 'failed') return;
+  if (!scenario || !['queued', 'running'].includes(scenario.status)) return;
   const error = {
     code: 'retries_exhausted',
     message: `the calculation did not finish after ${retryLimit + 1} attempts (worker crash or timeout)`,

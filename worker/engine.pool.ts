@@ -4,13 +4,13 @@
 // not wait for either.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-import type { ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
+import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
 import type { ResultReply, SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
 export type EngineOutcome =
-  | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number }
+  | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number; totals: EnergyTotals }
   | { ok: false; code: string; message: string };
 
 /** The calculation got no answer: its engine thread crashed or exited, or its job was aborted. Retried by pg-boss. */
@@ -35,9 +35,9 @@ class EngineThread {
   readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
   #seq = 0;
 
-  constructor(testDelayMs: number) {
+  constructor(testDelayMs: number, cacheBytes: number) {
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData = { testDelayMs, results: port2 };
+    const data: ThreadData = { testDelayMs, cacheBytes, results: port2 };
     this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2] });
     this.#results = port1;
     port1.on('message', (reply: ResultReply) => {
@@ -81,12 +81,15 @@ export class EnginePool {
   readonly #waiting: Waiter[] = [];
   readonly #size: number;
   readonly #testDelayMs: number;
+  readonly #cacheBytes: number;
   #draining = false;
 
   /** size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests set. */
-  constructor(options: { size?: number; testDelayMs?: number } = {}) {
+  constructor(options: { size?: number; testDelayMs?: number; cacheMb?: number } = {}) {
     this.#size = options.size ?? 1;
     this.#testDelayMs = options.testDelayMs ?? 0;
+    // ENGINE_CACHE_MB is the worker's: each thread keeps its share of it.
+    this.#cacheBytes = Math.floor(((options.cacheMb ?? 0) * 1024 * 1024) / Math.max(1, options.size ?? 1));
   }
 
   /** Starts the threads now, so their start-up and warm-up happen before the first job. */
@@ -138,7 +141,7 @@ export class EnginePool {
   }
 
   #spawn(): EngineThread {
-    return new EngineThread(this.#testDelayMs);
+    return new EngineThread(this.#testDelayMs, this.#cacheBytes);
   }
 
   #lease(thread: EngineThread): EngineLease {
@@ -186,9 +189,9 @@ export class EngineLease {
     const thread = engine.worker;
     let healthy = true;
     let pending: { seq: number; result: Promise<ResultReply> } | undefined;
-    let computed: { engineMs: number } | EngineOutcome;
+    let computed: { engineMs: number; totals: EnergyTotals } | EngineOutcome;
     try {
-      computed = await new Promise<{ engineMs: number } | EngineOutcome>((resolve, reject) => {
+      computed = await new Promise<{ engineMs: number; totals: EnergyTotals } | EngineOutcome>((resolve, reject) => {
         const cleanup = () => {
           thread.off('message', onMessage);
           thread.off('error', onError);
@@ -198,7 +201,7 @@ export class EngineLease {
         const onMessage = (msg: ThreadMessage) => {
           if (msg.type === 'progress') return onProgress(msg.stage, msg.fraction);
           cleanup();
-          if (msg.type === 'computed') resolve({ engineMs: msg.engineMs });
+          if (msg.type === 'computed') resolve({ engineMs: msg.engineMs, totals: msg.totals });
           else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
           else {
             // An exception in the pure engine comes back on every retry: fail at once, saying what it was.
@@ -239,6 +242,7 @@ export class EngineLease {
     return {
       ok: true,
       engineMs: computed.engineMs,
+      totals: computed.totals,
       serializeMs,
       result: {
         ...r,

@@ -7,10 +7,20 @@ import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { CalculationInputError, calculate } from './engine/index.ts';
+import { LruProfileCache } from './profile.cache.ts';
 import { ResultClient } from './result/index.ts';
+
+/** 25-year sums of the annual energy (a sweep's results table shows them). */
+export interface EnergyTotals {
+  solar_mwh: number;
+  wind_mwh: number;
+  curtailed_mwh: number;
+}
 
 export interface ThreadData {
   testDelayMs: number;
+  /** This thread's share of ENGINE_CACHE_MB, in bytes (0: no profile cache). */
+  cacheBytes: number;
   /** Where the result thread sends each finished result (ResultReply). */
   results: MessagePort;
 }
@@ -18,7 +28,7 @@ export interface ThreadData {
 export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs };
 export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
-  | { type: 'computed'; engineMs: number }
+  | { type: 'computed'; engineMs: number; totals: EnergyTotals }
   | { type: 'engine_error'; code: string; message: string }
   | { type: 'crash'; message: string };
 
@@ -27,7 +37,8 @@ if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
 // ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
 // a calculation is visibly under way. The thread blocks as a long calculation would.
-const { testDelayMs, results: resultPort } = workerData as ThreadData;
+const { testDelayMs, cacheBytes, results: resultPort } = workerData as ThreadData;
+const profiles = cacheBytes > 0 ? new LruProfileCache(cacheBytes) : undefined;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 // A fresh thread runs its first calculation several times slower while V8 compiles the engine;
@@ -55,11 +66,18 @@ port.on('message', (req: ThreadRequest) => {
         }
       },
       (_, solar, wind) => results.year(solar, wind),
+      profiles,
     );
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;
     results.finish(req.seq, req.scenarioId, statements);
-    port.postMessage({ type: 'computed', engineMs } satisfies ThreadMessage);
+    const totals: EnergyTotals = { solar_mwh: 0, wind_mwh: 0, curtailed_mwh: 0 };
+    for (const y of statements.annual) {
+      totals.solar_mwh += y.solar_mwh;
+      totals.wind_mwh += y.wind_mwh;
+      totals.curtailed_mwh += y.curtailed_mwh;
+    }
+    port.postMessage({ type: 'computed', engineMs, totals } satisfies ThreadMessage);
   } catch (err) {
     const msg: ThreadMessage =
       err instanceof CalculationInputError

@@ -21,7 +21,11 @@ const db = createDb(pool);
 const databaseUrl = config.databaseUrl;
 /** The started pg-boss; each start-up attempt makes a fresh one (a failed start is stopped and dropped). */
 let boss: PgBoss;
-const engines = new EnginePool({ size: config.workerConcurrency, testDelayMs: config.engineTestDelayMs });
+const engines = new EnginePool({
+  size: config.workerConcurrency,
+  testDelayMs: config.engineTestDelayMs,
+  cacheMb: config.engineCacheMb,
+});
 engines.prestart();
 /**
  * Puts a claimed job that never started back in the queue: cancelled and resumed in one transaction,

@@ -8,27 +8,13 @@ import { findStreamState } from '../../shared/scenarios.repository.ts';
 import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
 import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, methodNotAllowed, scenarioId } from '../http.ts';
+import { allowQuery, lastEventId, lastEventIdPath, methodNotAllowed, scenarioId } from '../http.ts';
 import { idParam, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
 
 /** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
-function lastEventId(req: Request): number {
-  const raw = req.get('Last-Event-ID') ?? (req.query.last_event_id as string | undefined);
-  if (raw === undefined || raw === '') return 0;
-  if (!/^\d{1,9}$/.test(raw)) {
-    throw new HttpProblem('bad_request', 'Last-Event-ID must be a non-negative integer', {
-      errors: [{ path: lastEventIdPath(req), message: 'must be a non-negative integer (an event id)' }],
-    });
-  }
-  return Number(raw);
-}
-
-const lastEventIdPath = (req: Request) =>
-  req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
-
-const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed']);
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 export const eventsDoc: RouteDoc = {
   paths: {

@@ -8,12 +8,13 @@ import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
+import { allowQuery, etagMatches, idempotencyKey, methodNotAllowed, requireJson, scenarioId } from '../http.ts';
 import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
 import { LIST_PARAMS, MAX_PAGE, parseListQuery, STATUSES, sendPage, streamAll } from '../scenarios.list.ts';
+import { cancelQueued } from '../sweeps.repository.ts';
 import { validateScenario } from '../validate.ts';
 
 const query = (name: string, description: string, schema: Record<string, unknown>) => ({
@@ -102,6 +103,19 @@ export const scenariosDoc: RouteDoc = {
         },
       },
     },
+    '/api/scenarios/{id}/cancel': {
+      post: {
+        operationId: 'cancelScenario',
+        summary: 'Cancel a queued scenario (a running one is let finish)',
+        tags: ['scenarios'],
+        parameters: [idParam('The scenario id (UUID).')],
+        responses: {
+          200: json('The scenario, now cancelled.', 'Scenario'),
+          404: problem('No such scenario.'),
+          409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
+        },
+      },
+    },
     '/api/scenarios/{id}': {
       get: {
         operationId: 'getScenario',
@@ -129,26 +143,6 @@ export const scenariosDoc: RouteDoc = {
     },
   },
 };
-
-function requireJson(req: Request): void {
-  const type = req.headers['content-type'];
-  if (!type || !req.is(['application/json', 'application/*+json'])) {
-    throw new HttpProblem('unsupported_media_type', 'send the scenario as Content-Type: application/json', {
-      headers: { 'Accept-Post': 'application/json' },
-    });
-  }
-}
-
-function idempotencyKey(req: Request): string | null {
-  const key = req.get('Idempotency-Key');
-  if (key === undefined) return null;
-  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new HttpProblem('bad_request', 'Idempotency-Key must be 1–255 visible ASCII characters', {
-      errors: [{ path: 'header:Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }],
-    });
-  }
-  return key;
-}
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
@@ -230,7 +224,26 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
   }
 
   router.route('/api/scenarios').get(list).post(requireJsonMw, json, create).all(methodNotAllowed('GET', 'POST'));
+  async function cancel(req: Request, res: Response): Promise<void> {
+    allowQuery(req.query, []);
+    const id = scenarioId(req.params.id);
+    const cancelled = await cancelQueued(pool, boss, { scenarioId: id });
+    const row = await findScenario(db, id);
+    if (!row) throw new HttpProblem('not_found', 'no scenario has this id');
+    if (cancelled.length === 0) {
+      throw new HttpProblem(
+        'conflict',
+        row.status === 'running'
+          ? 'the scenario is running: it is let finish, not cancelled'
+          : `the scenario is ${row.status}: nothing to cancel`,
+        { extra: { scenario_status: row.status } },
+      );
+    }
+    res.json(toScenario(row));
+  }
+
   router.route('/api/scenarios/:id').get(show).all(methodNotAllowed('GET'));
+  router.route('/api/scenarios/:id/cancel').post(cancel).all(methodNotAllowed('POST'));
   return router;
 
   function requireJsonMw(req: Request, _res: Response, next: (err?: unknown) => void) {

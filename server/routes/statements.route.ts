@@ -82,7 +82,9 @@ export const statementsDoc: RouteDoc = {
           304: { description: 'Not modified (If-None-Match matched the ETag).' },
           400: problem('An unknown query parameter or a bad value.'),
           404: problem('No such scenario.'),
-          409: problem('Not calculated yet (queued or running), or the calculation failed (the error is included).'),
+          409: problem(
+            'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
+          ),
         },
       },
     },
@@ -124,6 +126,20 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
       throw new HttpProblem('not_ready', `the scenario is ${state.status}; follow its events to know when it is done`, {
         extra: { scenario_status: state.status },
       });
+    }
+    if (state.etag && !state.bytes && variant !== LITE) {
+      // A sweep's variant keeps no hourly data unless the sweep asked for it (keep_hourly).
+      throw new HttpProblem(
+        'conflict',
+        'this scenario kept no hourly data (a sweep variant without keep_hourly): ?hourly=false gives its statements; to get its hourly data, POST its inputs to /api/scenarios, which recomputes the same result',
+        {
+          extra: {
+            hourly: 'not_kept',
+            statements_without_hourly: `/api/scenarios/${id}/statements?hourly=false`,
+            recompute: { method: 'POST', href: '/api/scenarios', body: `the inputs of GET /api/scenarios/${id}` },
+          },
+        },
+      );
     }
     if (!state.etag || !state.bytes) throw new HttpProblem('not_ready', 'the statements are not stored yet');
     const stored = { etag: state.etag, bytes: state.bytes };

@@ -23,4 +23,4 @@ export type EventData = {
   succeeded: Static<typeof SucceededEvent>;
   failed: Static<typeof FailedEvent>;
 };
-export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['succeeded', 'failed']);
+export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);

@@ -6,8 +6,17 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 export const ScenarioStatus = Type.Union(
-  [Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')],
-  { description: 'queued → running → succeeded | failed. A retry after a crash goes back to queued.' },
+  [
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('succeeded'),
+    Type.Literal('failed'),
+    Type.Literal('cancelled'),
+  ],
+  {
+    description:
+      'queued → running → succeeded | failed, or queued → cancelled. A retry after a crash goes back to queued.',
+  },
 );
 
 export const ScenarioError = Type.Object(
@@ -30,6 +39,10 @@ const scenarioFields = {
   updated_at: Timestamp('When the scenario last changed.'),
   started_at: Nullable(Timestamp('When the latest attempt started.')),
   finished_at: Nullable(Timestamp('When it succeeded or failed.')),
+  sweep_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'The sweep this variant belongs to.',
+  }),
+  variant_index: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Its index in the sweep.' }),
   links: Type.Object({ self: Type.String(), events: Type.String(), statements: Type.String() }),
 };
 

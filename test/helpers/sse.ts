@@ -7,7 +7,7 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-const NAMES = ['queued', 'running', 'progress', 'succeeded', 'failed'];
+const NAMES = ['queued', 'running', 'progress', 'succeeded', 'failed', 'cancelled', 'variant', 'finished'];
 
 export interface Follower {
   events: ReceivedEvent[];

@@ -1,0 +1,129 @@
+// A sweep: the request (POST /api/sweeps), the resource, and its results table.
+import { type Static, Type } from '@sinclair/typebox';
+import { Kpis } from './result.ts';
+
+const Pointer = Type.String({
+  pattern: '^/',
+  maxLength: 200,
+  description: 'A JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc (not /name).',
+});
+
+export const SweepRequest = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The sweep's name; each variant's name adds its values.",
+    }),
+    base: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'The scenario inputs every variant starts from (as POST /api/scenarios takes them; name optional).',
+      },
+    ),
+    vary: Type.Array(
+      Type.Union([
+        Type.Object(
+          { path: Pointer, values: Type.Array(Type.Unknown(), { minItems: 1, description: 'The values to try.' }) },
+          { additionalProperties: false },
+        ),
+        Type.Object(
+          {
+            path: Pointer,
+            from: Type.Number({ description: 'First value.' }),
+            to: Type.Number({ description: 'Last value (included when a whole number of steps away).' }),
+            step: Type.Number({ exclusiveMinimum: 0, description: 'Increment, > 0.' }),
+          },
+          { additionalProperties: false },
+        ),
+      ]),
+      { minItems: 1, maxItems: 8, description: 'The parameters and their values.' },
+    ),
+    combine: Type.Optional(
+      Type.Union([Type.Literal('grid'), Type.Literal('zip')], {
+        default: 'grid',
+        description:
+          'grid: every combination (the last parameter varies fastest); zip: the i-th value of each list together.',
+      }),
+    ),
+    keep_hourly: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Whether variants keep their hourly arrays. Without them, their statements have no hourly data (see the statements route).',
+      }),
+    ),
+  },
+  { additionalProperties: false, $id: 'SweepRequest', description: 'Many variants of one project.' },
+);
+
+const Counts = Type.Object({
+  total: Type.Integer(),
+  queued: Type.Integer(),
+  running: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  cancelled: Type.Integer(),
+});
+
+export const Sweep = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    status: Type.Union(
+      [
+        Type.Literal('queued'),
+        Type.Literal('running'),
+        Type.Literal('succeeded'),
+        Type.Literal('failed'),
+        Type.Literal('cancelled'),
+      ],
+      {
+        description:
+          'queued until a variant starts; running; then succeeded when every variant has finished (counts.failed says how many failed), failed when every variant failed, cancelled when it was cancelled.',
+      },
+    ),
+    counts: Counts,
+    progress: Type.Number({ minimum: 0, maximum: 1, description: 'Finished variants / total.' }),
+    base: Type.Unknown({ description: 'The base inputs as posted.' }),
+    vary: Type.Unknown({ description: 'The parameters as posted.' }),
+    parameters: Type.Array(Type.String(), { description: 'The varied paths, in order.' }),
+    combine: Type.Union([Type.Literal('grid'), Type.Literal('zip')]),
+    keep_hourly: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    links: Type.Object({ self: Type.String(), events: Type.String(), results: Type.String(), variants: Type.String() }),
+  },
+  { $id: 'Sweep', description: 'A sweep and its counts.' },
+);
+
+export const SweepPage = Type.Object(
+  { items: Type.Array(Sweep), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { $id: 'SweepPage', description: 'Sweeps, newest first.' },
+);
+
+export const SweepResults = Type.Object(
+  {
+    sweep_id: Type.String({ format: 'uuid' }),
+    parameters: Type.Array(Type.String()),
+    variants: Type.Array(
+      Type.Object({
+        index: Type.Integer({ minimum: 0 }),
+        values: Type.Record(Type.String(), Type.Unknown(), { description: 'The value of each varied path.' }),
+        scenario_id: Type.String({ format: 'uuid' }),
+        status: Type.String(),
+        kpis: Type.Union([Kpis, Type.Null()]),
+        totals: Type.Union([
+          Type.Object({ solar_mwh: Type.Number(), wind_mwh: Type.Number(), curtailed_mwh: Type.Number() }),
+          Type.Null(),
+        ]),
+      }),
+    ),
+  },
+  { $id: 'SweepResults', description: 'One row per variant: its values, KPIs and 25-year energy totals.' },
+);
+
+export type Sweep = Static<typeof Sweep>;
+export const KPI_NAMES = Object.keys(Kpis.properties);

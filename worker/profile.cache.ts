@@ -1,0 +1,61 @@
+// The worker's memory of the engine's expensive stages (weather and per-unit generation) between
+// calculations: a sweep's variants that share site, weather, seed and plant design reuse them. An
+// LRU bounded by bytes (ENGINE_CACHE_MB, shared out among the engine threads). Keys are the SHA-256
+// of the engine's own profile keys (worker/engine/profiles.ts), which are the canonical text of
+// exactly the inputs that determine a profile; the engine stays pure, the hashing is done here.
+import { createHash } from 'node:crypto';
+import type { GenerationProfile, ProfileCache } from './engine/index.ts';
+
+export class LruProfileCache implements ProfileCache {
+  readonly #limit: number;
+  readonly #entries = new Map<string, GenerationProfile>();
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(limitBytes: number) {
+    this.#limit = limitBytes;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): GenerationProfile | undefined {
+    const k = digest(key);
+    const found = this.#entries.get(k);
+    if (!found) {
+      this.misses++;
+      return undefined;
+    }
+    // Most recently used last: Map keeps insertion order.
+    this.#entries.delete(k);
+    this.#entries.set(k, found);
+    this.hits++;
+    return found;
+  }
+
+  set(key: string, profile: GenerationProfile): void {
+    const size = profile.perMw.byteLength;
+    if (size > this.#limit) return;
+    const k = digest(key);
+    const old = this.#entries.get(k);
+    if (old) {
+      this.#bytes -= old.perMw.byteLength;
+      this.#entries.delete(k);
+    }
+    while (this.#bytes + size > this.#limit) {
+      const [oldestKey, oldest] = this.#entries.entries().next().value as [string, GenerationProfile];
+      this.#entries.delete(oldestKey);
+      this.#bytes -= oldest.perMw.byteLength;
+    }
+    this.#entries.set(k, profile);
+    this.#bytes += size;
+  }
+}
+
+const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
