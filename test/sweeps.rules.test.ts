@@ -1,0 +1,175 @@
+// The rules of a sweep's create: 30 bad bodies each get the right 4xx naming the field and write
+// nothing; an error injected in the middle of the create transaction leaves no sweep, scenario or
+// job; and a single scenario posted behind 500 queued variants starts before any of them that was
+// still waiting.
+import t from 'tap';
+import { getJson, postScenario } from './helpers/http.ts';
+import { startStack, withProcessLogs } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
+
+const stack = await startStack({ web: { MAX_SWEEP_VARIANTS: '600' } });
+t.teardown(() => stack.stop());
+
+const site = { latitude: 35.2, longitude: -101.8 };
+const base = { site };
+const post = async (payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+  const res = await fetch(`${stack.web.baseUrl}/api/sweeps`, {
+    method: 'POST',
+    headers,
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    json: text ? (JSON.parse(text) as { errors?: Array<{ path: string; message: string }> }) : {},
+  };
+};
+const rows = async () => {
+  const { rows } = await stack.pool.query<{ sweeps: string; scenarios: string; jobs: string }>(
+    `SELECT (SELECT count(*) FROM sweeps) AS sweeps, (SELECT count(*) FROM scenarios) AS scenarios,
+            (SELECT count(*) FROM pgboss.job WHERE name = 'calculate') AS jobs`,
+  );
+  return rows[0];
+};
+const cap = { path: '/solar/capacity_mw_dc', values: [10, 20] };
+
+t.test('bad sweep bodies: the right 4xx, the field named, no row written', async (t) => {
+  const before = await rows();
+  const cases: Array<[string, unknown, number, string]> = [
+    ['not an object', [1, 2], 400, ''],
+    ['no name', { base, vary: [cap] }, 400, '/name'],
+    ['empty name', { name: '', base, vary: [cap] }, 400, '/name'],
+    ['no base', { name: 'x', vary: [cap] }, 400, '/base'],
+    ['base not an object', { name: 'x', base: 3, vary: [cap] }, 400, '/base'],
+    ['no vary', { name: 'x', base }, 400, '/vary'],
+    ['empty vary', { name: 'x', base, vary: [] }, 400, '/vary'],
+    ['nine parameters', { name: 'x', base, vary: Array.from({ length: 9 }, () => cap) }, 400, '/vary'],
+    ['an unknown field', { name: 'x', base, vary: [cap], colour: 1 }, 400, '/colour'],
+    ['bad combine', { name: 'x', base, vary: [cap], combine: 'cross' }, 400, '/combine'],
+    ['keep_hourly as text', { name: 'x', base, vary: [cap], keep_hourly: 'yes' }, 400, '/keep_hourly'],
+    ['a parameter not an object', { name: 'x', base, vary: [5] }, 400, '/vary/0'],
+    ['a path that is no pointer', { name: 'x', base, vary: [{ path: 'solar', values: [1] }] }, 400, '/vary/0/path'],
+    ['a path into no input', { name: 'x', base, vary: [{ path: '/solar/colour', values: [1] }] }, 400, '/vary/0/path'],
+    ['a path under a number', { name: 'x', base, vary: [{ path: '/seed/x', values: [1] }] }, 400, '/vary/0/path'],
+    ['the name', { name: 'x', base, vary: [{ path: '/name', values: ['a'] }] }, 400, '/vary/0/path'],
+    ['a duplicate path', { name: 'x', base, vary: [cap, cap] }, 400, '/vary/1/path'],
+    ['an overlapping path', { name: 'x', base, vary: [{ path: '/solar', values: [{}] }, cap] }, 400, '/vary/1/path'],
+    ['empty values', { name: 'x', base, vary: [{ path: '/seed', values: [] }] }, 400, '/vary/0/values'],
+    [
+      'values and a range',
+      { name: 'x', base, vary: [{ path: '/seed', values: [1], from: 1, to: 2, step: 1 }] },
+      400,
+      '/vary/0',
+    ],
+    ['step 0', { name: 'x', base, vary: [{ path: '/seed', from: 1, to: 2, step: 0 }] }, 400, '/vary/0/step'],
+    ['negative step', { name: 'x', base, vary: [{ path: '/seed', from: 1, to: 2, step: -1 }] }, 400, '/vary/0/step'],
+    ['from after to', { name: 'x', base, vary: [{ path: '/seed', from: 5, to: 2, step: 1 }] }, 400, '/vary/0/from'],
+    [
+      'a range bound as text',
+      { name: 'x', base, vary: [{ path: '/seed', from: '1', to: 2, step: 1 }] },
+      400,
+      '/vary/0/from',
+    ],
+    ['an unknown parameter field', { name: 'x', base, vary: [{ ...cap, unit: 'MW' }] }, 400, '/vary/0/unit'],
+    [
+      'zip of unequal lengths',
+      { name: 'x', base, combine: 'zip', vary: [cap, { path: '/seed', values: [1, 2, 3] }] },
+      400,
+      '/vary',
+    ],
+    ['too many variants', { name: 'x', base, vary: [{ path: '/seed', from: 0, to: 1e9, step: 1 }] }, 400, '/vary'],
+    [
+      'a value of the wrong type',
+      { name: 'x', base, vary: [{ path: '/solar/capacity_mw_dc', values: [10, 'big'] }] },
+      400,
+      '/vary/0/values/1',
+    ],
+    [
+      'a value out of bounds',
+      { name: 'x', base, vary: [{ path: '/site/latitude', values: [30, 95] }] },
+      400,
+      '/vary/0/values/1',
+    ],
+    [
+      'a bad base field',
+      { name: 'x', base: { site, solar: { dc_ac_ratio: 0 } }, vary: [cap] },
+      400,
+      '/base/solar/dc_ac_ratio',
+    ],
+    ['a base without a site', { name: 'x', base: {}, vary: [cap] }, 400, '/base/site'],
+  ];
+  for (const [what, body, status, path] of cases) {
+    const r = await post(body);
+    t.equal(r.status, status, `${what}: ${status}`);
+    const paths = (r.json.errors ?? []).map((e) => e.path);
+    t.ok(paths.includes(path), `${what}: names ${path || 'the body'} (${JSON.stringify(paths).slice(0, 120)})`);
+  }
+  const variantError = await post({ name: 'x', base, vary: [{ path: '/site/latitude', values: [30, 95] }] });
+  t.match(variantError.json.errors?.[0]?.message, /^variant 1: /, 'the message names the variant');
+  t.equal((await post('{"name":', { 'content-type': 'application/json' })).status, 400, 'malformed JSON: 400');
+  t.equal(
+    (await post({ name: 'x', base, vary: [cap] }, { 'content-type': 'text/plain' })).status,
+    415,
+    'not JSON: 415',
+  );
+  t.same(await rows(), before, 'nothing written by any of them');
+});
+
+t.test('all or nothing: an error in the middle of the create transaction leaves nothing', async (t) => {
+  const before = await rows();
+  // pg-boss's job insert fails for this sweep's jobs, after the sweep and its variants were inserted.
+  await stack.pool.query(`
+    CREATE FUNCTION fail_sweep_jobs() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.priority < 0 THEN RAISE EXCEPTION 'injected failure'; END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER fail_sweep_jobs BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION fail_sweep_jobs();`);
+  const r = await post({ name: 'doomed', base, vary: [{ path: '/seed', from: 1, to: 30, step: 1 }] });
+  t.equal(r.status, 500, 'the create fails');
+  t.same(await rows(), before, 'no sweep, no scenario, no job');
+  await stack.pool.query('DROP TRIGGER fail_sweep_jobs ON pgboss.job; DROP FUNCTION fail_sweep_jobs()');
+  const ok = await post({ name: 'fine', base, vary: [{ path: '/seed', from: 1, to: 30, step: 1 }] });
+  t.equal(ok.status, 201, 'the same sweep without the failure is created');
+  await fetch(`${stack.web.baseUrl}/api/sweeps/${(ok.json as { id: string }).id}/cancel`, { method: 'POST' });
+});
+
+t.test('a scenario posted behind 500 queued variants starts before every variant still waiting', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const sweep = await post({
+      name: 'backlog',
+      base: { site, seed: 5 },
+      vary: [{ path: '/grid/export_limit_mw', from: 1, to: 500, step: 1 }],
+    });
+    t.equal(sweep.status, 201);
+    const id = (sweep.json as { id: string }).id;
+    await stack.startWorker();
+    const count = async (status: string) =>
+      Number(
+        (
+          await stack.pool.query('SELECT count(*) AS n FROM scenarios WHERE sweep_id = $1 AND status = $2', [
+            id,
+            status,
+          ])
+        ).rows[0].n,
+      );
+    await waitUntil(async () => (await count('succeeded')) >= 5, { timeoutMs: 60_000, what: 'five variants done' });
+    const single = await postScenario(stack.web.baseUrl, { name: 'urgent', site });
+    await stack.follow(`/api/scenarios/${single.json.id}/events`).until((e) => e.event === 'running', 60_000);
+    const { rows: started } = await stack.pool.query(
+      `SELECT count(*) AS n FROM scenarios v, scenarios s
+       WHERE v.sweep_id = $1 AND s.id = $2 AND v.started_at > s.created_at AND v.started_at < s.started_at`,
+      [id, single.json.id],
+    );
+    t.ok(
+      Number(started[0].n) <= 1,
+      `variants that started while it waited: ${started[0].n} (at most the one already claimed)`,
+    );
+    t.ok((await count('queued')) > 300, 'most variants were still queued behind it');
+    await fetch(`${stack.web.baseUrl}/api/sweeps/${id}/cancel`, { method: 'POST' });
+    await waitUntil(async () => (await getJson(`${stack.web.baseUrl}/api/sweeps/${id}`)).json.finished_at, {
+      timeoutMs: 60_000,
+      what: 'the sweep to end',
+    });
+  });
+});
