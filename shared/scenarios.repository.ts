@@ -161,16 +161,16 @@ export async function appendEventIf<N extends EventName>(
   return seq;
 }
 
-/** appendEventIf as a transaction of its own. */
+/** The arguments of appendEventIf after its transaction. */
+type AppendEventIfArgs<N extends EventName> =
+  Parameters<typeof appendEventIf<N>> extends [unknown, ...infer Rest] ? Rest : never;
+
+/** appendEventIf as a transaction of its own: the same arguments, a database instead of a transaction. */
 export async function appendEventIfAlone<N extends EventName>(
   db: Db,
-  scenarioId: string,
-  name: N,
-  data: EventData[N],
-  patch: ScenarioPatch,
-  expect: EventGuard,
+  ...args: AppendEventIfArgs<N>
 ): Promise<number | null> {
-  return db.transaction().execute((trx) => appendEventIf(trx, scenarioId, name, data, patch, expect));
+  return db.transaction().execute((trx) => appendEventIf(trx, ...args));
 }
 
 export async function eventsAfter(db: Executor, scenarioId: string, afterSeq: number): Promise<EventRow[]> {

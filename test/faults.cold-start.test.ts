@@ -13,11 +13,12 @@ import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { alive, killAll, scenarioProblems, waitForAllFinished } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { restartablePort } from './helpers/ports.ts';
 import { launchWeb, launchWorker, type Proc, webListening, workerStarted } from './helpers/processes.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-cold-'));
 // Made and migrated once, then stopped: the processes start against a server that is not there.
-let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, persistent: true });
+let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, port: await restartablePort(), persistent: true });
 const port = server.port;
 await ensureDatabase(server.adminUrl, 'hourglass');
 const url = server.urlFor('hourglass');

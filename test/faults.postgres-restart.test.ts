@@ -13,13 +13,14 @@ import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { alive, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { restartablePort } from './helpers/ports.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-restart-'));
-let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, persistent: true });
+let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, port: await restartablePort(), persistent: true });
 const port = server.port;
 await ensureDatabase(server.adminUrl, 'hourglass');
 const url = server.urlFor('hourglass');

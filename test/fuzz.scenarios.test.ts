@@ -7,19 +7,15 @@
 // HOURGLASS_FUZZ_RUNS=<n> sets the runs per property (default 800; four properties).
 import fc from 'fast-check';
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
-import { startWeb } from './helpers/processes.ts';
+import { startStack } from './helpers/stack.ts';
 
 const SEED = Number(process.env.HOURGLASS_FUZZ_SEED) || 20_261_121;
 const RUNS = Number(process.env.HOURGLASS_FUZZ_RUNS) || 800;
 const ANSWERS = new Set([201, 400, 409, 413, 415]);
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url, { BODY_LIMIT_BYTES: String(1024 * 1024) });
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack({ web: { BODY_LIMIT_BYTES: String(1024 * 1024) } });
+const { web } = stack;
+t.teardown(() => stack.stop());
 t.comment(`fast-check seed ${SEED}, ${RUNS} runs per property`);
 
 let created = 0;
@@ -198,7 +194,7 @@ t.test('random Idempotency-Keys: 201, 400 or 409, never a 5xx; a key never makes
     }),
     { seed: SEED + 3, numRuns: RUNS },
   );
-  const { rows } = await db.pool.query<{ dupes: number }>(
+  const { rows } = await stack.pool.query<{ dupes: number }>(
     `SELECT count(*)::int AS dupes FROM (SELECT idempotency_key FROM scenarios WHERE idempotency_key IS NOT NULL
      GROUP BY 1 HAVING count(*) > 1) d`,
   );
@@ -206,7 +202,7 @@ t.test('random Idempotency-Keys: 201, 400 or 409, never a 5xx; a key never makes
 });
 
 t.test('rows: exactly one per 201 (replays excluded), one job each', async (t) => {
-  const { rows } = await db.pool.query<{ scenarios: number; jobs: number }>(
+  const { rows } = await stack.pool.query<{ scenarios: number; jobs: number }>(
     `SELECT (SELECT count(*)::int FROM scenarios) AS scenarios,
             (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
   );

@@ -3,22 +3,18 @@
 // describes (NUL, unpaired surrogates, deep nesting, 10 MB), names stored byte for byte (control
 // characters, emoji, SQL and HTML fragments), and every {id} route, header, query and method.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { getJson, postScenario } from './helpers/http.ts';
-import { startWeb } from './helpers/processes.ts';
 import { BASE, schemaCases, WEATHER } from './helpers/schema-cases.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
 // The default body limit (8 MB), so the 10 MB body meets the limit production has.
-const web = await startWeb(db.url);
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack();
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 const rowCount = async () =>
   (
-    await db.pool.query<{ n: number; jobs: number }>(
+    await stack.pool.query<{ n: number; jobs: number }>(
       `SELECT (SELECT count(*)::int FROM scenarios) AS n, (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
     )
   ).rows[0];
@@ -152,7 +148,7 @@ t.test('names: stored and returned byte for byte; SQL and HTML are data, never c
     t.match(shown.headers.get('content-type'), /^application\/json/, 'served as JSON, never HTML');
     t.equal(shown.headers.get('x-content-type-options'), 'nosniff');
     t.equal(((await shown.json()) as { name: string }).name, name, 'GET returns it unchanged');
-    const { rows } = await db.pool.query<{ bytes: Buffer; inputs_name: string }>(
+    const { rows } = await stack.pool.query<{ bytes: Buffer; inputs_name: string }>(
       `SELECT convert_to(name, 'UTF8') AS bytes, inputs->>'name' AS inputs_name FROM scenarios WHERE id = $1`,
       [id],
     );
@@ -162,7 +158,7 @@ t.test('names: stored and returned byte for byte; SQL and HTML are data, never c
   const list = await getJson(`${web.baseUrl}/api/scenarios`);
   const listed = (list.json.items as Array<{ name: string }>).map((i) => i.name);
   t.same([...listed].sort(), [...samples].sort(), 'the list has every name as sent');
-  const { rows } = await db.pool.query<{ n: number }>(
+  const { rows } = await stack.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('scenarios', 'scenario_events', 'scenario_results')`,
   );
   t.equal(rows[0].n, 3, 'every table is still there');
@@ -224,7 +220,7 @@ t.test(
     await past.arrayBuffer();
 
     // Finished scenario (marked so directly; no worker here), and the client has every event.
-    await db.pool.query(`UPDATE scenarios SET status = 'failed' WHERE id = $1`, [id]);
+    await stack.pool.query(`UPDATE scenarios SET status = 'failed' WHERE id = $1`, [id]);
     const done = await fetch(url, { headers: { 'last-event-id': '1' } });
     t.equal(done.status, 204, 'nothing left to send: 204, so an EventSource stops reconnecting');
   },

@@ -1,15 +1,11 @@
 // Bad input: every case gets its problem+json status, names what is wrong, and creates no row.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
-import { startWeb } from './helpers/processes.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url, { BODY_LIMIT_BYTES: String(2 * 1024 * 1024) });
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack({ web: { BODY_LIMIT_BYTES: String(2 * 1024 * 1024) } });
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 const valid = DEFAULT_SCENARIO;
 const series = (n: number, v = 0) => Array.from({ length: n }, () => v);
@@ -218,7 +214,7 @@ const cases: Case[] = [
 ];
 
 async function counts(): Promise<{ scenarios: number; jobs: number }> {
-  const { rows } = await db.pool.query<{ scenarios: number; jobs: number }>(
+  const { rows } = await stack.pool.query<{ scenarios: number; jobs: number }>(
     `SELECT (SELECT count(*)::int FROM scenarios) AS scenarios, (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
   );
   return rows[0];

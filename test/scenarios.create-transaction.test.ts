@@ -1,19 +1,15 @@
 // The create is one transaction: a scenario without its job, or a job without its scenario,
 // cannot exist. Failures are injected with triggers inside this test's own database.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { startWeb } from './helpers/processes.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url);
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack();
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 async function counts() {
-  const { rows } = await db.pool.query<{ scenarios: number; events: number; jobs: number }>(`
+  const { rows } = await stack.pool.query<{ scenarios: number; events: number; jobs: number }>(`
     SELECT (SELECT count(*)::int FROM scenarios) AS scenarios,
            (SELECT count(*)::int FROM scenario_events) AS events,
            (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`);
@@ -21,11 +17,11 @@ async function counts() {
 }
 
 t.test('when the job insert fails, no scenario row remains', async (t) => {
-  await db.pool.query(`
+  await stack.pool.query(`
     CREATE FUNCTION fail_job_insert() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN RAISE EXCEPTION 'injected: job insert refused'; END $$;
     CREATE TRIGGER fail_job_insert BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION fail_job_insert();`);
-  t.teardown(() => db.pool.query('DROP TRIGGER fail_job_insert ON pgboss.job; DROP FUNCTION fail_job_insert()'));
+  t.teardown(() => stack.pool.query('DROP TRIGGER fail_job_insert ON pgboss.job; DROP FUNCTION fail_job_insert()'));
   const res = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
   t.equal(res.status, 500);
   t.match(res.headers.get('content-type'), /^application\/problem\+json/);
@@ -36,10 +32,10 @@ t.test('when the job insert fails, no scenario row remains', async (t) => {
 t.test('when pg-boss inserts no job (and says so without an error), no scenario commits', async (t) => {
   // The row is skipped silently, as ON CONFLICT DO NOTHING would: COMMIT is already on its way
   // behind the job insert, so only the job check in the same transaction can stop it.
-  await db.pool.query(`
+  await stack.pool.query(`
     CREATE FUNCTION skip_job_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
     CREATE TRIGGER skip_job_insert BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION skip_job_insert();`);
-  t.teardown(() => db.pool.query('DROP TRIGGER skip_job_insert ON pgboss.job; DROP FUNCTION skip_job_insert()'));
+  t.teardown(() => stack.pool.query('DROP TRIGGER skip_job_insert ON pgboss.job; DROP FUNCTION skip_job_insert()'));
   const res = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
   t.equal(res.status, 500);
   t.notMatch(JSON.stringify(res.json), /division|pgboss/, 'no SQL or internals in the answer');
@@ -48,13 +44,13 @@ t.test('when pg-boss inserts no job (and says so without an error), no scenario 
 
 t.test('when the scenario fails at commit (after the job was inserted), no job remains', async (t) => {
   // A deferred constraint trigger fires at COMMIT, i.e. after boss.send() inserted the job.
-  await db.pool.query(`
+  await stack.pool.query(`
     CREATE FUNCTION fail_scenario_commit() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN RAISE EXCEPTION 'injected: scenario refused at commit'; END $$;
     CREATE CONSTRAINT TRIGGER fail_scenario_commit AFTER INSERT ON scenarios
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_scenario_commit();`);
   t.teardown(() =>
-    db.pool.query('DROP TRIGGER fail_scenario_commit ON scenarios; DROP FUNCTION fail_scenario_commit()'),
+    stack.pool.query('DROP TRIGGER fail_scenario_commit ON scenarios; DROP FUNCTION fail_scenario_commit()'),
   );
   const res = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
   t.equal(res.status, 500);
@@ -67,7 +63,7 @@ t.test(
     const res = await postScenario(web.baseUrl, DEFAULT_SCENARIO);
     t.equal(res.status, 201);
     t.same(await counts(), { scenarios: 1, events: 1, jobs: 1 });
-    const { rows } = await db.pool.query(
+    const { rows } = await stack.pool.query(
       `SELECT id::text, state, data->>'scenario_id' AS scenario_id FROM pgboss.job WHERE name = 'calculate'`,
     );
     t.equal(rows[0].id, res.json.id, 'job id = scenario id');

@@ -2,20 +2,16 @@
 // with WWW-Authenticate); health, readiness and the docs stay open; the OpenAPI document declares
 // the bearer scheme; and no key, right or wrong, ever reaches the web's log.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { startWeb } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 
 const KEYS = ['hg-key-one-3f9a1c7e', 'hg-key-two-b84d02aa'];
 const WRONG = 'hg-key-one-3f9a1c7f';
-const db = await createTestDatabase();
 // debug: log everything the web would ever log, so a leak would show.
-const web = await startWeb(db.url, { API_KEYS: KEYS.join(','), LOG_LEVEL: 'debug' });
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack({ web: { API_KEYS: KEYS.join(','), LOG_LEVEL: 'debug' } });
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -60,7 +56,7 @@ t.test('/api/* without a valid key: 401 problem with WWW-Authenticate', async (t
   const keyInQuery = await fetch(`${web.baseUrl}/api/scenarios?api_key=${KEYS[0]}&access%5Ftoken=${KEYS[1]}`);
   t.equal(keyInQuery.status, 401, 'a key in the query string is not accepted');
   await keyInQuery.arrayBuffer();
-  const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios');
+  const { rows } = await stack.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM scenarios');
   t.equal(rows[0].n, 1, 'no unauthorized POST created anything');
 });
 

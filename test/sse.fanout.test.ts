@@ -1,23 +1,19 @@
 // Many streams on one scenario share their reads; each still gets every event once, in order.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { startWeb, startWorker } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url);
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack();
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 t.test('200 streams on one scenario, opened before and during the calculation', async (t) => {
   const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'fan-out' })).json.id as string;
   const url = `${web.baseUrl}/api/scenarios/${id}/events`;
   const early = Array.from({ length: 150 }, () => follow(url));
   await Promise.all(early.map((s) => s.until((e) => e.event === 'queued')));
-  const worker = await startWorker(db.url);
+  const worker = await stack.startWorker();
   t.teardown(() => worker.stop());
   await early[0].until((e) => e.event === 'running', 60_000);
   const late = Array.from({ length: 50 }, () => follow(url));
@@ -39,7 +35,7 @@ t.test('streams of one scenario resumed from different events each get exactly w
   const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'mixed resume' })).json.id as string;
   const url = `${web.baseUrl}/api/scenarios/${id}/events`;
   // A calculation stretched to a few seconds, so the streams below open while it runs.
-  const worker = await startWorker(db.url, { ENGINE_TEST_DELAY_MS: '3000' });
+  const worker = await stack.startWorker({ ENGINE_TEST_DELAY_MS: '3000' });
   t.teardown(() => worker.stop());
   const first = follow(url);
   await first.until((e) => e.event === 'progress' && e.id >= 6, 60_000);

@@ -1,22 +1,18 @@
 // The web process's one listening connection: killed from SQL during calculations, every stream
 // still delivers every event, and the process holds exactly one such connection.
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { startWeb, startWorker } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
+import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url);
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack();
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 const listeners = async () =>
   (
-    await db.pool.query<{ pid: number }>(
+    await stack.pool.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hourglass-web-listen'`,
     )
   ).rows;
@@ -30,12 +26,12 @@ t.test('streams survive pg_terminate_backend of the listening connection', async
   await Promise.all(streams.map((s) => s.until((e) => e.event === 'queued')));
   t.equal((await listeners()).length, 1, 'one listening connection for all streams');
 
-  const worker = await startWorker(db.url);
+  const worker = await stack.startWorker();
   t.teardown(() => worker.stop());
   // Kill it mid-calculation: the first scenario is running, the others are still queued.
   await streams[0].until((e) => e.event === 'running', 60_000);
   const [{ pid }] = await listeners();
-  const killed = await db.pool.query('SELECT pg_terminate_backend($1) AS ok', [pid]);
+  const killed = await stack.pool.query('SELECT pg_terminate_backend($1) AS ok', [pid]);
   t.equal(killed.rows[0].ok, true, 'listening connection terminated');
 
   for (const [i, s] of streams.entries()) {

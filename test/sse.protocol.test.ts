@@ -2,17 +2,13 @@
 // client that leaves frees its subscription.
 import http from 'node:http';
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { startWeb } from './helpers/processes.ts';
+import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const db = await createTestDatabase();
-const web = await startWeb(db.url, { SSE_HEARTBEAT_MS: '200' });
-t.teardown(async () => {
-  await web.stop();
-  await db.drop();
-});
+const stack = await startStack({ web: { SSE_HEARTBEAT_MS: '200' } });
+const { web } = stack;
+t.teardown(() => stack.stop());
 
 t.test('headers, retry, the first event, pings; leaving frees the subscription', async (t) => {
   const id = (await postScenario(web.baseUrl, DEFAULT_SCENARIO)).json.id as string;
