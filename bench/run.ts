@@ -3,7 +3,8 @@
 // (or uses DATABASE_URL's server, in databases of its own), the real web and worker processes, and
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
-//   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10)
+//   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
+//                     sweeps (#12)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,11 +18,12 @@ import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { sseFanout } from './figures.sse.ts';
+import { SWEEP_FULL, SWEEP_QUICK, sweeps } from './figures.sweeps.ts';
 import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb, startWorker } from './procs.ts';
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -130,6 +132,10 @@ try {
   if (only.has('list')) {
     step(`#10 list of ${sizes.listRows} scenarios`);
     await list(b, engine.summaryJson);
+  }
+  if (only.has('sweeps')) {
+    step('#12 sweeps');
+    await sweeps(b, await cluster.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
   }
 } catch (err) {
   crashed = err;

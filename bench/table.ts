@@ -1,7 +1,7 @@
 // The bench's one table: each figure, its baseline from the same run, their ratio, the target and
 // whether it is met. Printed fixed-width and written as JSON.
 
-export type Unit = 'ms' | 's' | '/s' | 'MB' | 'count';
+export type Unit = 'ms' | 's' | '/s' | 'kB' | 'MB' | 'count';
 
 export interface Row {
   /** The figure's number in the performance issue. */
@@ -29,6 +29,8 @@ export function fmt(value: number, unit: Unit): string {
       return `${n(value, 2)} s`;
     case '/s':
       return `${n(value, value >= 100 ? 0 : 1)}/s`;
+    case 'kB':
+      return `${n(value, 1)} kB`;
     case 'MB':
       return `${n(value, value >= 100 ? 0 : 2)} MB`;
     case 'count':

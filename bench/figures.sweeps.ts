@@ -1,0 +1,264 @@
+// #12 sweeps: creating one, draining one whose variants reuse the worker's generation profiles and
+// one whose variants cannot (latitude), a single scenario posted while a sweep drains, the results
+// of a large sweep, disk per variant without hourly data, and the worker's memory while draining.
+import type { Bench } from './context.ts';
+import { peakRssMb, resetPeakRss, rssMb, type Service, startWeb, startWorker } from './procs.ts';
+import { median, sleep } from './stats.ts';
+
+export interface SweepSizes {
+  create: number;
+  reuse: number;
+  latitude: number;
+  results: number;
+  singles: number;
+}
+export const SWEEP_FULL: SweepSizes = { create: 1000, reuse: 1000, latitude: 400, results: 2000, singles: 7 };
+export const SWEEP_QUICK: SweepSizes = { create: 50, reuse: 50, latitude: 20, results: 100, singles: 2 };
+
+const site = { latitude: 35.2, longitude: -101.8 };
+
+async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+/** A sweep of `n` variants over capacities, export limit and price (all share one design). */
+function reuseSweep(n: number) {
+  const solar = [50, 100, 150, 200, 250];
+  const limits = [100, 120, 140, 160, 180, 200, 220, 240, 260, 280];
+  const prices = Math.max(1, Math.ceil(n / (solar.length * limits.length)));
+  return {
+    name: `reuse ${n}`,
+    base: { site, seed: 7 },
+    vary: [
+      { path: '/solar/capacity_mw_dc', values: solar },
+      { path: '/grid/export_limit_mw', values: limits },
+      { path: '/market/ppa_price_per_mwh', values: Array.from({ length: prices }, (_, i) => 40 + i) },
+    ].slice(0, n >= 50 ? 3 : 2),
+  };
+}
+
+async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  for (;;) {
+    const res = await fetch(`${base}/api/sweeps/${id}`);
+    const sweep = (await res.json()) as { finished_at: string | null; counts: { failed: number } };
+    if (sweep.counts.failed > 0) throw new Error(`sweep ${id}: ${sweep.counts.failed} variants failed`);
+    if (sweep.finished_at) return;
+    if (performance.now() > deadline) throw new Error(`sweep ${id} did not finish within ${limitMs} ms`);
+    await sleep(100);
+  }
+}
+
+/** POST → succeeded of one single scenario, ms (polling its row every 5 ms). */
+async function singleLatency(b: Bench, url: string, base: string): Promise<number> {
+  const pool = b.pool(url);
+  const t0 = performance.now();
+  const created = await postJson(base, '/api/scenarios', { name: 'single', site });
+  for (;;) {
+    const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [created.id]);
+    if (rows[0]?.status === 'succeeded') return performance.now() - t0;
+    if (rows[0]?.status === 'failed') throw new Error('the single scenario failed');
+    await sleep(5);
+  }
+}
+
+const TABLES = ['scenarios', 'scenario_events', 'scenario_results', 'sweeps', 'sweep_events', 'pgboss.job'];
+async function diskBytes(b: Bench, url: string): Promise<number> {
+  const { rows } = await b
+    .pool(url)
+    .query<{ bytes: string }>(
+      `SELECT sum(pg_total_relation_size(t::regclass))::bigint AS bytes FROM unnest($1::text[]) t`,
+      [TABLES],
+    );
+  return Number(rows[0].bytes);
+}
+
+export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<void> {
+  const { rows, notes } = b;
+  const web = await startWeb(url, b.logDir, 'web-sweeps', {
+    MAX_SWEEP_VARIANTS: String(Math.max(2000, sizes.results)),
+  });
+  const base = `http://127.0.0.1:${web.port}`;
+  let worker: Service | null = null;
+  try {
+    // 12a: creating a sweep, against the same number of single creates in a row (no worker runs).
+    const singleBody = { name: 'single', site };
+    const t1 = performance.now();
+    for (let i = 0; i < sizes.create; i++) await postJson(base, '/api/scenarios', singleBody);
+    const singlesMs = performance.now() - t1;
+    const createMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const s = await postJson(base, '/api/sweeps', {
+        name: 'create',
+        base: { site },
+        vary: [{ path: '/seed', from: 1, to: sizes.create, step: 1 }],
+      });
+      createMs.push(performance.now() - t);
+      await postJson(base, `/api/sweeps/${s.id}/cancel`, {});
+    }
+    await b.pool(url).query(`UPDATE scenarios SET status = 'cancelled' WHERE status = 'queued'`);
+    const create = median(createMs);
+    rows.push({
+      n: '12',
+      figure: `Create a ${sizes.create.toLocaleString('en-US')}-variant sweep, median of 3`,
+      value: create,
+      unit: 'ms',
+      baseline: { label: `${sizes.create.toLocaleString('en-US')} single creates in a row`, value: singlesMs },
+      ratio: create / singlesMs,
+      target: '≤ 1 s and ≤ 0.05 × baseline',
+      met: create <= 1000 && create / singlesMs <= 0.05,
+    });
+
+    // Idle single latency, for the row under drain.
+    worker = await startWorker(url, b.logDir, 'worker-sweeps', { ENGINE_CACHE_MB: '256' });
+    const rssIdle = rssMb(worker.pid);
+    const idle: number[] = [];
+    for (let i = 0; i < sizes.singles; i++) idle.push(await singleLatency(b, url, base));
+
+    // 12b: a sweep whose variants share one design: POST → finished, one worker.
+    resetPeakRss(worker.pid);
+    const diskBefore = await diskBytes(b, url);
+    const t2 = performance.now();
+    const reuse = await postJson(base, '/api/sweeps', reuseSweep(sizes.reuse));
+    const total = (reuse.counts as { total: number }).total;
+    await waitFinished(base, reuse.id as string, 600_000);
+    const reuseMs = performance.now() - t2;
+    const engineAll = total * b.engine.engineMs;
+    rows.push({
+      n: '12',
+      figure: `${total.toLocaleString('en-US')}-variant sweep (capacities, limit, price), POST → finished, 1 worker`,
+      value: reuseMs / 1000,
+      unit: 's',
+      baseline: { label: `${total.toLocaleString('en-US')} × engine (#1)`, value: engineAll / 1000, unit: 's' },
+      ratio: reuseMs / engineAll,
+      target: '≤ 0.25 × baseline',
+      met: reuseMs / engineAll <= 0.25,
+    });
+    const rssReuse = peakRssMb(worker.pid);
+    await sleep(500);
+    const perVariant = ((await diskBytes(b, url)) - diskBefore) / total / 1024;
+    rows.push({
+      n: '12',
+      figure: 'Disk per variant without hourly (tables, indexes, TOAST, pg-boss job)',
+      value: perVariant,
+      unit: 'kB',
+      target: '≤ 30 kB',
+      met: perVariant <= 30,
+    });
+
+    // 12c/12d: a sweep varying latitude (no reuse), with single scenarios posted while it drains.
+    resetPeakRss(worker.pid);
+    const lat = await postJson(base, '/api/sweeps', {
+      name: 'latitude',
+      base: { site, seed: 7 },
+      vary: [
+        {
+          path: '/site/latitude',
+          values: Array.from({ length: sizes.latitude }, (_, i) => 25 + (20 * i) / sizes.latitude),
+        },
+      ],
+    });
+    const busy: number[] = [];
+    await sleep(1000);
+    for (let i = 0; i < sizes.singles; i++) {
+      busy.push(await singleLatency(b, url, base));
+      await sleep(300);
+    }
+    await waitFinished(base, lat.id as string, 900_000);
+    const rssLat = peakRssMb(worker.pid);
+    const { rows: span } = await b.pool(url).query<{ seconds: number; n: number }>(
+      `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
+       FROM scenarios WHERE sweep_id = $1`,
+      [lat.id],
+    );
+    const rate = span[0].n / span[0].seconds;
+    const perEngine = 1000 / b.engine.engineMs;
+    rows.push(
+      {
+        n: '12',
+        figure: `Sweep varying latitude (${sizes.latitude}, no reuse), 1 worker`,
+        value: rate,
+        unit: '/s',
+        baseline: { label: '1 / engine', value: perEngine, unit: '/s' },
+        ratio: rate / perEngine,
+        target: '≥ 0.8 × baseline',
+        met: rate / perEngine >= 0.8,
+      },
+      {
+        n: '12',
+        figure: `Single scenario posted while that sweep drains, POST → succeeded p50 (${sizes.singles})`,
+        value: median(busy),
+        unit: 'ms',
+        baseline: { label: 'on an idle system', value: median(idle) },
+        ratio: median(busy) / median(idle),
+        target: '≤ 2 × baseline',
+        met: median(busy) / median(idle) <= 2,
+      },
+      {
+        n: '12',
+        figure: 'Worker peak RSS while draining (ENGINE_CACHE_MB=256)',
+        value: Math.max(rssReuse, rssLat),
+        unit: 'MB',
+        baseline: { label: 'the same worker, started and idle', value: rssIdle, unit: 'MB' },
+        target: '≤ 256 + 200 MB',
+        met: Math.max(rssReuse, rssLat) <= 456,
+      },
+    );
+    await worker.stop();
+    worker = null;
+
+    // 12e: the results of a large sweep: its variants made finished by SQL with a real variant's KPIs.
+    const big = await postJson(base, '/api/sweeps', {
+      name: 'results',
+      base: { site },
+      vary: [{ path: '/seed', from: 1, to: sizes.results, step: 1 }],
+    });
+    await b.pool(url).query(
+      `UPDATE scenarios s SET status = 'succeeded', summary = d.summary, totals = d.totals, finished_at = now()
+       FROM (SELECT summary, totals FROM scenarios WHERE sweep_id = $2 AND status = 'succeeded' LIMIT 1) d
+       WHERE s.sweep_id = $1`,
+      [big.id, reuse.id],
+    );
+    const resultsMs: number[] = [];
+    const selectMs: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}/api/sweeps/${big.id}/results?sort=-equity_npv`);
+      await res.arrayBuffer();
+      resultsMs.push(performance.now() - t);
+      const s = performance.now();
+      await b
+        .pool(url)
+        .query(
+          'SELECT variant_index, id, status, variant_values, summary, totals FROM scenarios WHERE sweep_id = $1 ORDER BY variant_index',
+          [big.id],
+        );
+      selectMs.push(performance.now() - s);
+    }
+    rows.push({
+      n: '12',
+      figure: `GET /api/sweeps/{id}/results?sort=-equity_npv, ${sizes.results.toLocaleString('en-US')} variants, p50`,
+      value: median(resultsMs),
+      unit: 'ms',
+      baseline: { label: 'SELECT of the rows', value: median(selectMs) },
+      ratio: median(resultsMs) / median(selectMs),
+      target: '≤ 100 ms',
+      met: median(resultsMs) <= 100,
+    });
+    notes.push(
+      `#12: single creates took ${(singlesMs / sizes.create).toFixed(2)} ms each in a row; the idle single scenario p50 ${median(idle).toFixed(0)} ms, under the latitude sweep ${median(busy).toFixed(0)} ms`,
+    );
+  } finally {
+    await worker?.stop();
+    await web.stop();
+  }
+}
