@@ -1,5 +1,5 @@
 // Small HTTP helpers shared by the routes.
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { isUuid } from '../shared/uuid.ts';
 import { HttpProblem } from './problem.ts';
 
@@ -87,4 +87,53 @@ export function idempotencyKey(req: Request): string | null {
     });
   }
   return key;
+}
+
+/** Before an event stream opens: the server's stream limit, then the resume point against the newest event. */
+export function checkStreamStart(
+  req: Request,
+  o: { open: number; max: number; from: number; lastSeq: number; what: string },
+): void {
+  if (o.open >= o.max) {
+    throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  if (o.from > o.lastSeq) {
+    throw new HttpProblem('bad_request', `Last-Event-ID is after the last event of this ${o.what}`, {
+      errors: [{ path: lastEventIdPath(req), message: `this ${o.what}'s last event is ${o.lastSeq}` }],
+    });
+  }
+}
+
+/** The headers of an event stream (DESIGN §4), sent at once, and its reconnection delay. */
+export function openEventStream(res: Response): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  res.write('retry: 3000\n\n');
+}
+
+/**
+ * A create repeated with its Idempotency-Key: the first one's answer (201, Idempotent-Replayed) when
+ * the body is the same, a 409 when it is not. False when the key is new.
+ */
+export function replayCreate(
+  res: Response,
+  existing: { id: string; request_hash: string | null } | undefined,
+  hash: string,
+  answer: { location: string; body: unknown },
+): boolean {
+  if (!existing) return false;
+  if (existing.request_hash !== hash) {
+    throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
+      errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
+    });
+  }
+  res.status(201).location(answer.location).setHeader('Idempotent-Replayed', 'true');
+  res.json(answer.body);
+  return true;
 }

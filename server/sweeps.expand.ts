@@ -105,32 +105,49 @@ function parseParameters(body: Record<string, unknown>, maxVariants: number): Pa
   }
   const parameters: Parameter[] = [];
   const counts: number[] = [];
-  body.vary.forEach((item, k) => {
+  for (const [k, item] of body.vary.entries()) {
     const at = `/vary/${k}`;
-    if (!isObject(item)) return err(at, 'must be an object: {path, values} or {path, from, to, step}');
+    if (!isObject(item)) {
+      err(at, 'must be an object: {path, values} or {path, from, to, step}');
+      continue;
+    }
     const extra = Object.keys(item).filter((key) => !['path', 'values', 'from', 'to', 'step'].includes(key));
     for (const key of extra) err(`${at}/${key}`, 'unknown field');
     const segments = typeof item.path === 'string' ? pointerSegments(item.path) : null;
-    if (!segments)
-      return err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
-    if (segments[0] === 'name') return err(`${at}/path`, "a variant's name is the sweep's; /name cannot be varied");
+    if (!segments) {
+      err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
+      continue;
+    }
+    if (segments[0] === 'name') {
+      err(`${at}/path`, "a variant's name is the sweep's; /name cannot be varied");
+      continue;
+    }
     if (!schemaHas(ScenarioInputsSchema, segments)) {
-      return err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
+      err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
+      continue;
     }
     const path = item.path as string;
     const clash = parameters.find(
       (p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`),
     );
-    if (clash) return err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
+    if (clash) {
+      err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
+      continue;
+    }
     const hasValues = 'values' in item;
     const hasRange = 'from' in item || 'to' in item || 'step' in item;
-    if (hasValues === hasRange) return err(at, 'give either values, or from, to and step');
+    if (hasValues === hasRange) {
+      err(at, 'give either values, or from, to and step');
+      continue;
+    }
     if (hasValues) {
-      if (!Array.isArray(item.values) || item.values.length === 0)
-        return err(`${at}/values`, 'must be a non-empty list');
+      if (!Array.isArray(item.values) || item.values.length === 0) {
+        err(`${at}/values`, 'must be a non-empty list');
+        continue;
+      }
       counts.push(item.values.length);
       parameters.push({ path, segments, values: item.values });
-      return;
+      continue;
     }
     const { from, to, step } = item;
     for (const [key, v] of [
@@ -140,14 +157,20 @@ function parseParameters(body: Record<string, unknown>, maxVariants: number): Pa
     ] as const) {
       if (typeof v !== 'number' || !Number.isFinite(v)) err(`${at}/${key}`, 'must be a finite number');
     }
-    if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number') return;
-    if (!(step > 0)) return err(`${at}/step`, 'must be greater than 0');
-    if (from > to) return err(`${at}/from`, `must not be greater than to (${to})`);
+    if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number') continue;
+    if (!(step > 0)) {
+      err(`${at}/step`, 'must be greater than 0');
+      continue;
+    }
+    if (from > to) {
+      err(`${at}/from`, `must not be greater than to (${to})`);
+      continue;
+    }
     const count = rangeCount(from, to, step);
     counts.push(count);
     // Values are made only once the variant count is known to be allowed.
     parameters.push({ path, segments, values: [from, to, step] });
-  });
+  }
   if (errors.length > 0) return errors;
   const zip = body.combine === 'zip';
   if (zip && new Set(counts).size > 1) {

@@ -8,7 +8,7 @@ import { findStreamState } from '../../shared/scenarios.repository.ts';
 import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
 import { scenarioChannel } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, lastEventId, lastEventIdPath, methodNotAllowed, scenarioId } from '../http.ts';
+import { allowQuery, checkStreamStart, lastEventId, methodNotAllowed, openEventStream, scenarioId } from '../http.ts';
 import { idParam, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
@@ -76,18 +76,9 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     const id = scenarioId(req.params.id);
     const channel = scenarioChannel(id);
     const from = lastEventId(req);
-    if (open >= config.maxSseStreams) {
-      throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
-        headers: { 'Retry-After': '5' },
-      });
-    }
     const scenario = await findStreamState(db, id);
     if (!scenario) throw new HttpProblem('not_found', 'no scenario has this id');
-    if (from > scenario.last_seq) {
-      throw new HttpProblem('bad_request', 'Last-Event-ID is after the last event of this scenario', {
-        errors: [{ path: lastEventIdPath(req), message: `this scenario's last event is ${scenario.last_seq}` }],
-      });
-    }
+    checkStreamStart(req, { open, max: config.maxSseStreams, from, lastSeq: scenario.last_seq, what: 'scenario' });
     // Finished, and the client has it all: 204 tells an EventSource to stop reconnecting (it would
     // otherwise come back after the terminal event and hold an idle stream open for good).
     if (TERMINAL_STATUSES.has(scenario.status) && from >= scenario.last_seq) {
@@ -143,13 +134,7 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     req.on('close', close);
     res.on('error', close);
 
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.write('retry: 3000\n\n');
+    openEventStream(res);
     req.socket.setNoDelay(true);
 
     unsubscribe = await listener.subscribe(channel, { wake: () => group.wake() });

@@ -8,7 +8,15 @@ import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, etagMatches, idempotencyKey, methodNotAllowed, requireJson, scenarioId } from '../http.ts';
+import {
+  allowQuery,
+  etagMatches,
+  idempotencyKey,
+  methodNotAllowed,
+  replayCreate,
+  requireJson,
+  scenarioId,
+} from '../http.ts';
 import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
@@ -153,15 +161,10 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
 
   async function replay(res: Response, key: string, hash: string): Promise<boolean> {
     const existing = await findByIdempotencyKey(db, key);
-    if (!existing) return false;
-    if (existing.request_hash !== hash) {
-      throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
-        errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
-      });
-    }
-    res.status(201).location(scenarioPath(existing.id)).setHeader('Idempotent-Replayed', 'true');
-    res.json(toScenario(existing));
-    return true;
+    return replayCreate(res, existing, hash, {
+      location: existing ? scenarioPath(existing.id) : '',
+      body: existing ? toScenario(existing) : null,
+    });
   }
 
   async function create(req: Request, res: Response): Promise<void> {

@@ -13,7 +13,16 @@ import {
 } from '../../shared/schemas/sweep.ts';
 import { isUuid, seedFromId, sweepChannel, uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
-import { allowQuery, idempotencyKey, lastEventId, lastEventIdPath, methodNotAllowed, requireJson } from '../http.ts';
+import {
+  allowQuery,
+  checkStreamStart,
+  idempotencyKey,
+  lastEventId,
+  methodNotAllowed,
+  openEventStream,
+  replayCreate,
+  requireJson,
+} from '../http.ts';
 import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { expandSweep } from '../sweeps.expand.ts';
@@ -245,15 +254,10 @@ export function sweepRoutes(deps: AppDeps): ExpressRouter {
 
   async function replay(res: Response, key: string, hash: string): Promise<boolean> {
     const existing = await findSweepByKey(pool, key);
-    if (!existing) return false;
-    if (existing.request_hash !== hash) {
-      throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
-        errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
-      });
-    }
-    res.status(201).location(sweepPath(existing.id)).setHeader('Idempotent-Replayed', 'true');
-    res.json(toSweep(existing));
-    return true;
+    return replayCreate(res, existing, hash, {
+      location: existing ? sweepPath(existing.id) : '',
+      body: existing ? toSweep(existing) : null,
+    });
   }
 
   async function create(req: Request, res: Response): Promise<void> {
@@ -409,18 +413,9 @@ export function sweepRoutes(deps: AppDeps): ExpressRouter {
     allowQuery(req.query, ['last_event_id']);
     const id = sweepId(req.params.id);
     const from = lastEventId(req);
-    if (open >= config.maxSseStreams) {
-      throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
-        headers: { 'Retry-After': '5' },
-      });
-    }
     const row = await findSweep(pool, id);
     if (!row) throw new HttpProblem('not_found', 'no sweep has this id');
-    if (from > row.last_seq) {
-      throw new HttpProblem('bad_request', 'Last-Event-ID is after the last event of this sweep', {
-        errors: [{ path: lastEventIdPath(req), message: `this sweep's last event is ${row.last_seq}` }],
-      });
-    }
+    checkStreamStart(req, { open, max: config.maxSseStreams, from, lastSeq: row.last_seq, what: 'sweep' });
     if (row.finished_at && from >= row.last_seq) {
       res.status(204).end();
       return;
@@ -491,13 +486,7 @@ export function sweepRoutes(deps: AppDeps): ExpressRouter {
         reading = false;
       }
     };
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.write('retry: 3000\n\n');
+    openEventStream(res);
     unsubscribe = await listener.subscribe(sweepChannel(id), { wake: () => void read() });
     if (closed) {
       unsubscribe();

@@ -1,6 +1,7 @@
 // A sweep: the request (POST /api/sweeps), the resource, and its results table.
 import { type Static, Type } from '@sinclair/typebox';
 import { Kpis } from './result.ts';
+import { ScenarioStatus } from './scenario.ts';
 
 const Pointer = Type.String({
   pattern: '^/',
@@ -72,19 +73,11 @@ export const Sweep = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
-    status: Type.Union(
-      [
-        Type.Literal('queued'),
-        Type.Literal('running'),
-        Type.Literal('succeeded'),
-        Type.Literal('failed'),
-        Type.Literal('cancelled'),
-      ],
-      {
-        description:
-          'queued until a variant starts; running; then succeeded when every variant has finished (counts.failed says how many failed), failed when every variant failed, cancelled when it was cancelled.',
-      },
-    ),
+    // The same five words as a scenario's status, meaning the same of its variants taken together.
+    status: Type.Union(ScenarioStatus.anyOf, {
+      description:
+        'queued until a variant starts; running; then succeeded when every variant has finished (counts.failed says how many failed), failed when every variant failed, cancelled when it was cancelled.',
+    }),
     counts: Counts,
     progress: Type.Number({ minimum: 0, maximum: 1, description: 'Finished variants / total.' }),
     base: Type.Unknown({ description: 'The base inputs as posted.' }),
