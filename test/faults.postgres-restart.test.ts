@@ -2,17 +2,19 @@
 // then it freezes (SIGSTOP), which looks to the web like a lost network.
 // During the outage writes get a fast 503 problem and /readyz says 503; afterwards /readyz is 200
 // again, the listening connection and pg-boss reconnect by themselves, every scenario created
-// before the outage succeeds, and neither process restarts. This test runs its own embedded
-// Postgres (persistent data in a temp folder), whatever DATABASE_URL says, so it can stop it.
+// before the outage succeeds, and neither process restarts. This test runs a Postgres of its own
+// (persistent data in a temp folder), of the suite's server's major version (helpers/own-postgres),
+// so it can stop it.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts';
+import { ensureDatabase } from '../scripts/embedded-postgres.ts';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { alive, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
 import { restartablePort } from './helpers/ports.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -20,8 +22,9 @@ import { waitUntil } from './helpers/wait.ts';
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-restart-'));
-let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, port: await restartablePort(), persistent: true });
+let server: OwnPostgres = await startOwnPostgres({ dataDir, port: await restartablePort(), persistent: true });
 const port = server.port;
+t.comment(`the test's own Postgres: ${server.kind}`);
 await ensureDatabase(server.adminUrl, 'hourglass');
 const url = server.urlFor('hourglass');
 await migrateAll(loadConfig({}), url);
@@ -67,7 +70,7 @@ t.test('a Postgres restart mid-calculation: 503s during it, everything recovers 
     t.equal((await getJson(`${web.baseUrl}/readyz`)).status, 503, '/readyz: 503');
     t.equal((await getJson(`${web.baseUrl}/healthz`)).status, 200, '/healthz: still 200 (the process is alive)');
 
-    server = await startEmbeddedPostgres({ dataDir, port, persistent: true });
+    server = await startOwnPostgres({ dataDir, port, persistent: true });
 
     await waitUntil(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, {
       timeoutMs: 30_000,
