@@ -4,13 +4,10 @@
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
-import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
+import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from '../shared/queue.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 
 import type { SweepPlan } from './sweeps.expand.ts';
-
-/** Variants wait behind single scenarios (priority 0): pg-boss fetches by priority, then age. */
-export const VARIANT_PRIORITY = -1;
 
 export interface NewSweep {
   id: string;

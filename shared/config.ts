@@ -8,6 +8,8 @@ export interface Config {
   workerConcurrency: number;
   /** Jobs a worker claims beyond its running ones, each waiting (still queued) for a free engine thread. */
   workerPrefetch: number;
+  /** Variants of a sweep one claim takes (WORKER_VARIANT_BATCH); single scenarios are claimed one at a time. */
+  variantBatch: number;
   /** Variants one sweep may have (checked before expanding them). */
   maxSweepVariants: number;
   /** Megabytes of generation profiles each worker keeps between calculations (sweeps reuse them). */
@@ -85,6 +87,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: env.LOG_LEVEL || 'info',
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 1, 1, 64),
     workerPrefetch: int(env, 'WORKER_PREFETCH', 0, 0, 64),
+    variantBatch: int(env, 'WORKER_VARIANT_BATCH', 4, 1, 64),
     maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
     engineCacheMb: int(env, 'ENGINE_CACHE_MB', 256, 0, 65_536),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024),

@@ -6,6 +6,12 @@ export const CALCULATE_QUEUE = 'calculate';
 /** pg-boss copies a job here when its last retry fails, so the worker can mark the scenario failed. */
 export const CALCULATE_DEAD_QUEUE = 'calculate-dead';
 
+/**
+ * A sweep's variants wait behind single scenarios (priority 0): pg-boss fetches by priority, then
+ * age, and the worker claims singles and variants in loops of their own (variants in batches).
+ */
+export const VARIANT_PRIORITY = -1;
+
 export interface CalculateJob {
   scenario_id: string;
 }

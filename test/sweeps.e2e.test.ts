@@ -55,6 +55,26 @@ t.test('a 50-variant sweep, followed live, read back, and identical to scenarios
       failed: 0,
       cancelled: 0,
     });
+    // Claimed in batches: one fetch statement stamps its jobs with one started_on.
+    const { rows: claims } = await stack.pool.query<{ n: number; states: string[] }>(
+      `SELECT count(*)::int AS n, array_agg(DISTINCT j.state::text) AS states
+         FROM pgboss.job j JOIN scenarios s ON s.id = j.id
+        WHERE s.sweep_id = $1 GROUP BY j.started_on`,
+      [sweep.id],
+    );
+    t.equal(
+      claims.reduce((sum, c) => sum + c.n, 0),
+      50,
+      'every variant had one job',
+    );
+    t.ok(
+      claims.every((c) => c.n <= 4 && c.states.length === 1 && c.states[0] === 'completed'),
+      `no claim took more than WORKER_VARIANT_BATCH (4) variants, each job settled alone: ${JSON.stringify(claims)}`,
+    );
+    t.ok(
+      claims.some((c) => c.n > 1),
+      `variants queued together were claimed together: ${claims.map((c) => c.n)}`,
+    );
     t.ok(
       follower.events.some((e) => e.event === 'progress'),
       'progress events',

@@ -37,21 +37,38 @@ const STAGE_MESSAGES: Record<string, string> = {
   finance: 'Building the financial statements',
 };
 
-export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): Promise<string> {
+/**
+ * `single`: the job came from the single scenarios' loop. It asks for an engine thread while its
+ * scenario loads, so a variant this worker claimed earlier cannot take a thread freed meanwhile.
+ */
+export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>, single = false): Promise<string> {
   const { db, engines, logger } = deps;
   const t0 = performance.now();
   const id = job.data.scenario_id;
-  const scenario = await findScenario(db, id);
-  if (!scenario) return 'missing';
+  const early = single ? engines.acquire(job.signal, true) : null;
+  // Awaited below, or released unused; until then a refusal must not count as unhandled.
+  early?.catch(() => {});
+  const unused = () =>
+    early?.then(
+      (lease) => lease.release(),
+      () => {},
+    );
+  const scenario = await findScenario(db, id).catch((err) => {
+    unused();
+    throw err;
+  });
   // A duplicate delivery of a finished scenario changes nothing.
-  if (scenario.status === 'succeeded' || scenario.status === 'failed' || scenario.status === 'cancelled') {
-    return scenario.status;
+  if (!scenario || ['succeeded', 'failed', 'cancelled'].includes(scenario.status)) {
+    unused();
+    return scenario ? scenario.status : 'missing';
   }
 
   // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
+  // A single scenario goes ahead of the variants this worker has claimed (in batches).
+  const variant = scenario.sweep_id !== null;
   let lease: EngineLease;
   try {
-    lease = await engines.acquire(job.signal);
+    lease = await (early ?? engines.acquire(job.signal, !variant));
   } catch (err) {
     if (!(err instanceof WorkerStopping)) throw err;
     await deps.requeueUnstarted(job);
@@ -75,7 +92,6 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   writes.catch(() => {});
   // A sweep's variants report no progress of their own: their sweep's stream follows them by their
   // `variant` events, and ~26 notifying commits a variant would slow a whole sweep's drain.
-  const variant = scenario.sweep_id !== null;
   const onProgress = (stage: string, fraction: number) => {
     if (variant || (fraction < 1 && fraction - reported < PROGRESS_STEP)) return;
     reported = fraction;
@@ -91,7 +107,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
 
   let outcome: EngineOutcome;
   try {
-    outcome = await lease.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal);
+    outcome = await lease.run(id, scenario.inputs as ResolvedInputs, onProgress, job.signal, scenario.keep_hourly);
   } catch (err) {
     // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
     // visibly, so the scenario never says `running` while no worker runs it.
@@ -114,13 +130,10 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>): 
   }
 
   const { summary, ...stored } = outcome.result;
-  const seq = await saveResultSucceeded(
-    db,
-    // Without hourly data (a sweep's variant, by default), only the statements without them.
-    { scenario_id: id, ...stored, statements_gzip: scenario.keep_hourly ? stored.statements_gzip : null },
-    outcome.totals,
-    { summary, statements_url: `/api/scenarios/${id}/statements` },
-  );
+  const seq = await saveResultSucceeded(db, { scenario_id: id, ...stored }, outcome.totals, {
+    summary,
+    statements_url: `/api/scenarios/${id}/statements`,
+  });
   const saved = seq !== null;
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   logger.info(

@@ -24,6 +24,8 @@ type ProgressListener = (stage: string, fraction: number) => void;
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
 interface Waiter {
+  /** A single scenario: it goes ahead of every waiting variant. */
+  first: boolean;
   grant: (thread: EngineThread) => void;
   refuse: (err: Error) => void;
 }
@@ -56,12 +58,16 @@ class EngineThread {
   }
 
   /** Sends a calculation; `result` resolves when its result thread has finished the result. */
-  start(scenarioId: string, inputs: ResolvedInputs): { seq: number; result: Promise<ResultReply> } {
+  start(
+    scenarioId: string,
+    inputs: ResolvedInputs,
+    keepHourly: boolean,
+  ): { seq: number; result: Promise<ResultReply> } {
     const seq = ++this.#seq;
     const result = new Promise<ResultReply>((resolve, reject) => this.#pending.set(seq, { resolve, reject }));
     // A calculation that ends without a result (engine error, abort) drops its promise unawaited.
     result.catch(() => {});
-    this.worker.postMessage({ seq, scenarioId, inputs } satisfies ThreadRequest);
+    this.worker.postMessage({ seq, scenarioId, inputs, keepHourly } satisfies ThreadRequest);
     return { seq, result };
   }
 
@@ -98,10 +104,12 @@ export class EnginePool {
   }
 
   /**
-   * A thread for one calculation, as soon as one is free (first come, first served). Rejects with
-   * WorkerStopping once the pool drains, and with EngineThreadFailure if the job is aborted meanwhile.
+   * A thread for one calculation, as soon as one is free: first come, first served, except that a
+   * `first` job (a single scenario) goes ahead of every waiting variant of a sweep, which the worker
+   * claims in batches. Rejects with WorkerStopping once the pool drains, and with
+   * EngineThreadFailure if the job is aborted meanwhile.
    */
-  acquire(signal?: AbortSignal): Promise<EngineLease> {
+  acquire(signal?: AbortSignal, first = false): Promise<EngineLease> {
     if (this.#draining) return Promise.reject(new WorkerStopping('the worker is stopping'));
     if (signal?.aborted)
       return Promise.reject(new EngineThreadFailure('the job was aborted before it got an engine thread'));
@@ -114,6 +122,7 @@ export class EnginePool {
         reject(new EngineThreadFailure('the job was aborted while it waited for an engine thread'));
       };
       const waiter: Waiter = {
+        first,
         grant: (t) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(this.#lease(t));
@@ -123,7 +132,9 @@ export class EnginePool {
           reject(err);
         },
       };
-      this.#waiting.push(waiter);
+      // Behind the other first ones, ahead of the rest.
+      const at = first ? this.#waiting.findIndex((w) => !w.first) : -1;
+      this.#waiting.splice(at < 0 ? this.#waiting.length : at, 0, waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -184,6 +195,7 @@ export class EngineLease {
     inputs: ResolvedInputs,
     onProgress: ProgressListener,
     signal?: AbortSignal,
+    keepHourly = true,
   ): Promise<EngineOutcome> {
     const engine = this.#thread;
     const thread = engine.worker;
@@ -228,7 +240,7 @@ export class EngineLease {
         thread.on('error', onError);
         thread.on('exit', onExit);
         signal?.addEventListener('abort', onAbort, { once: true });
-        pending = engine.start(scenarioId, inputs);
+        pending = engine.start(scenarioId, inputs, keepHourly);
       });
     } finally {
       if (pending && !healthy) engine.forget(pending.seq);
@@ -246,7 +258,7 @@ export class EngineLease {
       serializeMs,
       result: {
         ...r,
-        statements_gzip: asBuffer(r.statements_gzip),
+        statements_gzip: r.statements_gzip ? asBuffer(r.statements_gzip) : null,
         statements_lite_gzip: asBuffer(r.statements_lite_gzip),
       },
     };

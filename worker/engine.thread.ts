@@ -25,7 +25,8 @@ export interface ThreadData {
   results: MessagePort;
 }
 /** seq numbers this thread's calculations; the result on the results port carries it back. */
-export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs };
+/** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
+export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs; keepHourly: boolean };
 export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
   | { type: 'computed'; engineMs: number; totals: EnergyTotals }
@@ -65,12 +66,12 @@ port.on('message', (req: ThreadRequest) => {
           slept = fraction * testDelayMs;
         }
       },
-      (_, solar, wind) => results.year(solar, wind),
+      req.keepHourly ? (_, solar, wind) => results.year(solar, wind) : undefined,
       profiles,
     );
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;
-    results.finish(req.seq, req.scenarioId, statements);
+    results.finish(req.seq, req.scenarioId, statements, req.keepHourly);
     const totals: EnergyTotals = { solar_mwh: 0, wind_mwh: 0, curtailed_mwh: 0 };
     for (const y of statements.annual) {
       totals.solar_mwh += y.solar_mwh;

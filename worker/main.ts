@@ -1,10 +1,17 @@
 // The worker process: claims calculation jobs (SKIP LOCKED, woken by NOTIFY), runs them, and
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
-import { fromKysely, type Job, type PgBoss } from 'pg-boss';
+import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import { loadConfigOrExit } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
-import { CALCULATE_DEAD_QUEUE, CALCULATE_QUEUE, type CalculateJob, createBoss, ensureQueues } from '../shared/queue.ts';
+import {
+  CALCULATE_DEAD_QUEUE,
+  CALCULATE_QUEUE,
+  type CalculateJob,
+  createBoss,
+  ensureQueues,
+  VARIANT_PRIORITY,
+} from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool } from './engine.pool.ts';
@@ -41,6 +48,24 @@ async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
 /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
 const inflight = new Set<Promise<unknown>>();
 
+/** One job's calculation, tracked until it has settled (for shutdown). */
+async function track(job: Job<CalculateJob>, single = false): Promise<string> {
+  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, single);
+  inflight.add(run);
+  try {
+    return await run;
+  } finally {
+    inflight.delete(run);
+  }
+}
+
+/** A failed job's output, as pg-boss stores a thrown error's. */
+function errorOutput(err: unknown): { name: string; message: string; stack?: string } {
+  return err instanceof Error
+    ? { name: err.name, message: err.message, stack: err.stack }
+    : { name: 'Error', message: String(err) };
+}
+
 /** Starts pg-boss, its queues and the job loops; a failure stops that pg-boss so the next attempt starts clean. */
 async function startQueue(): Promise<void> {
   boss = createBoss(config, databaseUrl, 'worker');
@@ -52,18 +77,47 @@ async function startQueue(): Promise<void> {
     // otherwise wait out the polling interval before claiming the next job of a backlog. The prefetch
     // slots' jobs wait (still queued) for an engine thread, so a thread goes from one calculation
     // straight to the next while the previous result is saved and its job completed.
-    for (let slot = 0; slot < config.workerConcurrency + config.workerPrefetch; slot++) {
+    // Single scenarios (priority ≥ 0) and sweep variants (below) have loops of their own: a single is
+    // claimed at once even while every variant loop holds a batch, and it takes the next free engine
+    // thread ahead of the claimed variants (EnginePool.acquire). Variants are claimed in batches of
+    // WORKER_VARIANT_BATCH (one fetch and one settling statement per batch) and each is settled on
+    // its own (perJobResults): a variant that throws is retried alone.
+    const slots = config.workerConcurrency + config.workerPrefetch;
+    for (let slot = 0; slot < slots; slot++) {
       let workId = '';
       workId = await boss.work<CalculateJob>(
         CALCULATE_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
+        { batchSize: 1, minPriority: 0, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
         async ([job]: Job<CalculateJob>[]) => {
-          const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job);
-          inflight.add(run);
           try {
-            return await run;
+            return await track(job, true);
           } finally {
-            inflight.delete(run);
+            boss.notifyWorker(workId);
+          }
+        },
+      );
+    }
+    for (let slot = 0; slot < slots; slot++) {
+      let workId = '';
+      workId = await boss.work<CalculateJob>(
+        CALCULATE_QUEUE,
+        {
+          batchSize: config.variantBatch,
+          maxPriority: VARIANT_PRIORITY,
+          perJobResults: true,
+          pollingIntervalSeconds: 2,
+          notifyPollingIntervalSeconds: 10,
+        },
+        async (jobs: Job<CalculateJob>[]) => {
+          try {
+            const settled = await Promise.allSettled(jobs.map((job) => track(job)));
+            return settled.map(
+              (r, i): JobResult =>
+                r.status === 'fulfilled'
+                  ? { id: jobs[i].id, status: 'completed', output: { outcome: r.value } }
+                  : { id: jobs[i].id, status: 'failed', output: errorOutput(r.reason) },
+            );
+          } finally {
             boss.notifyWorker(workId);
           }
         },
@@ -76,7 +130,10 @@ async function startQueue(): Promise<void> {
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => failExhausted(db, job, config.jobRetryLimit),
     );
-    logger.info({ concurrency: config.workerConcurrency, prefetch: config.workerPrefetch }, 'worker started');
+    logger.info(
+      { concurrency: config.workerConcurrency, prefetch: config.workerPrefetch, variantBatch: config.variantBatch },
+      'worker started',
+    );
   } catch (err) {
     await boss.stop({ graceful: false, close: true }).catch(() => {});
     throw err;

@@ -23,7 +23,7 @@ import {
   replayCreate,
   requireJson,
 } from '../http.ts';
-import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
+import { created, createResponses, idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { expandSweep } from '../sweeps.expand.ts';
 import {
@@ -133,17 +133,10 @@ export const sweepsDoc: RouteDoc = {
             },
           },
         },
-        responses: {
-          201: {
-            description: 'Created; its variants are queued.',
-            headers: { Location: { description: 'The new sweep.', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Sweep' } } },
-          },
-          400: problem('Malformed JSON, a bad parameter, too many variants, or an invalid variant (named).'),
-          409: problem('The Idempotency-Key was used with a different body.'),
-          413: problem('The body is over the limit.'),
-          415: problem('The body is not JSON.'),
-        },
+        responses: createResponses(
+          created('Created; its variants are queued.', 'The new sweep.', 'Sweep'),
+          'Malformed JSON, a bad parameter, too many variants, or an invalid variant (named).',
+        ),
       },
       get: {
         operationId: 'listSweeps',
@@ -252,13 +245,8 @@ export function sweepRoutes(deps: AppDeps): ExpressRouter {
   const router = Router();
   const body = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
 
-  async function replay(res: Response, key: string, hash: string): Promise<boolean> {
-    const existing = await findSweepByKey(pool, key);
-    return replayCreate(res, existing, hash, {
-      location: existing ? sweepPath(existing.id) : '',
-      body: existing ? toSweep(existing) : null,
-    });
-  }
+  const replay = async (res: Response, key: string, hash: string) =>
+    replayCreate(res, await findSweepByKey(pool, key), hash, (s) => ({ location: sweepPath(s.id), body: toSweep(s) }));
 
   async function create(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, []);
