@@ -1,27 +1,42 @@
 // `npm test`: a real Postgres (DATABASE_URL's server, or an embedded one), a migrated template
 // database that each test file clones, then tap. Ends with "N passed, N failed".
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { withDatabase } from '../test/helpers/db.ts';
-import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { serverOrEmbedded } from './embedded-postgres.ts';
+
+/**
+ * The browser tests drive Debian's Chromium (npm cannot fetch a browser here). When it is missing
+ * and this is a Debian machine run as root, it is installed as CI installs it; otherwise the
+ * browser test says what to install.
+ */
+async function ensureChromium(): Promise<void> {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(chromium) || process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) return;
+  console.log('# installing chromium for the browser tests (apt-get install chromium)');
+  const run = (args: string[]) =>
+    new Promise<number>((resolve) =>
+      spawn('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).on(
+        'exit',
+        (code) => resolve(code ?? 1),
+      ),
+    );
+  await run(['update', '-qq']);
+  if ((await run(['install', '-y', '-qq', 'chromium'])) !== 0) console.log('# could not install chromium');
+}
 
 const config = loadConfig();
-let adminUrl = config.databaseUrl;
-let embedded: EmbeddedServer | null = null;
-let dataDir: string | null = null;
-if (!adminUrl) {
-  dataDir = mkdtempSync(join(tmpdir(), 'hourglass-test-pg-'));
-  embedded = await startEmbeddedPostgres({ dataDir, persistent: false });
-  adminUrl = embedded.adminUrl;
-  console.log(`# embedded Postgres on port ${embedded.port}`);
-} else {
-  console.log(`# Postgres at ${new URL(adminUrl).host}`);
-}
+await ensureChromium();
+const server = await serverOrEmbedded(config.databaseUrl, 'test');
+const adminUrl = server.adminUrl;
+console.log(
+  server.embeddedPort
+    ? `# embedded Postgres on port ${server.embeddedPort}`
+    : `# Postgres at ${new URL(adminUrl).host}`,
+);
 
 const template = `hourglass_template_${process.pid}`;
 const admin = new pg.Client({ connectionString: adminUrl });
@@ -56,8 +71,7 @@ if (summary) {
 
 await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
 await admin.end();
-if (embedded) await embedded.stop();
-if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+await server.stop();
 
 const failed = total - pass + (code !== 0 && total === pass ? 1 : 0);
 console.log(`${pass} passed, ${failed} failed`);

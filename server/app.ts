@@ -13,6 +13,7 @@ import { problemRoutes } from './routes/problems.route.ts';
 import { scenarioRoutes } from './routes/scenarios.route.ts';
 import { statementRoutes } from './routes/statements.route.ts';
 import { sweepRoutes } from './routes/sweeps.route.ts';
+import { viewerRoutes } from './viewer/viewer.route.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Query parameters whose values never reach the log (a client may put its key in the URL by mistake). */
@@ -131,6 +132,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes(deps));
   app.use(problemRoutes());
+  // The viewer's pages are open (they hold no data); the API they call asks for the key.
+  app.use(viewerRoutes());
   if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
   app.use(scenarioRoutes(deps));
   app.use(eventRoutes(deps));

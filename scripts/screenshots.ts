@@ -1,0 +1,105 @@
+// `npm run screenshots`: PNGs of each page of the viewer, at desktop (1,400 px) and phone (390 px)
+// width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
+// DATABASE_URL's server, or an embedded Postgres), with a scenario and a sweep to show, and
+// Debian's Chromium (apt-get install -y chromium).
+import { mkdirSync } from 'node:fs';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../shared/config.ts';
+import { migrateAll } from '../shared/migrate.ts';
+import { withDatabase } from '../test/helpers/db.ts';
+import { startWeb, startWorker } from '../test/helpers/processes.ts';
+import { serverOrEmbedded } from './embedded-postgres.ts';
+
+const OUT = new URL('../docs/screenshots/', import.meta.url);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const site = { latitude: 35.2, longitude: -101.8, elevation_m: 1100 };
+
+const config = loadConfig();
+const server = await serverOrEmbedded(config.databaseUrl, 'screenshots');
+const name = `hourglass_screens_${process.pid}`;
+const admin = new pg.Client({ connectionString: server.adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const url = withDatabase(server.adminUrl, name);
+await migrateAll(config, url);
+const web = await startWeb(url);
+const worker = await startWorker(url);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+
+async function post(path: string, body: unknown): Promise<string> {
+  const res = await fetch(`${web.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function finished(path: string): Promise<void> {
+  for (;;) {
+    const s = (await (await fetch(`${web.baseUrl}${path}`)).json()) as { status: string; finished_at?: string | null };
+    if (s.status === 'succeeded' || s.status === 'failed' || s.finished_at) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+try {
+  mkdirSync(OUT, { recursive: true });
+  const scenario = await post('/api/scenarios', {
+    name: 'Amarillo hybrid, 150 MW solar + 100 MW wind',
+    site,
+    solar: { capacity_mw_dc: 150 },
+    wind: { capacity_mw: 100 },
+    grid: { export_limit_mw: 200 },
+    finance: { tax_credits: { solar: { itc_percent: 30 }, wind: { ptc_per_mwh: 27.5 } } },
+  });
+  await post('/api/scenarios', {
+    name: 'Solar only, PPA price solved for 9 %',
+    site,
+    wind: { capacity_mw: 0 },
+    market: { ppa_price_per_mwh: 'solve' },
+    finance: { target_equity_irr_percent: 9 },
+  });
+  const sweep = await post('/api/sweeps', {
+    name: 'Mix and export limit',
+    base: { site },
+    vary: [
+      { path: '/solar/capacity_mw_dc', values: [0, 50, 100, 150, 200] },
+      { path: '/grid/export_limit_mw', values: [100, 150, 200, 250] },
+    ],
+  });
+  await finished(`/api/scenarios/${scenario}`);
+  await finished(`/api/sweeps/${sweep}`);
+  const pages: Array<[string, string, string]> = [
+    ['home', '/', '[data-testid=scenario-list] tbody tr'],
+    ['scenario', `/scenarios/${scenario}`, '[data-testid=heatmap][data-painted]'],
+    ['sweep', `/sweeps/${sweep}`, '[data-testid=sweep-chart] canvas'],
+  ];
+  for (const [width, label] of [
+    [1400, 'desktop'],
+    [390, 'phone'],
+  ] as const) {
+    const context = await browser.newContext({
+      viewport: { width, height: width > 500 ? 900 : 844 },
+      deviceScaleFactor: 1,
+    });
+    const page = await context.newPage();
+    for (const [pageName, path, ready] of pages) {
+      await page.goto(`${web.baseUrl}${path}`);
+      await page.waitForSelector(ready);
+      await page.waitForTimeout(300);
+      const file = new URL(`${pageName}-${label}.png`, OUT).pathname;
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`wrote ${file}`);
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await worker.stop();
+  await web.stop();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  await server.stop();
+}

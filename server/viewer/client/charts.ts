@@ -1,0 +1,220 @@
+// Charts with Apache ECharts (canvas renderer), only the parts the pages use. Every chart is kept
+// so the router can dispose of them when the page changes, and resized with the window.
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([
+  BarChart,
+  HeatmapChart,
+  LineChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
+
+const live = new Set<echarts.ECharts>();
+window.addEventListener('resize', () => {
+  for (const c of live) c.resize();
+});
+
+export const COLORS = { solar: '#d98e04', wind: '#2b6cb0', curtailed: '#9aa5b1', cash: '#2f855a', negative: '#c53030' };
+
+function chart(el: HTMLElement, option: echarts.EChartsCoreOption, painted?: () => void): echarts.ECharts {
+  const existing = echarts.getInstanceByDom(el);
+  const c = existing ?? echarts.init(el, undefined, { renderer: 'canvas' });
+  live.add(c);
+  // One 'finished' (drawn) callback per setOption: the chart fires it after every later redraw too.
+  c.off('finished');
+  if (painted) {
+    const once = () => {
+      c.off('finished', once);
+      painted();
+    };
+    c.on('finished', once);
+  }
+  // No animation: charts are read, not watched, and a test (or a screenshot) sees them at once.
+  c.setOption({ animation: false, ...option }, true);
+  return c;
+}
+
+export function disposeCharts(): void {
+  for (const c of live) c.dispose();
+  live.clear();
+}
+
+const axisMoney = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
+
+export function compact(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e9) return `${(v / 1e9).toFixed(1)}B`;
+  if (a >= 1e6) return `${(v / 1e6).toFixed(1)}M`;
+  if (a >= 1e3) return `${(v / 1e3).toFixed(0)}k`;
+  return String(Math.round(v * 100) / 100);
+}
+
+export interface AnnualRow {
+  year: number;
+  solar_mwh: number;
+  wind_mwh: number;
+  curtailed_mwh: number;
+}
+
+/** Solar and wind energy as stacked bars over categories, with more series beside them. */
+function energyBars(
+  el: HTMLElement,
+  categories: Array<string | number>,
+  solar: number[],
+  wind: number[],
+  more: object[] = [],
+  xName = '',
+): void {
+  chart(el, {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: { left: 60, right: 16, top: 36, bottom: 28 },
+    xAxis: { type: 'category', data: categories, name: xName, nameLocation: 'middle', nameGap: 22 },
+    yAxis: { ...axisMoney, name: 'MWh' },
+    series: [
+      { name: 'Solar', type: 'bar', stack: 'energy', color: COLORS.solar, data: solar },
+      { name: 'Wind', type: 'bar', stack: 'energy', color: COLORS.wind, data: wind },
+      ...more,
+    ],
+  });
+}
+
+/** Delivered energy by technology (stacked) and curtailment, per operating year. */
+export function annualChart(el: HTMLElement, annual: AnnualRow[]): void {
+  const curtailed = {
+    name: 'Curtailed',
+    type: 'line',
+    color: COLORS.curtailed,
+    data: annual.map((a) => a.curtailed_mwh),
+  };
+  energyBars(
+    el,
+    annual.map((a) => a.year),
+    annual.map((a) => a.solar_mwh),
+    annual.map((a) => a.wind_mwh),
+    [curtailed],
+    'year',
+  );
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** One year's hourly MWh as day of year (x) × hour of day (y). `painted` is called once drawn. */
+export function heatmap(el: HTMLElement, hourly: number[], label: string, color: string, painted?: () => void): void {
+  const data: [number, number, number][] = new Array(hourly.length);
+  let max = 0;
+  for (let i = 0; i < hourly.length; i++) {
+    const v = hourly[i];
+    if (v > max) max = v;
+    data[i] = [Math.floor(i / 24), i % 24, v];
+  }
+  chart(
+    el,
+    {
+      tooltip: {
+        formatter: (p: { value: [number, number, number] }) =>
+          `day ${p.value[0] + 1}, ${p.value[1]}:00–${p.value[1] + 1}:00<br>${label}: ${p.value[2].toFixed(3)} MWh`,
+      },
+      grid: { left: 44, right: 16, top: 10, bottom: 70 },
+      xAxis: {
+        type: 'category',
+        data: Array.from({ length: 365 }, (_, d) => d + 1),
+        name: 'day of year',
+        nameLocation: 'middle',
+        nameGap: 24,
+        splitArea: { show: false },
+      },
+      yAxis: { type: 'category', data: Array.from({ length: 24 }, (_, h) => h), name: 'hour', inverse: true },
+      visualMap: {
+        min: 0,
+        max: max || 1,
+        calculable: false,
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 0,
+        itemHeight: 160,
+        text: [`${max.toFixed(1)} MWh`, '0'],
+        inRange: { color: ['#f7fafc', color] },
+      },
+      series: [{ type: 'heatmap', data, progressive: 0 }],
+    },
+    painted,
+  );
+}
+
+/** Monthly energy of one year by technology, from its hourly arrays. */
+export function monthlyChart(el: HTMLElement, solar: number[], wind: number[]): void {
+  const sums = (hourly: number[]) => {
+    const out: number[] = [];
+    let h = 0;
+    for (const days of DAYS_IN_MONTH) {
+      let s = 0;
+      for (let i = 0; i < days * 24; i++) s += hourly[h++] ?? 0;
+      out.push(s);
+    }
+    return out;
+  };
+  energyBars(el, MONTHS, sums(solar), sums(wind));
+}
+
+export interface CashRow {
+  year: number;
+  equity_cash_flow: number;
+  cumulative_equity_cash_flow: number;
+}
+
+/** Equity cash flow per year (bars) and its running sum (line). */
+export function cashflowChart(el: HTMLElement, rows: CashRow[]): void {
+  chart(el, {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: { left: 64, right: 16, top: 36, bottom: 28 },
+    xAxis: { type: 'category', data: rows.map((r) => r.year) },
+    yAxis: axisMoney,
+    series: [
+      {
+        name: 'Equity cash flow',
+        type: 'bar',
+        data: rows.map((r) => ({
+          value: r.equity_cash_flow,
+          itemStyle: { color: r.equity_cash_flow < 0 ? COLORS.negative : COLORS.cash },
+        })),
+      },
+      { name: 'Cumulative', type: 'line', color: '#4a5568', data: rows.map((r) => r.cumulative_equity_cash_flow) },
+    ],
+  });
+}
+
+/** A KPI against one parameter, one line per value of a second parameter (or one line). */
+export function sweepChart(
+  el: HTMLElement,
+  points: Array<{ x: number | string; series: string; y: number | null }>,
+  xName: string,
+  yName: string,
+): void {
+  const xs = [...new Set(points.map((p) => p.x))].sort((a, b) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),
+  );
+  const names = [...new Set(points.map((p) => p.series))];
+  chart(el, {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, type: 'scroll' },
+    grid: { left: 70, right: 16, top: 36, bottom: 36 },
+    xAxis: { type: 'category', data: xs, name: xName, nameLocation: 'middle', nameGap: 24 },
+    yAxis: { type: 'value', name: yName, scale: true, axisLabel: { formatter: (v: number) => compact(v) } },
+    series: names.map((name) => ({
+      name,
+      type: 'line',
+      connectNulls: false,
+      data: xs.map((x) => points.find((p) => p.series === name && p.x === x)?.y ?? null),
+    })),
+  });
+}

@@ -1,0 +1,123 @@
+// The common inputs of a scenario as form fields, each named by its JSON Pointer, so a 400's
+// errors[].path lands next to its field; and the full inputs as JSON under them.
+import { h } from './dom.ts';
+
+export interface Field {
+  path: string;
+  label: string;
+  kind: 'number' | 'text' | 'select';
+  value: string;
+  options?: string[];
+  /** Empty means "leave it to the default". */
+  optional?: boolean;
+}
+
+export const SCENARIO_FIELDS: Field[] = [
+  { path: '/name', label: 'Name', kind: 'text', value: 'My hybrid project' },
+  { path: '/site/latitude', label: 'Latitude (°N)', kind: 'number', value: '35.2' },
+  { path: '/site/longitude', label: 'Longitude (°E)', kind: 'number', value: '-101.8' },
+  { path: '/solar/capacity_mw_dc', label: 'Solar capacity (MW DC)', kind: 'number', value: '100' },
+  {
+    path: '/solar/array_type',
+    label: 'Array type',
+    kind: 'select',
+    value: 'single_axis_backtracking',
+    options: ['fixed_open_rack', 'fixed_roof_mount', 'single_axis', 'single_axis_backtracking', 'two_axis'],
+  },
+  { path: '/wind/capacity_mw', label: 'Wind capacity (MW)', kind: 'number', value: '100' },
+  { path: '/wind/turbine/rated_kw', label: 'Turbine rating (kW)', kind: 'number', value: '3000' },
+  { path: '/wind/turbine/hub_height_m', label: 'Hub height (m)', kind: 'number', value: '100' },
+  { path: '/grid/export_limit_mw', label: 'Export limit (MW)', kind: 'number', value: '', optional: true },
+  { path: '/market/ppa_price_per_mwh', label: 'PPA price (per MWh, or "solve")', kind: 'text', value: '50' },
+  { path: '/market/merchant_price_per_mwh', label: 'Merchant price (per MWh)', kind: 'number', value: '45' },
+  { path: '/finance/debt/fraction', label: 'Debt share of capex (0–1)', kind: 'number', value: '0.6' },
+];
+
+const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;
+
+export function fieldElement(f: Field): HTMLElement {
+  const id = idOf(f.path);
+  const control =
+    f.kind === 'select'
+      ? h(
+          'select',
+          { id, name: f.path, 'data-path': f.path },
+          ...(f.options ?? []).map((o) => h('option', { value: o, selected: o === f.value }, o)),
+        )
+      : h('input', {
+          id,
+          name: f.path,
+          'data-path': f.path,
+          type: f.kind === 'number' ? 'number' : 'text',
+          step: f.kind === 'number' ? 'any' : null,
+          value: f.value,
+          placeholder: f.optional ? 'none' : null,
+        });
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, f.label),
+    control,
+    h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
+  );
+}
+
+function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('/').slice(1);
+  let o = target;
+  for (const k of keys.slice(0, -1)) {
+    if (typeof o[k] !== 'object' || o[k] === null) o[k] = {};
+    o = o[k] as Record<string, unknown>;
+  }
+  o[keys[keys.length - 1]] = value;
+}
+
+/** The form's inputs: the JSON box as the base, each filled field set on top of it. */
+export function readScenario(form: HTMLFormElement): { body: Record<string, unknown> } | { jsonError: string } {
+  const text = (form.querySelector('textarea[name=json]') as HTMLTextAreaElement | null)?.value.trim() ?? '';
+  let body: Record<string, unknown> = {};
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      return { jsonError: `not JSON: ${(err as Error).message}` };
+    }
+  }
+  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-path]')) {
+    const path = el.dataset.path as string;
+    const raw = el.value.trim();
+    if (raw === '') continue;
+    const field = SCENARIO_FIELDS.find((f) => f.path === path);
+    const numeric = field?.kind === 'number' || (path === '/market/ppa_price_per_mwh' && raw !== 'solve');
+    setAt(body, path, numeric && Number.isFinite(Number(raw)) ? Number(raw) : raw);
+  }
+  return { body };
+}
+
+/** Shows each error next to the field with its path (or its nearest parent); the rest in `general`. */
+export function showErrors(
+  form: HTMLFormElement,
+  errors: Array<{ path: string; message: string }>,
+  general: HTMLElement,
+): void {
+  clearErrors(form, general);
+  const fields = [...form.querySelectorAll<HTMLElement>('[data-path]')];
+  const rest: string[] = [];
+  for (const e of errors) {
+    const field = fields.find((f) => e.path === f.dataset.path || e.path.startsWith(`${f.dataset.path}/`));
+    const slot = field ? form.querySelector<HTMLElement>(`#${field.id}-error`) : null;
+    if (field && slot) {
+      slot.textContent = e.message;
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', slot.id);
+    } else rest.push(`${e.path}: ${e.message}`);
+  }
+  general.textContent = rest.join('\n');
+  (form.querySelector('[aria-invalid=true]') as HTMLElement | null)?.focus();
+}
+
+export function clearErrors(form: HTMLFormElement, general: HTMLElement): void {
+  for (const s of form.querySelectorAll('.error')) s.textContent = '';
+  for (const f of form.querySelectorAll('[aria-invalid]')) f.removeAttribute('aria-invalid');
+  general.textContent = '';
+}

@@ -1,0 +1,19 @@
+// Apache ECharts is most of the script's weight: it loads in its own chunk, after a page has shown
+// its figures (KPIs, tables), and only on pages that draw.
+type Charts = typeof import('./charts.ts');
+
+let loading: Promise<Charts> | null = null;
+let loaded: Charts | null = null;
+
+export function charts(): Promise<Charts> {
+  loading ??= import('./charts.ts').then((m) => {
+    loaded = m;
+    return m;
+  });
+  return loading;
+}
+
+/** Disposes of the drawn charts, if the chart module was ever loaded. */
+export function disposeCharts(): void {
+  loaded?.disposeCharts();
+}

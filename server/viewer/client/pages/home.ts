@@ -1,0 +1,299 @@
+// `/`: scenarios and sweeps, newest first, with live statuses and paging through the API's cursor;
+// a form to create a scenario and one to create a sweep of up to three parameters.
+import { follow, getJson, type Problem, postJson } from '../api.ts';
+import { amount, h, main, percent, when } from '../dom.ts';
+import { clearErrors, fieldElement, readScenario, SCENARIO_FIELDS, showErrors } from '../forms.ts';
+import type { Page, ScenarioItem, SweepItem } from '../types.ts';
+
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+
+export function statusBadge(status: string, testid = 'status'): HTMLElement {
+  return h('span', { class: `badge ${status}`, 'data-testid': testid }, status);
+}
+
+export async function homePage(stop: AbortSignal, navigate: (path: string) => void): Promise<void> {
+  const m = main();
+  const scenarioBody = h('tbody');
+  const sweepBody = h('tbody');
+  const moreScenarios = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More scenarios');
+  const moreSweeps = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More sweeps');
+  m.replaceChildren(
+    h('h1', {}, 'Scenarios and sweeps'),
+    h(
+      'div',
+      { class: 'columns' },
+      h(
+        'section',
+        { 'aria-labelledby': 'scenarios-h' },
+        h('h2', { id: 'scenarios-h' }, 'Scenarios'),
+        h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { 'data-testid': 'scenario-list' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'Name'),
+                h('th', {}, 'Status'),
+                h('th', {}, 'Equity NPV'),
+                h('th', {}, 'Equity IRR'),
+                h('th', {}, 'Created'),
+              ),
+            ),
+            scenarioBody,
+          ),
+        ),
+        moreScenarios,
+        h('h2', { id: 'sweeps-h' }, 'Sweeps'),
+        h(
+          'div',
+          { class: 'scroll' },
+          h(
+            'table',
+            { 'data-testid': 'sweep-list' },
+            h(
+              'thead',
+              {},
+              h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Status'), h('th', {}, 'Variants'), h('th', {}, 'Created')),
+            ),
+            sweepBody,
+          ),
+        ),
+        moreSweeps,
+      ),
+      h(
+        'section',
+        { 'aria-labelledby': 'create-h' },
+        h('h2', { id: 'create-h' }, 'New scenario'),
+        scenarioForm(navigate),
+        h('h2', {}, 'New sweep'),
+        sweepForm(navigate),
+      ),
+    ),
+  );
+
+  let scenarioCursor: string | null = null;
+  let sweepCursor: string | null = null;
+  const loadScenarios = async () => {
+    const q = scenarioCursor ? `&cursor=${encodeURIComponent(scenarioCursor)}` : '';
+    const { json } = await getJson<Page<ScenarioItem>>(`/api/scenarios?limit=15&sweep_id=none${q}`);
+    for (const s of json.items) scenarioBody.append(scenarioRow(s, stop));
+    scenarioCursor = json.next_cursor;
+    moreScenarios.hidden = !scenarioCursor;
+    if (!json.items.length && !scenarioBody.children.length)
+      scenarioBody.append(h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'None yet: create one with the form.')));
+  };
+  const loadSweeps = async () => {
+    const q = sweepCursor ? `&cursor=${encodeURIComponent(sweepCursor)}` : '';
+    const { json } = await getJson<Page<SweepItem>>(`/api/sweeps?limit=10${q}`);
+    for (const s of json.items) {
+      sweepBody.append(
+        h(
+          'tr',
+          {},
+          h('td', {}, h('a', { href: `/sweeps/${s.id}`, 'data-link': true }, s.name)),
+          h('td', {}, statusBadge(s.status, 'row-status')),
+          h('td', {}, `${s.counts.succeeded + s.counts.failed + s.counts.cancelled} / ${s.counts.total}`),
+          h('td', {}, when(s.created_at)),
+        ),
+      );
+    }
+    sweepCursor = json.next_cursor;
+    moreSweeps.hidden = !sweepCursor;
+    if (!json.items.length && !sweepBody.children.length)
+      sweepBody.append(h('tr', {}, h('td', { colspan: 4, class: 'muted' }, 'None yet.')));
+  };
+  moreScenarios.addEventListener('click', () => void loadScenarios());
+  moreSweeps.addEventListener('click', () => void loadSweeps());
+  await Promise.all([loadScenarios(), loadSweeps()]);
+}
+
+/** A list row; an unfinished scenario's status follows its event stream. */
+function scenarioRow(s: ScenarioItem, stop: AbortSignal): HTMLElement {
+  const status = h('td', {}, statusBadge(s.status, 'row-status'));
+  const npv = h('td', { class: 'num' }, amount(s.summary?.equity_npv));
+  const irr = h('td', { class: 'num' }, percent(s.summary?.equity_irr));
+  const row = h(
+    'tr',
+    {},
+    h(
+      'td',
+      {},
+      h('a', { href: `/scenarios/${s.id}`, 'data-link': true }, s.name),
+      s.sweep_id ? h('span', { class: 'muted' }, ` (variant ${s.variant_index})`) : null,
+    ),
+    status,
+    npv,
+    irr,
+    h('td', {}, when(s.created_at)),
+  );
+  if (!FINISHED.has(s.status)) {
+    void follow(
+      `/api/scenarios/${s.id}/events`,
+      (e) => {
+        if (e.event === 'running' || e.event === 'queued') status.replaceChildren(statusBadge(e.event, 'row-status'));
+        if (e.event === 'succeeded') {
+          const summary = (e.data as { summary?: Record<string, number | null> }).summary;
+          status.replaceChildren(statusBadge('succeeded', 'row-status'));
+          npv.textContent = amount(summary?.equity_npv);
+          irr.textContent = percent(summary?.equity_irr);
+        }
+        if (e.event === 'failed' || e.event === 'cancelled') status.replaceChildren(statusBadge(e.event, 'row-status'));
+        return FINISHED.has(e.event);
+      },
+      stop,
+    );
+  }
+  return row;
+}
+
+function scenarioForm(navigate: (path: string) => void): HTMLFormElement {
+  const general = h('pre', { class: 'error general', role: 'alert', 'data-testid': 'form-errors' });
+  const form = h(
+    'form',
+    { class: 'card', 'data-testid': 'scenario-form', novalidate: true },
+    h('div', { class: 'grid' }, ...SCENARIO_FIELDS.map(fieldElement)),
+    h(
+      'details',
+      {},
+      h('summary', {}, 'Full inputs as JSON'),
+      h('label', { for: 'f-json' }, 'Inputs (the fields above are set on top of them)'),
+      h('textarea', {
+        id: 'f-json',
+        name: 'json',
+        rows: 8,
+        spellcheck: 'false',
+        placeholder: '{"solar": {"tilt_deg": 25}, "finance": {"tax_credits": {"solar": {"itc_percent": 30}}}}',
+      }),
+    ),
+    general,
+    h('button', { type: 'submit' }, 'Create scenario'),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form, general);
+    const read = readScenario(form);
+    if ('jsonError' in read) {
+      general.textContent = `Full inputs: ${read.jsonError}`;
+      return;
+    }
+    const res = await postJson<ScenarioItem>('/api/scenarios', read.body);
+    if (res.status === 201) navigate(`/scenarios/${(res.json as ScenarioItem).id}`);
+    else
+      showErrors(
+        form,
+        (res.json as Problem).errors ?? [{ path: '/', message: (res.json as Problem).title ?? `HTTP ${res.status}` }],
+        general,
+      );
+  });
+  return form;
+}
+
+/** Paths a sweep commonly varies, for the parameter pickers. */
+const SWEEP_PATHS = [
+  '/solar/capacity_mw_dc',
+  '/wind/capacity_mw',
+  '/grid/export_limit_mw',
+  '/market/ppa_price_per_mwh',
+  '/solar/dc_ac_ratio',
+  '/solar/array_type',
+  '/wind/turbine/hub_height_m',
+  '/finance/debt/fraction',
+  '/seed',
+];
+
+function sweepForm(navigate: (path: string) => void): HTMLFormElement {
+  const general = h('pre', { class: 'error general', role: 'alert', 'data-testid': 'sweep-form-errors' });
+  const count = h('output', { 'data-testid': 'variant-count', 'aria-live': 'polite' }, '0 variants');
+  const rows = [0, 1, 2].map((i) => {
+    const select = h(
+      'select',
+      { id: `p${i}-path`, 'data-param': String(i) },
+      h('option', { value: '' }, '—'),
+      ...SWEEP_PATHS.map((p) => h('option', { value: p }, p)),
+    );
+    const values = h('input', {
+      id: `p${i}-values`,
+      type: 'text',
+      placeholder: 'e.g. 50, 100, 150',
+      'data-values': String(i),
+    });
+    return h(
+      'div',
+      { class: 'param' },
+      h('label', { for: `p${i}-path` }, `Parameter ${i + 1}`),
+      select,
+      h('label', { for: `p${i}-values` }, 'Values (comma-separated)'),
+      values,
+      h('span', { class: 'error', id: `p${i}-error`, role: 'alert' }),
+    );
+  });
+  const name = h('input', { id: 'sweep-name', type: 'text', value: 'My sweep' });
+  const form = h(
+    'form',
+    { class: 'card', 'data-testid': 'sweep-form', novalidate: true },
+    h(
+      'p',
+      { class: 'muted' },
+      'Varies up to three inputs of the scenario above (every combination); the other fields are its base.',
+    ),
+    h('label', { for: 'sweep-name' }, 'Sweep name'),
+    name,
+    ...rows,
+    h('p', {}, count),
+    general,
+    h('button', { type: 'submit' }, 'Create sweep'),
+  );
+  const params = () =>
+    rows
+      .map((_, i) => ({
+        path: (form.querySelector(`#p${i}-path`) as HTMLSelectElement).value,
+        values: (form.querySelector(`#p${i}-values`) as HTMLInputElement).value
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '')
+          .map((v) => (Number.isFinite(Number(v)) ? Number(v) : v)),
+      }))
+      .filter((p) => p.path);
+  const update = () => {
+    const ps = params();
+    const n = ps.length ? ps.reduce((a, p) => a * p.values.length, 1) : 0;
+    count.textContent = `${n.toLocaleString('en-US')} variant${n === 1 ? '' : 's'}`;
+  };
+  form.addEventListener('input', update);
+  form.addEventListener('change', update);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    general.textContent = '';
+    for (const s of form.querySelectorAll('.error')) s.textContent = '';
+    const scenario = document.querySelector('[data-testid=scenario-form]') as HTMLFormElement;
+    const read = readScenario(scenario);
+    if ('jsonError' in read) {
+      general.textContent = `Full inputs: ${read.jsonError}`;
+      return;
+    }
+    const { name: _ignored, ...base } = read.body;
+    const res = await postJson<{ id: string }>('/api/sweeps', { name: name.value, base, vary: params() });
+    if (res.status === 201) {
+      navigate(`/sweeps/${(res.json as { id: string }).id}`);
+      return;
+    }
+    const errors = (res.json as Problem).errors ?? [
+      { path: '/', message: (res.json as Problem).title ?? `HTTP ${res.status}` },
+    ];
+    const rest: string[] = [];
+    for (const err of errors) {
+      const m = /^\/vary\/(\d)/.exec(err.path);
+      const slot = m ? form.querySelector(`#p${m[1]}-error`) : null;
+      if (slot) slot.textContent = err.message;
+      else rest.push(`${err.path}: ${err.message}`);
+    }
+    general.textContent = rest.join('\n');
+  });
+  return form;
+}

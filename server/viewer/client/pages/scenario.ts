@@ -1,0 +1,296 @@
+// `/scenarios/{id}`: live progress while it runs (resuming after a dropped connection), then KPI
+// cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
+// monthly profile, the cash-flow chart and the statements' tables, and downloads. A failed
+// scenario shows its error.
+import { download, follow, getJson } from '../api.ts';
+import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
+import { charts } from '../lazy.ts';
+import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
+import { statusBadge } from './home.ts';
+
+/** Set by the page when a heatmap has painted: data arrival → painted, for the bench. */
+declare global {
+  interface Window {
+    hourglassTimings?: { heatmapMs?: number[] };
+  }
+}
+
+export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
+  const m = main();
+  const { status, json } = await getJson<ScenarioItem>(`/api/scenarios/${id}`);
+  if (status !== 200) {
+    m.replaceChildren(h('h1', {}, 'Scenario not found'), h('p', {}, `No scenario has the id ${id}.`));
+    return;
+  }
+  const s = json;
+  document.title = `${s.name} · Hourglass`;
+  const badge = h('span', {}, statusBadge(s.status));
+  const body = h('div', {});
+  m.replaceChildren(
+    h('p', { class: 'crumbs' }, h('a', { href: '/', 'data-link': true }, 'All scenarios')),
+    h('h1', {}, s.name, ' ', badge),
+    body,
+  );
+  if (s.sweep_id)
+    m.querySelector('.crumbs')?.append(
+      ' · ',
+      h('a', { href: `/sweeps/${s.sweep_id}`, 'data-link': true }, 'its sweep'),
+    );
+
+  if (s.status === 'succeeded') return results(s, body);
+  if (s.status === 'failed') return failed(s.error, body);
+  if (s.status === 'cancelled') {
+    body.replaceChildren(h('p', {}, 'This scenario was cancelled before it ran.'));
+    return;
+  }
+
+  // Queued or running: a progress bar fed by the event stream.
+  const bar = h('progress', { max: 1, value: s.progress, 'data-testid': 'progress', 'aria-label': 'Progress' });
+  const stage = h('p', { 'data-testid': 'stage', 'aria-live': 'polite' }, s.stage ?? 'Waiting for a worker');
+  const connection = h('p', { class: 'muted', 'data-testid': 'connection' });
+  body.replaceChildren(h('div', { class: 'card' }, bar, stage, connection));
+  await follow(
+    `/api/scenarios/${id}/events`,
+    (e) => {
+      const d = e.data as { progress?: number; message?: string; stage?: string; error?: ScenarioItem['error'] };
+      if (e.event === 'running') {
+        badge.replaceChildren(statusBadge('running'));
+        stage.textContent = 'Running';
+      }
+      if (e.event === 'queued') badge.replaceChildren(statusBadge('queued'));
+      if (e.event === 'progress') {
+        bar.value = d.progress ?? bar.value;
+        stage.textContent = d.message ?? d.stage ?? '';
+      }
+      if (e.event === 'failed') {
+        badge.replaceChildren(statusBadge('failed'));
+        failed(d.error ?? null, body);
+        return true;
+      }
+      if (e.event === 'cancelled') {
+        badge.replaceChildren(statusBadge('cancelled'));
+        body.replaceChildren(h('p', {}, 'This scenario was cancelled.'));
+        return true;
+      }
+      if (e.event === 'succeeded') {
+        badge.replaceChildren(statusBadge('succeeded'));
+        void getJson<ScenarioItem>(`/api/scenarios/${id}`).then(({ json: done }) => results(done, body));
+        return true;
+      }
+      return false;
+    },
+    stop,
+    (open) => {
+      connection.textContent = open ? '' : 'Connection lost: reconnecting…';
+    },
+  );
+}
+
+function failed(error: ScenarioItem['error'], body: HTMLElement): void {
+  body.replaceChildren(
+    h(
+      'div',
+      { class: 'card failed', role: 'alert', 'data-testid': 'error' },
+      h('h2', {}, 'The calculation failed'),
+      h('p', {}, h('code', {}, error?.code ?? 'unknown')),
+      h('p', {}, error?.message ?? ''),
+    ),
+  );
+}
+
+function kpiText(name: string, format: string, kpis: Kpis): string {
+  const v = kpis[name];
+  if (format === 'percent') return percent(v);
+  if (format === 'ratio') return decimal(v);
+  if (format === 'price') return decimal(v);
+  return amount(v);
+}
+
+async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
+  const kpis = s.summary ?? {};
+  const cards = h(
+    'div',
+    { class: 'kpis' },
+    ...KPI_CARDS.filter((k) => k.name !== 'solved_ppa_price_per_mwh' || kpis[k.name] !== null).map((k) =>
+      h(
+        'div',
+        { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
+        h('span', { class: 'label' }, k.label),
+        h('span', { class: 'value' }, kpiText(k.name, k.format, kpis)),
+      ),
+    ),
+  );
+  const annualEl = chartBox('annual-chart', 'Annual energy by technology and curtailment');
+  const heatEl = chartBox('heatmap', 'Hourly output heatmap', true);
+  const monthlyEl = chartBox('monthly-chart', 'Monthly energy');
+  const cashEl = chartBox('cashflow-chart', 'Equity cash flow');
+  const year = h(
+    'select',
+    { id: 'heat-year' },
+    ...Array.from({ length: 25 }, (_, i) => h('option', { value: String(i + 1) }, `Year ${i + 1}`)),
+  );
+  const tech = h(
+    'select',
+    { id: 'heat-tech' },
+    h('option', { value: 'solar' }, 'Solar'),
+    h('option', { value: 'wind' }, 'Wind'),
+    h('option', { value: 'total' }, 'Solar + wind'),
+  );
+  const tables = h('div', {});
+  body.replaceChildren(
+    cards,
+    h(
+      'p',
+      { class: 'downloads' },
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => void download(`/api/scenarios/${s.id}/statements`, `scenario-${s.id}.json`),
+        },
+        'Download JSON',
+      ),
+      ' ',
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => void download(`/api/scenarios/${s.id}/statements?format=csv`, `scenario-${s.id}-hourly.csv`),
+        },
+        'Download hourly CSV',
+      ),
+    ),
+    card('Annual energy', annualEl),
+    card(
+      'Hourly output',
+      controls(['Year', year], ['Technology', tech]),
+      heatEl,
+      h('h3', {}, 'Monthly energy of that year'),
+      monthlyEl,
+    ),
+    card('Equity cash flow', cashEl),
+    tables,
+  );
+
+  const [statements, { annualChart, COLORS, cashflowChart, heatmap, monthlyChart }] = await Promise.all([
+    getJson<Statements>(`/api/scenarios/${s.id}/statements?hourly=false`).then((r) => r.json),
+    charts(),
+  ]);
+  tables.replaceChildren(cashFlowTable(statements), incomeTable(statements));
+  annualChart(annualEl, statements.annual);
+  cashflowChart(cashEl, statements.cash_flow);
+
+  const cache = new Map<number, HourlyYear>();
+  const draw = async () => {
+    const y = Number(year.value);
+    let data = cache.get(y);
+    if (!data) {
+      const res = await getJson<HourlyYear>(`/api/scenarios/${s.id}/statements?year=${y}`);
+      if (res.status !== 200) {
+        heatEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
+        monthlyEl.replaceChildren();
+        return;
+      }
+      data = res.json;
+      cache.set(y, data);
+    }
+    const arrived = performance.now();
+    const series =
+      tech.value === 'solar'
+        ? data.solar_hourly
+        : tech.value === 'wind'
+          ? data.wind_hourly
+          : data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);
+    const color = tech.value === 'solar' ? COLORS.solar : tech.value === 'wind' ? COLORS.wind : '#6b46c1';
+    heatmap(heatEl, series, tech.options[tech.selectedIndex].text, color, () => {
+      window.hourglassTimings ??= {};
+      const timings = window.hourglassTimings;
+      timings.heatmapMs = [...(timings.heatmapMs ?? []), performance.now() - arrived];
+      heatEl.dataset.painted = `${data.calendar_year}-${tech.value}`;
+    });
+    monthlyChart(monthlyEl, data.solar_hourly, data.wind_hourly);
+  };
+  year.addEventListener('change', () => void draw());
+  tech.addEventListener('change', () => void draw());
+  await draw();
+}
+
+/**
+ * The statements' table columns: [table, header, path in the year's row, "opt"?]; `c` is the cash
+ * flow, `i` the income statement. Money unless the path is `dscr`. An `opt` column (a line of SAM
+ * Single Owner's structure that is 0 unless its input is set) shows only when some year has it.
+ */
+const COLUMNS =
+  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income`
+    .split('|')
+    .map((spec) => {
+      const [table, header, path, opt] = spec.split(' ');
+      return { table, header: header.replaceAll('_', ' '), path, optional: opt === 'opt' };
+    });
+
+function value(row: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], row);
+}
+
+function cell(row: Record<string, unknown>, path: string): string {
+  const v = value(row, path);
+  const n = typeof v === 'number' ? v : null;
+  return path === 'dscr' ? decimal(n) : amount(n);
+}
+
+function statementTable(
+  table: 'c' | 'i',
+  caption: string,
+  testid: string,
+  rows: Array<Record<string, unknown> & { year: number }>,
+): HTMLElement {
+  const columns = COLUMNS.filter(
+    (c) =>
+      c.table === table &&
+      (!c.optional ||
+        rows.some((r) => {
+          const v = value(r, c.path);
+          return typeof v === 'number' && v !== 0;
+        })),
+  );
+  return h(
+    'section',
+    { class: 'card' },
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { 'data-testid': testid, class: 'statement' },
+        h('caption', {}, caption),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Year'), ...columns.map((c) => h('th', { scope: 'col' }, c.header))),
+        ),
+        h(
+          'tbody',
+          {},
+          ...rows.map((r) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, String(r.year)),
+              ...columns.map((c) => h('td', { class: 'num' }, cell(r, c.path))),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function cashFlowTable(st: Statements): HTMLElement {
+  return statementTable('c', `Cash flow (${st.currency})`, 'cashflow-table', st.cash_flow);
+}
+
+function incomeTable(st: Statements): HTMLElement {
+  return statementTable('i', `Income statement (${st.currency})`, 'income-table', st.income_statement);
+}

@@ -1,0 +1,87 @@
+// The API's shapes the pages read (see /openapi.json for the full contract).
+export type Kpis = Record<string, number | null>;
+
+export interface ScenarioItem {
+  id: string;
+  name: string;
+  status: string;
+  progress: number;
+  stage: string | null;
+  attempt: number;
+  summary: Kpis | null;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  finished_at: string | null;
+  sweep_id: string | null;
+  variant_index: number | null;
+  inputs?: Record<string, unknown> & { start_year?: number };
+}
+
+export interface SweepItem {
+  id: string;
+  name: string;
+  status: string;
+  progress: number;
+  parameters: string[];
+  counts: { total: number; queued: number; running: number; succeeded: number; failed: number; cancelled: number };
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface VariantRow {
+  index: number;
+  values: Record<string, unknown>;
+  scenario_id: string;
+  status: string;
+  kpis: Kpis | null;
+  totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number } | null;
+}
+
+export interface Statements {
+  start_year: number;
+  currency: string;
+  annual: Array<{
+    year: number;
+    solar_mwh: number;
+    wind_mwh: number;
+    curtailed_mwh: number;
+    export_mwh: number;
+    solar_capacity_factor: number | null;
+    wind_capacity_factor: number | null;
+  }>;
+  income_statement: Array<Record<string, unknown> & { year: number }>;
+  cash_flow: Array<
+    Record<string, unknown> & { year: number; equity_cash_flow: number; cumulative_equity_cash_flow: number }
+  >;
+  kpis: Kpis;
+}
+
+export interface HourlyYear {
+  year: number;
+  calendar_year: number;
+  solar_hourly: number[];
+  wind_hourly: number[];
+}
+
+/** The KPI cards, in order, with how each is shown. */
+export const KPI_CARDS: Array<{
+  name: string;
+  label: string;
+  format: 'money' | 'percent' | 'ratio' | 'energy' | 'price';
+}> = [
+  { name: 'equity_npv', label: 'Equity NPV', format: 'money' },
+  { name: 'equity_irr', label: 'Equity IRR (after tax)', format: 'percent' },
+  { name: 'project_irr', label: 'Project IRR (unlevered)', format: 'percent' },
+  { name: 'lcoe_nominal', label: 'LCOE nominal / MWh', format: 'price' },
+  { name: 'lcoe_real', label: 'LCOE real / MWh', format: 'price' },
+  { name: 'min_dscr', label: 'Min DSCR', format: 'ratio' },
+  { name: 'energy_p50_mwh', label: 'P50 energy (MWh/yr)', format: 'energy' },
+  { name: 'energy_p90_mwh', label: 'P90 energy, 1 yr (MWh)', format: 'energy' },
+  { name: 'energy_p90_10y_mwh', label: 'P90 energy, 10 yr (MWh)', format: 'energy' },
+  { name: 'solved_ppa_price_per_mwh', label: 'Solved PPA price / MWh', format: 'price' },
+];

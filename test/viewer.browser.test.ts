@@ -1,0 +1,432 @@
+// The viewer in a real browser (Debian's Chromium, driven by playwright-core) against the real web,
+// worker and Postgres: a running scenario's progress then its KPIs, painted charts, a sweep filling
+// in live and sorting, the create form's field errors and a valid create, back and forward, phone
+// width, labels, keyboard and contrast, the API key asked for once and never put in a URL; and
+// throughout, no console error and no request to another origin.
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { getJson, postScenario } from './helpers/http.ts';
+import { startStack, withProcessLogs } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+
+// Calculations stretched to ~2 s so a page can watch one run.
+const WORKER = { ENGINE_TEST_DELAY_MS: '2000' };
+const stack = await startStack({ workers: [WORKER] });
+const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+t.teardown(async () => {
+  await browser.close();
+  await stack.stop();
+});
+const base = stack.web.baseUrl;
+const site = { latitude: 35.2, longitude: -101.8 };
+
+/** A page that records console errors, uncaught exceptions and requests to any other origin. */
+async function open(t: Test, width = 1400, height = 900, baseUrl = base): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const origin = new URL(baseUrl).origin;
+  // Chromium logs every 4xx answer to fetch as a console error; those the pages expect and handle
+  // (a form's 400, the 401 that asks for a key, a variant's 409 for hourly data) are not errors of
+  // the page. Any 5xx is.
+  page.on('console', (m) => {
+    if (
+      m.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+    ) {
+      problems.push(`console: ${m.text()}`);
+    }
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 500) problems.push(`${r.status()} from ${r.url()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('data:') && new URL(r.url()).origin !== origin) problems.push(`other origin: ${r.url()}`);
+  });
+  pageProblems.set(page, problems);
+  t.teardown(() => context.close());
+  return page;
+}
+
+const pageProblems = new WeakMap<Page, string[]>();
+
+/** At the end of a test: what the page saw that it should not have (but what the test caused). */
+function clean(t: Test, page: Page, caused?: RegExp): void {
+  const problems = (pageProblems.get(page) ?? []).filter((p) => !caused?.test(p));
+  t.same(problems, [], 'no console error, no exception, no request to another origin');
+}
+
+/** Canvas pixels inside an element that are neither transparent nor (near) white. */
+function paintedPixels(page: Page, testid: string): Promise<number> {
+  return page.evaluate(`(() => {
+    let n = 0;
+    for (const canvas of document.querySelectorAll('[data-testid="${testid}"] canvas')) {
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      if (!data) continue;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) n++;
+      }
+    }
+    return n;
+  })()`);
+}
+
+/** Polls an expression in the page (page.waitForFunction would eval it, which the pages' CSP forbids). */
+async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/**
+ * Runs `watch` (post, open the page, see it waiting) while no worker runs, then starts one: the page
+ * follows the calculation from its start however slowly the browser opens it (on a loaded CI host,
+ * opening a page once took longer than a whole 2 s calculation, and the page saw only the result).
+ */
+async function beforeTheWorker(watch: () => Promise<void>): Promise<void> {
+  for (const worker of stack.workers.splice(0)) await worker.stop();
+  try {
+    await watch();
+  } finally {
+    await stack.startWorker(WORKER);
+  }
+}
+
+async function succeeded(id: string): Promise<Record<string, number | null>> {
+  let summary: Record<string, number | null> = {};
+  await waitUntil(
+    async () => {
+      const s = (await getJson(`${base}/api/scenarios/${id}`)).json as { status: string; summary: typeof summary };
+      summary = s.summary;
+      return s.status === 'succeeded';
+    },
+    { timeoutMs: 60_000, what: `scenario ${id}` },
+  );
+  return summary;
+}
+
+t.test('a running scenario: progress advances live, then KPIs equal to the API summary, charts painted', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    let id = '';
+    let page = undefined as unknown as Page;
+    await beforeTheWorker(async () => {
+      const created = await postScenario(base, { name: 'watched', site });
+      id = created.json.id as string;
+      page = await open(t);
+      await page.goto(`${base}/scenarios/${id}`);
+      await page.waitForSelector('[data-testid=progress]');
+    });
+    const seen: number[] = [];
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      // Not waiting for it: once the results replace it, the loop ends.
+      const bar = await page.$('[data-testid=progress]');
+      const text = bar ? await bar.getAttribute('value').catch(() => null) : null;
+      if (text === null) break;
+      const value = Number(text);
+      if (seen.at(-1) !== value) seen.push(value);
+      await page.waitForTimeout(50);
+    }
+    t.ok(seen.length >= 3, `progress values seen live: ${seen.map((v) => v.toFixed(2)).join(' ')}`);
+    t.ok(
+      seen.every((v, i) => i === 0 || v >= seen[i - 1]),
+      'never backwards',
+    );
+    await page.waitForSelector('[data-testid=kpi-equity_npv]', { timeout: 30_000 });
+    const summary = await succeeded(id);
+    for (const name of ['equity_npv', 'equity_irr', 'lcoe_nominal', 'min_dscr', 'energy_p50_mwh', 'energy_p90_mwh']) {
+      const shown = await page.getAttribute(`[data-testid=kpi-${name}]`, 'data-value');
+      t.equal(shown, String(summary[name]), `kpi-${name} is the API's ${summary[name]}`);
+    }
+    t.equal(await page.textContent('[data-testid=status]'), 'succeeded');
+    await page.waitForSelector('[data-testid=heatmap][data-painted]', { timeout: 30_000 });
+    for (const chart of ['heatmap', 'annual-chart', 'monthly-chart', 'cashflow-chart']) {
+      const n = await paintedPixels(page, chart);
+      t.ok(n > 2000, `${chart}: ${n} painted pixels`);
+    }
+    t.equal(await page.locator('[data-testid=cashflow-table] tbody tr').count(), 26, 'cash flow: years 0–25');
+    const headers = (testid: string) =>
+      page.$$eval(`[data-testid=${testid}] thead th`, (ths) => ths.map((th) => th.textContent ?? ''));
+    t.notOk((await headers('cashflow-table')).includes('Debt fee'), 'no Single Owner line that is 0 every year');
+    t.ok((await headers('income-table')).includes('Income tax'));
+    // Another year and technology: the heatmap is drawn again from that year's data.
+    await page.selectOption('#heat-year', '25');
+    await page.selectOption('#heat-tech', 'wind');
+    await page.waitForSelector('[data-testid=heatmap][data-painted$="-wind"]');
+    const calendar = await page.getAttribute('[data-testid=heatmap]', 'data-painted');
+    t.match(calendar, /^\d{4}-wind$/, `heatmap of ${calendar}`);
+    clean(t, page);
+  });
+});
+
+t.test("SAM Single Owner's lines appear in the statements when their inputs are set", async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const created = await postScenario(base, {
+      name: 'single owner lines',
+      site,
+      finance: { state_tax_rate_percent: 7, debt: { fee_percent: 2.75, reserve_months: 6 } },
+    });
+    const id = created.json.id as string;
+    await succeeded(id);
+    const page = await open(t);
+    await page.goto(`${base}/scenarios/${id}`);
+    await page.waitForSelector('[data-testid=cashflow-table]', { timeout: 30_000 });
+    const headers = (testid: string) =>
+      page.$$eval(`[data-testid=${testid}] thead th`, (ths) => ths.map((th) => th.textContent ?? ''));
+    const cash = await headers('cashflow-table');
+    for (const h of ['Debt fee', 'Reserve interest', 'Reserves funded']) t.ok(cash.includes(h), `cash flow: ${h}`);
+    const income = await headers('income-table');
+    for (const h of ['State tax', 'Federal tax']) t.ok(income.includes(h), `income statement: ${h}`);
+    t.notOk(cash.includes('Equipment replaced'), 'but not a line that stays 0');
+    clean(t, page);
+  });
+});
+
+t.test('a dropped connection: the page says so, resumes from the last event, and finishes', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    // A web of its own, stopped while the page follows a calculation and started again on its port.
+    const first = await stack.startWeb();
+    let id = '';
+    let page = undefined as unknown as Page;
+    await beforeTheWorker(async () => {
+      id = (await postScenario(first.baseUrl, { name: 'web restarted', site })).json.id as string;
+      page = await open(t, 1400, 900, first.baseUrl);
+      await page.goto(`${first.baseUrl}/scenarios/${id}`);
+      await page.waitForSelector('[data-testid=progress]');
+    });
+    await until(page, `Number(document.querySelector('[data-testid=progress]')?.getAttribute('value')) > 0.1`);
+    // Killed, as a crash or a lost network would end the stream (SIGTERM would wait for it).
+    await first.stop('SIGKILL');
+    await until(page, `document.querySelector('[data-testid=connection]')?.textContent.includes('reconnecting')`);
+    t.pass('the page says the connection is lost');
+    await stack.startWeb({ PORT: String(first.port) });
+    await page.waitForSelector('[data-testid=kpi-equity_npv]', { timeout: 30_000 });
+    const summary = await succeeded(id);
+    t.equal(await page.getAttribute('[data-testid=kpi-equity_npv]', 'data-value'), String(summary.equity_npv));
+    // The network errors of the outage itself.
+    clean(t, page, /net::ERR_(CONNECTION_REFUSED|INCOMPLETE_CHUNKED_ENCODING|CONNECTION_RESET|EMPTY_RESPONSE)/);
+  });
+});
+
+t.test('a sweep page fills in live and sorts', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    let page = undefined as unknown as Page;
+    await beforeTheWorker(async () => {
+      const res = await fetch(`${base}/api/sweeps`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'live sweep',
+          base: { site },
+          vary: [
+            { path: '/solar/capacity_mw_dc', values: [50, 150] },
+            { path: '/grid/export_limit_mw', values: [100, 200] },
+          ],
+        }),
+      });
+      const sweep = (await res.json()) as { id: string };
+      page = await open(t);
+      await page.goto(`${base}/sweeps/${sweep.id}`);
+      await page.waitForSelector('[data-testid=sweep-row]');
+    });
+    const finishedCounts: number[] = [];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const n = await page.locator('[data-testid=sweep-row] [data-testid=row-status]:text-is("succeeded")').count();
+      if (finishedCounts.at(-1) !== n) finishedCounts.push(n);
+      if (n === 4 || Date.now() > deadline) break;
+      await page.waitForTimeout(100);
+    }
+    t.ok(finishedCounts.length >= 3, `rows filled in as variants finished: ${finishedCounts.join(' → ')}`);
+    t.equal(finishedCounts.at(-1), 4);
+    await until(page, `document.querySelector('[data-testid=status]')?.textContent === 'succeeded'`);
+    const column = async (key: string) =>
+      (await page.evaluate(`(() => {
+        const headers = [...document.querySelectorAll('[data-testid=sweep-results] thead th')];
+        const i = headers.findIndex((th) => th.querySelector('[data-sort="${key}"]'));
+        return [...document.querySelectorAll('[data-testid=sweep-row]')].map((r) => r.cells[i].textContent ?? '');
+      })()`)) as string[];
+    await page.click('[data-sort="lcoe_nominal"]');
+    const ascending = (await column('lcoe_nominal')).map(Number);
+    t.same(
+      ascending,
+      [...ascending].sort((a, b) => a - b),
+      `sorted by LCOE, lowest first: ${ascending}`,
+    );
+    t.equal(await page.locator('tr.best').count(), 1, 'one best row');
+    await page.click('[data-sort="lcoe_nominal"]');
+    const descending = (await column('lcoe_nominal')).map(Number);
+    t.same(descending, [...ascending].reverse(), 'and the other way');
+    t.ok((await paintedPixels(page, 'sweep-chart')) > 1000, 'the KPI chart is painted');
+    // A row links to its scenario.
+    await page.click('[data-testid=sweep-row] a');
+    await page.waitForURL(/\/scenarios\//);
+    await page.waitForSelector('[data-testid=kpi-equity_npv]');
+    t.pass('a variant row opens its scenario');
+    clean(t, page);
+  });
+});
+
+t.test(
+  'the create form: a 400 shows next to its field; a valid one lands on the new page; back and forward',
+  async (t) => {
+    await withProcessLogs(t, stack, async () => {
+      const page = await open(t);
+      await page.goto(`${base}/`);
+      await page.fill('#f-site-latitude', '200');
+      await page.fill('#f-solar-capacity_mw_dc', '-5');
+      await page.click('[data-testid=scenario-form] button[type=submit]');
+      await page.waitForSelector('#f-site-latitude[aria-invalid=true]');
+      t.match(await page.textContent('#f-site-latitude-error'), /90/, 'latitude: its error beside it');
+      t.ok(await page.textContent('#f-solar-capacity_mw_dc-error'), 'solar capacity: its error beside it');
+      t.equal(new URL(page.url()).pathname, '/', 'still on the form');
+
+      await page.fill('#f-site-latitude', '35.2');
+      await page.fill('#f-solar-capacity_mw_dc', '80');
+      await page.fill('#f-name', 'from the form');
+      await page.click('[data-testid=scenario-form] button[type=submit]');
+      await page.waitForURL(/\/scenarios\/[0-9a-f-]{36}$/);
+      const id = new URL(page.url()).pathname.split('/')[2];
+      const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
+        name: string;
+        inputs: { solar: { capacity_mw_dc: number } };
+      };
+      t.equal(stored.name, 'from the form');
+      t.equal(stored.inputs.solar.capacity_mw_dc, 80, 'the fields became the inputs');
+      await page.waitForSelector('h1:has-text("from the form")');
+
+      await page.goBack();
+      await page.waitForSelector('[data-testid=scenario-form]');
+      t.equal(new URL(page.url()).pathname, '/', 'back: the list');
+      await page.goForward();
+      await page.waitForSelector('[data-testid=status]');
+      t.equal(new URL(page.url()).pathname, `/scenarios/${id}`, 'forward: the scenario again');
+      t.match(await page.textContent('h1'), /from the form/);
+
+      // The sweep form counts its variants before posting.
+      await page.goto(`${base}/`);
+      await page.selectOption('#p0-path', '/solar/capacity_mw_dc');
+      await page.fill('#p0-values', '10, 20, 30');
+      await page.selectOption('#p1-path', '/grid/export_limit_mw');
+      await page.fill('#p1-values', '100, 200');
+      t.equal(await page.textContent('[data-testid=variant-count]'), '6 variants');
+      clean(t, page);
+    });
+  },
+);
+
+t.test('back before a page has loaded: the page left never draws over the one shown', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const created = await postScenario(base, { name: 'slow to load', site });
+    const id = created.json.id as string;
+    await succeeded(id);
+    const page = await open(t);
+    // The scenario's own GET answers only after the user has gone back.
+    await page.route(`**/api/scenarios/${id}`, async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('[data-testid=scenario-form]');
+    // A link's navigation, as the router does it (pushState, then render).
+    await page.evaluate(
+      `history.pushState(null, '', '/scenarios/${id}'); dispatchEvent(new PopStateEvent('popstate'))`,
+    );
+    await page.goBack();
+    await page.waitForSelector('[data-testid=scenario-form]');
+    await page.waitForTimeout(1500);
+    t.equal(new URL(page.url()).pathname, '/', 'back on the list');
+    t.equal(await page.textContent('h1'), 'Scenarios and sweeps', "the list's heading, not the scenario's");
+    t.ok(await page.isVisible('[data-testid=scenario-form]'), 'and its form');
+    clean(t, page);
+  });
+});
+
+t.test('phone width, labels, keyboard and contrast', async (t) => {
+  const created = await postScenario(base, { name: 'phone', site });
+  await succeeded(created.json.id as string);
+  const page = await open(t, 390, 844);
+  for (const path of ['/', `/scenarios/${created.json.id}`]) {
+    await page.goto(`${base}${path}`);
+    await page.waitForSelector(path === '/' ? '[data-testid=scenario-form]' : '[data-testid=heatmap][data-painted]');
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    t.ok(overflow <= 1, `${path} at 390 px: no sideways scrolling of the page (${overflow} px)`);
+  }
+  await page.goto(`${base}/`);
+  await page.waitForSelector('[data-testid=scenario-form]');
+  const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => !el.labels?.length && !el.getAttribute('aria-label'))
+    .map((el) => el.id)`);
+  t.same(unlabelled, [], 'every control has a label');
+  // Contrast of text against its background (WCAG AA: 4.5 for normal text).
+  const ratios = (await page.evaluate(`(() => {
+    const lum = (c) => {
+      const [r, g, b] = (c.match(/\\d+(\\.\\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+        const x = Number(v) / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el) => {
+      for (; el; el = el.parentElement) {
+        const bg = getComputedStyle(el).backgroundColor;
+        if (bg && !bg.endsWith(', 0)') && bg !== 'transparent') return bg;
+      }
+      return 'rgb(255, 255, 255)';
+    };
+    const out = [];
+    for (const sel of ['h1', 'label', '.muted', 'th', 'td', 'a', 'button', '.badge']) {
+      const el = document.querySelector(sel);
+      if (!el) continue;
+      const a = lum(getComputedStyle(el).color);
+      const b = lum(background(el));
+      out.push([sel, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+    }
+    return out;
+  })()`)) as Array<[string, number]>;
+  for (const [sel, ratio] of ratios) t.ok(ratio >= 4.5, `${sel}: contrast ${ratio.toFixed(1)}:1`);
+  // Keyboard: tab to the first scenario link and open it with Enter.
+  let focused = '';
+  for (let i = 0; i < 20 && !focused.startsWith('/scenarios/'); i++) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(`document.activeElement?.getAttribute('href') ?? ''`);
+  }
+  t.match(focused, /^\/scenarios\//, 'a scenario link is reachable with Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/scenarios\//);
+  t.pass('and Enter opens it');
+  clean(t, page);
+});
+
+t.test('with API_KEYS: the key is asked for once, kept for the tab, never in a URL', async (t) => {
+  const web = await stack.startWeb({ API_KEYS: 'viewer-secret-key' });
+  const page = await open(t, 1400, 900, web.baseUrl);
+  const urls: string[] = [];
+  const unauthorised: string[] = [];
+  page.on('request', (r) => {
+    urls.push(r.url());
+    if (new URL(r.url()).pathname.startsWith('/api/') && !r.headers().authorization) unauthorised.push(r.url());
+  });
+  await page.goto(`${web.baseUrl}/`);
+  await page.waitForSelector('[data-testid=api-key-form]');
+  await page.fill('#api-key', 'viewer-secret-key');
+  await page.click('[data-testid=api-key-form] button');
+  await page.waitForSelector('[data-testid=scenario-list] tbody tr');
+  const before = unauthorised.length;
+  await page.reload();
+  await page.waitForSelector('[data-testid=scenario-list] tbody tr');
+  t.equal(await page.locator('[data-testid=api-key-form]').count(), 0, 'not asked again in the same tab');
+  t.equal(unauthorised.length, before, 'after the key, every API request carries it');
+  t.ok(
+    urls.every((u) => !u.includes('viewer-secret-key')),
+    'the key is in no URL',
+  );
+  clean(t, page);
+});
