@@ -121,11 +121,11 @@ export function openEventStream(res: Response): void {
  * A create repeated with its Idempotency-Key: the first one's answer (201, Idempotent-Replayed) when
  * the body is the same, a 409 when it is not. False when the key is new.
  */
-export function replayCreate(
+export function replayCreate<Row extends { id: string; request_hash: string | null }>(
   res: Response,
-  existing: { id: string; request_hash: string | null } | undefined,
+  existing: Row | undefined,
   hash: string,
-  answer: { location: string; body: unknown },
+  answer: (row: Row) => { location: string; body: unknown },
 ): boolean {
   if (!existing) return false;
   if (existing.request_hash !== hash) {
@@ -133,7 +133,8 @@ export function replayCreate(
       errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
     });
   }
-  res.status(201).location(answer.location).setHeader('Idempotent-Replayed', 'true');
-  res.json(answer.body);
+  const { location, body } = answer(existing);
+  res.status(201).location(location).setHeader('Idempotent-Replayed', 'true');
+  res.json(body);
   return true;
 }

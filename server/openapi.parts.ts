@@ -25,6 +25,34 @@ export const json = (description: string, schemaName: string): ResponseObject =>
   content: { 'application/json': { schema: ref(schemaName) } },
 });
 
+/** The answers of a create route (POST with a JSON body and an Idempotency-Key): 201 with Location, and its problems. */
+export const createResponses = (created: ResponseObject, invalid: string): Record<string, ResponseObject> => ({
+  201: created,
+  400: problem(invalid),
+  409: problem('The Idempotency-Key was used with a different body.'),
+  413: problem('The body is over the limit.'),
+  415: problem('The body is not JSON.'),
+});
+
+/** A 201 whose `Location` names the new resource, with the resource as its body. */
+export const created = (description: string, location: string, schemaName: string): ResponseObject => ({
+  description,
+  headers: { Location: { description: location, schema: { type: 'string' } } },
+  content: { 'application/json': { schema: ref(schemaName) } },
+});
+
+/** A 200 whose JSON is one of these component schemas, with one documented string header. */
+export const oneOfJson = (
+  description: string,
+  header: { name: string; description: string },
+  schemaNames: string[],
+  moreContent: Record<string, { schema: SchemaObject }> = {},
+): ResponseObject => ({
+  description,
+  headers: { [header.name]: { description: header.description, schema: { type: 'string' } } },
+  content: { 'application/json': { schema: { oneOf: schemaNames.map(ref) } }, ...moreContent },
+});
+
 export const idParam = (description: string): ParameterObject => ({
   name: 'id',
   in: 'path',

@@ -70,7 +70,9 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
     }
   }
   const sweepText = single(query, 'sweep_id');
-  if (sweepText !== null && !isUuid(sweepText)) throw bad('?sweep_id', 'must be a UUID');
+  if (sweepText !== null && sweepText !== 'none' && !isUuid(sweepText)) {
+    throw bad('?sweep_id', 'must be a UUID, or none (only scenarios outside any sweep)');
+  }
   const q = single(query, 'q');
   if (q !== null && (q.length < 1 || q.length > 200 || q.includes('\0'))) {
     throw bad('?q', 'must be 1–200 characters (no NUL)');
@@ -88,7 +90,8 @@ function nameContains(client: pg.ClientBase, q: string): string {
 function listSql(client: pg.ClientBase, query: ListQuery): string {
   const where: string[] = [];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => client.escapeLiteral(s)).join(', ')})`);
-  if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
+  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL');
+  else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
   if (query.q !== null) where.push(nameContains(client, query.q));
   if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);
   // A page also needs each row's id, for its cursor; the stream does not.

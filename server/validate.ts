@@ -75,6 +75,27 @@ function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
       out.push({ path: '/wind/turbine/power_curve', message: 'the power curve never produces power' });
     }
   }
+  if (v.market.ppa_price_per_mwh === 'solve' && v.finance.target_equity_irr_percent === undefined) {
+    out.push({
+      path: '/finance/target_equity_irr_percent',
+      message: 'required when market.ppa_price_per_mwh is "solve": the equity IRR to solve the price for',
+    });
+  }
+  const allocation = v.finance.depreciation.allocation;
+  if (allocation) {
+    const total = allocation.reduce((sum, a) => sum + a.percent, 0);
+    if (total > 100 + 1e-9) {
+      out.push({
+        path: '/finance/depreciation/allocation',
+        message: `the percentages sum to ${total}; at most 100 (the rest is not depreciated)`,
+      });
+    }
+    allocation.forEach((a, i) => {
+      if (allocation.findIndex((b) => b.class === a.class) !== i) {
+        out.push({ path: `/finance/depreciation/allocation/${i}/class`, message: `${a.class} is allocated twice` });
+      }
+    });
+  }
   if (v.weather.source === 'sam_csv') {
     try {
       parseSamCsv(v.weather.text);

@@ -6,12 +6,11 @@ import {
   depreciationSchedule,
   irr,
   MACRS_5,
-  median,
   nominalRate,
   npv,
-  p90,
 } from '../worker/engine/finance.metrics.ts';
 import { levelizedCost } from '../worker/engine/finance.ts';
+import { detrendedSigma } from '../worker/engine/uncertainty.ts';
 
 const close = (actual: number | null, expected: number, tolerance: number) =>
   actual !== null && Math.abs(actual - expected) <= tolerance;
@@ -139,8 +138,8 @@ t.test('LCOE identity and statistics', async (t) => {
   t.ok(close((l.real ?? 0) * disc(0.05), npv(0.08, costs), 1e-9));
   t.equal(levelizedCost(costs, [0, 0, 0, 0], 0.08, 0.05).nominal, null);
   t.ok(close(nominalRate(0.06, 0.025), 0.0865, 1e-12));
-  t.equal(median([3, 1, 2]), 2);
-  t.equal(median([4, 1, 2, 3]), 2.5);
-  // mean 2, sample sd 1: 2 − 1.2816
-  t.ok(close(p90([1, 2, 3]), 2 - 1.2816, 1e-12));
+  // A pure trend (degradation) is no variability; about the line y = 1.4 + 0.4 i the residuals of
+  // [1, 3, 1, 3] are −0.4, 1.2, −1.2, 0.4: √(3.2 / (4 − 2)).
+  t.ok(close(detrendedSigma([10, 9, 8, 7]), 0, 1e-12));
+  t.ok(close(detrendedSigma([1, 3, 1, 3]), Math.sqrt(1.6), 1e-12));
 });

@@ -2,7 +2,9 @@
 // export's own weather, and the behaviours of trackers, hemispheres, polar sites, the
 // inverter and the module types.
 import { readFileSync } from 'node:fs';
+import { Value } from '@sinclair/typebox/value';
 import t from 'tap';
+import { PvLossBreakdown } from '../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../shared/weather/types.ts';
 import { coverTransmittance } from '../worker/engine/solar.irradiance.ts';
 import { PVWATTS_WIND_HEIGHT_M } from '../worker/engine/solar.temperature.ts';
@@ -10,9 +12,9 @@ import {
   inverterAc,
   prepareSolar,
   prepareSolarSystem,
-  type SolarDetail,
   type SolarInputs,
   type SolarModel,
+  solarDetail,
   solarLossesPercent,
   solarYear,
   solarYearDetail,
@@ -115,12 +117,7 @@ t.test('Denver: the PVWatts export reproduced from its own weather and settings'
     windHeightM: PVWATTS_WIND_HEIGHT_M,
   };
   const ac = new Float64Array(HOURS_PER_YEAR);
-  const detail: SolarDetail = {
-    poa: new Float64Array(HOURS_PER_YEAR),
-    poaTransmitted: new Float64Array(HOURS_PER_YEAR),
-    cellTempC: new Float64Array(HOURS_PER_YEAR),
-    dc: new Float64Array(HOURS_PER_YEAR),
-  };
+  const detail = solarDetail();
   solarYearDetail(model, weather, ac, detail);
 
   const annual = total(ac) / 1000;
@@ -349,18 +346,8 @@ t.test('the inverter: PVWatts part-load curve, clipped at the AC rating', async 
 
 t.test('losses, module types and mounting', async (t) => {
   const base = inputs(ALBUQUERQUE);
-  const breakdown = {
-    soiling: 2,
-    shading: 3,
-    snow: 0,
-    mismatch: 2,
-    wiring: 2,
-    connections: 0.5,
-    light_induced_degradation: 1.5,
-    nameplate_rating: 1,
-    age: 0,
-    availability: 3,
-  };
+  // The schema's default breakdown: it must be PVWatts' own (14.08 % compounded).
+  const breakdown = Value.Create(PvLossBreakdown);
   const compounded = solarLossesPercent({ ...base.solar, losses_breakdown: breakdown, losses_percent: 0 });
   t.ok(Math.abs(compounded - 14.08) < 0.005, `PVWatts' default breakdown compounds to ${compounded.toFixed(4)} %`);
   t.equal(solarLossesPercent({ ...base.solar, losses_percent: 7 }), 7, 'without a breakdown, losses_percent');
@@ -386,12 +373,7 @@ t.test('losses, module types and mounting', async (t) => {
 t.test('irradiance: a horizontal array sees the global horizontal; the cover reflects at grazing angles', async (t) => {
   const flat = model(inputs(ALBUQUERQUE, { tilt_deg: 0 }));
   const w = clearSky(flat);
-  const detail: SolarDetail = {
-    poa: new Float64Array(HOURS_PER_YEAR),
-    poaTransmitted: new Float64Array(HOURS_PER_YEAR),
-    cellTempC: new Float64Array(HOURS_PER_YEAR),
-    dc: new Float64Array(HOURS_PER_YEAR),
-  };
+  const detail = solarDetail();
   solarYearDetail(flat, w, new Float64Array(HOURS_PER_YEAR), detail);
   let worst = 0;
   for (let h = 0; h < HOURS_PER_YEAR; h++) {

@@ -58,9 +58,20 @@ function checkEnergy(t: Test, inputs: ResolvedInputs, r: EngineResult): void {
   });
 }
 
+/** The equipment reserve's funding in `year`: each replacement funded evenly over its interval. */
+function equipmentFunding(inputs: ResolvedInputs, year: number): number {
+  const f = inputs.finance;
+  const e = f.reserves.equipment;
+  const perYear1 =
+    inputs.solar.capacity_mw_dc * 1000 * e.solar_per_kw_dc + inputs.wind.capacity_mw * 1000 * e.wind_per_kw;
+  const end = Math.ceil(year / e.every_years) * e.every_years;
+  return end > YEARS ? 0 : (perYear1 * (1 + f.inflation_percent / 100) ** (end - 1)) / e.every_years;
+}
+
 function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void {
   const f = inputs.finance;
-  const taxRate = f.tax_rate_percent / 100;
+  const stateRate = f.state_tax_rate_percent / 100;
+  const federalRate = f.tax_rate_percent / 100;
   t.equal(r.income_statement.length, YEARS);
   t.equal(r.cash_flow.length, YEARS + 1);
   t.same(
@@ -80,11 +91,15 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
     solar += v.ppa_solar + v.merchant_solar;
     wind += v.ppa_wind + v.merchant_wind;
     const o = is.operating_expenses;
-    near(t, o.total, o.fixed_om + o.variable_om, `${y} opex total`);
-    near(t, is.ebitda, v.total - o.total, `${y} EBITDA`);
-    near(t, is.pre_tax_income, is.ebitda - is.depreciation - is.interest, `${y} pre-tax income`);
-    near(t, is.income_tax, taxRate * is.pre_tax_income, `${y} income tax`);
-    near(t, is.net_income, is.pre_tax_income - is.income_tax, `${y} net income`);
+    near(t, o.total, o.fixed_om + o.variable_om + o.insurance + o.property_tax + o.land_lease, `${y} opex total`);
+    near(t, is.ebitda, v.total + is.salvage_value - o.total, `${y} EBITDA`);
+    near(t, is.pre_tax_income, is.ebitda + is.reserve_interest - is.depreciation - is.interest, `${y} pre-tax income`);
+    near(t, is.state_income_tax, stateRate * is.pre_tax_income, `${y} state income tax`);
+    near(t, is.federal_income_tax, federalRate * (is.pre_tax_income - is.state_income_tax), `${y} federal tax`);
+    near(t, is.income_tax, is.state_income_tax + is.federal_income_tax, `${y} income tax`);
+    near(t, is.net_income, is.pre_tax_income - is.income_tax + is.tax_credits.total, `${y} net income`);
+    const tc = is.tax_credits;
+    near(t, tc.total, tc.itc_solar + tc.itc_wind + tc.ptc_solar + tc.ptc_wind, `${y} tax credits sum`);
   }
   const b = r.revenue_breakdown;
   near(t, b.by_source.ppa, ppa, 'breakdown ppa');
@@ -102,17 +117,29 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
       const is = r.income_statement[c.year - 1];
       t.equal(c.ebitda, is.ebitda);
       t.equal(c.income_tax, is.income_tax);
+      t.same(c.tax_credits, is.tax_credits, 'the same credits in both statements');
       t.equal(c.interest, is.interest);
+      t.equal(c.reserve_interest, is.reserve_interest);
       t.equal(c.capex, 0);
       t.equal(c.debt_drawdown, 0);
     }
-    near(t, c.cfads, c.ebitda, `${y} CFADS = EBITDA (SAM Single Owner)`);
+    near(t, c.cfads, c.year === 0 ? 0 : c.ebitda - equipmentFunding(inputs, c.year), `${y} CFADS (SAM Single Owner)`);
     const service = c.interest + c.principal;
     if (service > 0) {
       near(t, c.dscr, c.cfads / service, `${y} DSCR`);
       dscrs.push(c.cfads / service);
     } else t.equal(c.dscr, null, `${y} no debt service, no DSCR`);
-    const equity = c.debt_drawdown - c.capex + c.ebitda - c.income_tax - c.interest - c.principal;
+    const equity =
+      c.debt_drawdown -
+      c.capex -
+      c.debt_fee +
+      c.ebitda +
+      c.reserve_interest -
+      c.income_tax +
+      c.tax_credits.total -
+      c.interest -
+      c.principal -
+      c.reserve_funding;
     near(t, c.equity_cash_flow, equity, `${y} equity cash flow`);
     cumulative += c.equity_cash_flow;
     near(t, c.cumulative_equity_cash_flow, cumulative, `${y} cumulative`);
@@ -124,8 +151,14 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
   const nominal = (1 + f.discount_rate_real_percent / 100) * (1 + f.inflation_percent / 100) - 1;
   const real = f.discount_rate_real_percent / 100;
   const equityFlows = r.cash_flow.map((c) => c.equity_cash_flow);
+  const combinedRate = stateRate + federalRate * (1 - stateRate);
   const projectFlows = r.cash_flow.map((c, y) =>
-    y === 0 ? -c.capex : c.ebitda - taxRate * (c.ebitda - r.income_statement[y - 1].depreciation),
+    y === 0
+      ? -c.capex
+      : c.ebitda -
+        equipmentFunding(inputs, y) -
+        combinedRate * (c.ebitda - r.income_statement[y - 1].depreciation) +
+        c.tax_credits.total,
   );
   const scale = r.cash_flow[0].capex;
   near(t, k.equity_npv, npv(nominal, equityFlows), 'equity NPV from the equity cash flows', 1e-9);
@@ -142,22 +175,53 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
   const payback = r.cash_flow.find((c) => c.cumulative_equity_cash_flow >= 0)?.year ?? null;
   t.equal(k.payback_year, payback, 'payback year');
 
-  // LCOE × discounted energy = discounted owner costs (equity, O&M, tax, debt service).
+  // LCOE × discounted energy = discounted owner costs (equity, O&M, tax, debt service, reserves,
+  // less salvage and reserve interest), as SAM's annual costs.
   const costs = r.cash_flow.map((c, y) =>
     y === 0
-      ? c.capex - c.debt_drawdown
-      : r.income_statement[y - 1].operating_expenses.total + c.income_tax + c.interest + c.principal,
+      ? c.capex + c.debt_fee + c.reserve_funding - c.debt_drawdown
+      : r.income_statement[y - 1].operating_expenses.total -
+        r.income_statement[y - 1].salvage_value -
+        c.reserve_interest +
+        c.income_tax -
+        c.tax_credits.total +
+        c.interest +
+        c.principal +
+        c.reserve_funding,
   );
   const energy = [0, ...r.annual.map((a) => a.export_mwh)];
   const discountedCosts = npv(nominal, costs);
   near(t, (k.lcoe_nominal ?? Number.NaN) * npv(nominal, energy), discountedCosts, 'nominal LCOE identity');
   near(t, (k.lcoe_real ?? Number.NaN) * npv(real, energy), discountedCosts, 'real LCOE identity');
 
-  const annualEnergy = r.annual.map((a) => a.export_mwh).sort((a, b) => a - b);
-  near(t, k.energy_p50_mwh, annualEnergy[12], 'P50 = median of 25 years');
+  // P50/P90 (README): P50 = mean; σ² = σ_interannual² + σ_model², each solar and wind
+  // root-sum-square; synthetic weather's inter-annual σ about the least-squares line of the years.
+  const annualEnergy = r.annual.map((a) => a.export_mwh);
   const mean = sum(annualEnergy) / YEARS;
-  const sd = Math.sqrt(annualEnergy.reduce((s, e) => s + (e - mean) ** 2, 0) / (YEARS - 1));
-  near(t, k.energy_p90_mwh, mean - 1.2816 * sd, 'P90');
+  const solarMean = sum(r.annual.map((a) => a.solar_mwh)) / YEARS;
+  const windMean = sum(r.annual.map((a) => a.wind_mwh)) / YEARS;
+  near(t, k.energy_p50_mwh, mean, 'P50 = mean of 25 years');
+  const u = inputs.uncertainty;
+  let interannual: number;
+  if (inputs.weather.source === 'synthetic') {
+    // Normal equations of y = a + b·x over x = 1..25.
+    const xs = annualEnergy.map((_, i) => i + 1);
+    const sx = sum(xs);
+    const sxx = sum(xs.map((x) => x * x));
+    const sxy = sum(xs.map((x, i) => x * annualEnergy[i]));
+    const b = (YEARS * sxy - sx * sum(annualEnergy)) / (YEARS * sxx - sx * sx);
+    const a = (sum(annualEnergy) - b * sx) / YEARS;
+    interannual = Math.sqrt(sum(xs.map((x, i) => (annualEnergy[i] - a - b * x) ** 2)) / (YEARS - 2));
+  } else {
+    interannual = Math.hypot(
+      (u.solar.interannual_percent / 100) * solarMean,
+      (u.wind.interannual_percent / 100) * windMean,
+    );
+  }
+  const model = Math.hypot((u.solar.model_percent / 100) * solarMean, (u.wind.model_percent / 100) * windMean);
+  near(t, k.energy_p90_mwh, mean - 1.2816 * Math.hypot(interannual, model), 'P90 (one year)');
+  near(t, k.energy_p90_10y_mwh, mean - 1.2816 * Math.hypot(interannual / Math.sqrt(10), model), 'P90 (10 years)');
+  t.ok(k.energy_p90_mwh <= k.energy_p90_10y_mwh, 'one-year P90 ≤ ten-year P90');
   t.ok(k.energy_p90_mwh <= mean, 'P90 ≤ mean');
 }
 
@@ -275,6 +339,80 @@ t.test('debt sized by DSCR, straight line depreciation, no debt', async (t) => {
   t.equal(none.kpis.min_dscr, null);
   t.equal(none.cash_flow[0].debt_drawdown, 0);
 });
+
+t.test(
+  'the rest of Single Owner: state tax, debt fee and reserve, reserves, property tax, lease, bonus, salvage',
+  async (t) => {
+    const inputs = resolvedInputs({
+      finance: {
+        state_tax_rate_percent: 7,
+        tax_rate_percent: 21,
+        opex: { property_tax_percent: 1, property_tax_decline_percent: 2, land_lease_per_year: 250_000 },
+        om_escalation_percent: 1,
+        debt: { sizing: 'dscr', target_dscr: 1.3, fee_percent: 2.75, reserve_months: 6 },
+        reserves: { working_capital_months: 6, equipment: { solar_per_kw_dc: 100, every_years: 10 } },
+        depreciation: {
+          allocation: [
+            { class: 'macrs_5', percent: 90 },
+            { class: 'sl_15', percent: 5 },
+          ],
+          bonus_percent: 40,
+        },
+        salvage_percent: 10,
+        tax_credits: { wind: { ptc_per_mwh: 27.5 } },
+      },
+    });
+    const r = run(t, 'everything', inputs);
+    const base = run(
+      t,
+      'none of it',
+      resolvedInputs({ finance: { tax_rate_percent: 21, debt: { sizing: 'dscr', target_dscr: 1.3 } } }),
+    );
+    near(t, r.kpis.min_dscr, 1.3, 'min DSCR = target with the equipment reserve taken from CFADS', 1e-9);
+    const debt = r.cash_flow[0].debt_drawdown;
+    near(t, r.cash_flow[0].debt_fee, 0.0275 * debt, 'the fee is 2.75 % of the debt');
+    const service1 = r.cash_flow[1].interest + r.cash_flow[1].principal;
+    const opex1 = r.income_statement[0].operating_expenses.total;
+    near(
+      t,
+      r.cash_flow[0].reserve_funding,
+      0.5 * service1 + 0.5 * opex1,
+      'close funds 6 months of service and of opex',
+    );
+    const released = r.cash_flow[18].reserve_funding;
+    t.ok(released < 0, `the debt reserve is released at maturity (${released.toFixed(0)})`);
+    t.ok(r.cash_flow[25].reserve_funding < 0, 'the working capital reserve is released in the last year');
+    const spent = r.cash_flow.filter((c) => c.equipment_replacement > 0).map((c) => c.year);
+    t.same(spent, [10, 20], 'replacements in years 10 and 20 (the third would fall after year 25)');
+    t.ok(
+      r.income_statement.every((y) => y.reserve_interest >= 0) && r.income_statement[0].reserve_interest > 0,
+      'reserves earn interest',
+    );
+    near(
+      t,
+      r.income_statement[24].salvage_value,
+      0.1 * r.cash_flow[0].capex,
+      'salvage 10 % of installed cost in year 25',
+    );
+    t.ok(
+      r.income_statement.slice(0, 24).every((y) => y.salvage_value === 0),
+      'and only then',
+    );
+    const is1 = r.income_statement[0];
+    const y2 = r.income_statement[1].operating_expenses;
+    near(
+      t,
+      y2.property_tax / is1.operating_expenses.property_tax,
+      0.98,
+      'assessed value declines 2 points a year, unescalated',
+    );
+    near(t, is1.operating_expenses.land_lease, 250_000, 'year-1 land lease');
+    near(t, y2.insurance / is1.operating_expenses.insurance, 1.025, 'insurance escalates by inflation only');
+    near(t, y2.fixed_om / is1.operating_expenses.fixed_om, 1.025 * 1.01, 'O&M by inflation and its escalation');
+    t.ok(is1.depreciation > base.income_statement[0].depreciation, 'bonus depreciation front-loads year 1');
+    t.ok(r.kpis.equity_npv !== base.kpis.equity_npv, 'the structure changes the answer');
+  },
+);
 
 t.test('supplied weather: a SAM CSV file (Phoenix TMY2)', async (t) => {
   const text = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');

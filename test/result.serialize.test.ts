@@ -49,9 +49,15 @@ function random(seed: number): () => number {
   };
 }
 
+/** The stored form with hourly arrays, which every result written here has. */
+function full(r: { statements_gzip: Buffer | null }): Buffer {
+  if (!r.statements_gzip) throw new Error('the result has no hourly form');
+  return r.statements_gzip;
+}
+
 function checkRoundTrip(tt: Test, input: Int32Array[], what: string): void {
   const result = written(input);
-  tt.equal(gunzipSync(result.statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, input), what);
+  tt.equal(gunzipSync(full(result)).toString('utf8'), expectedJson('s-1', STATEMENTS, input), what);
 }
 
 t.test('a real engine result inflates to the JSON of its statements and hourly kWh', async (t) => {
@@ -63,14 +69,14 @@ t.test('a real engine result inflates to the JSON of its statements and hourly k
   );
   const id = '01936f3e-0000-7000-8000-000000000042';
   const stored = serializeResult(id, result);
-  const json = gunzipSync(stored.statements_gzip).toString('utf8');
+  const json = gunzipSync(full(stored)).toString('utf8');
   t.equal(json, expectedJson(id, statements, input));
   t.same(
     JSON.parse(json).solar_hourly[3].slice(0, 24),
     Array.from(solar_hourly.subarray(3 * hours, 3 * hours + 24), (v) => Math.round(v * 1000) / 1000),
   );
   t.equal(gunzipSync(stored.statements_lite_gzip).toString('utf8'), JSON.stringify({ scenario_id: id, ...statements }));
-  t.ok(stored.statements_gzip.length < 1_000_000, `${stored.statements_gzip.length} bytes, under 1 MB`);
+  t.ok(full(stored).length < 1_000_000, `${full(stored).length} bytes, under 1 MB`);
   t.same(stored.summary, result.kpis);
 });
 
@@ -190,17 +196,17 @@ t.test('a reused writer starts afresh', async (t) => {
   const second = years(3, (_y, _s, h) => (h % 24 < 6 ? 0 : 50_000 + h));
   written(first, writer);
   const again = written(second, writer);
-  t.equal(gunzipSync(again.statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, second));
+  t.equal(gunzipSync(full(again)).toString('utf8'), expectedJson('s-1', STATEMENTS, second));
   t.equal(again.etag, written(second).etag, 'same result, same ETag');
 });
 
 t.test('gunzip checks the CRC-32 and length, and the ETag follows the JSON', async (t) => {
   const input = years(2, (_y, s, h) => (s * 31 + h * 17) % 90_000);
   const stored = written(input);
-  const badCrc = Buffer.from(stored.statements_gzip);
+  const badCrc = Buffer.from(full(stored));
   badCrc[badCrc.length - 8] ^= 1;
   t.throws(() => gunzipSync(badCrc), 'a wrong CRC-32 is refused');
-  const badLength = Buffer.from(stored.statements_gzip);
+  const badLength = Buffer.from(full(stored));
   badLength[badLength.length - 4] ^= 1;
   t.throws(() => gunzipSync(badLength), 'a wrong length is refused');
 
@@ -209,7 +215,7 @@ t.test('gunzip checks the CRC-32 and length, and the ETag follows the JSON', asy
   const changed = input.map((kwh) => kwh.slice());
   changed[1][HOURS + 5000] += 1;
   t.not(written(changed).etag, stored.etag, 'one value 1 kWh more');
-  t.equal(gunzipSync(written(changed).statements_gzip).toString('utf8'), expectedJson('s-1', STATEMENTS, changed));
+  t.equal(gunzipSync(full(written(changed))).toString('utf8'), expectedJson('s-1', STATEMENTS, changed));
 });
 
 t.test('crc32Combine agrees with zlib on concatenations', async (t) => {
@@ -248,5 +254,50 @@ t.test('code lengths stay within the limit and make a complete code', async (t) 
       counts.every((count, s) => count === 0 || lengths[s] > 0),
       'every counted symbol has a code',
     );
+  }
+});
+
+t.test('without hourly arrays: only the statements, their own ETag', async (t) => {
+  const writer = new ResultWriter();
+  writer.begin();
+  const lite = writer.finish('s-2', STATEMENTS, false);
+  t.equal(lite.statements_gzip, null, 'no full form');
+  t.equal(
+    gunzipSync(lite.statements_lite_gzip).toString('utf8'),
+    JSON.stringify({ scenario_id: 's-2', ...STATEMENTS }),
+  );
+  t.match(lite.etag, /^[\w-]{27}$/);
+});
+
+t.test('hourly precision at every size: a 4 kW system keeps its annual sums within 0.05 %', async (t) => {
+  for (const [what, solarMw, windMw] of [
+    ['4 kW solar', 0.004, 0],
+    ['10 kW solar + 5 kW wind', 0.01, 0.005],
+    ['default 100 + 100 MW', 100, 100],
+  ] as const) {
+    const r = calculate(resolvedInputs({ solar: { capacity_mw_dc: solarMw }, wind: { capacity_mw: windMw } }));
+    const { solar_hourly, wind_hourly, ...statements } = r;
+    const text = gunzipSync(full(serializeResult('s-p', r))).toString('utf8');
+    const stored = JSON.parse(text) as { solar_hourly: number[][]; wind_hourly: number[][] };
+    let worst = 0;
+    for (let y = 0; y < 25; y++) {
+      for (const [series, engine] of [
+        [stored.solar_hourly[y], solar_hourly],
+        [stored.wind_hourly[y], wind_hourly],
+      ] as const) {
+        let exact = 0;
+        for (let h = 0; h < HOURS; h++) exact += engine[y * HOURS + h];
+        const sum = series.reduce((a, b) => a + b, 0);
+        if (exact > 0) worst = Math.max(worst, Math.abs(sum - exact) / exact);
+      }
+    }
+    t.ok(worst <= 0.0005, `${what}: the largest annual-sum difference is ${(worst * 100).toFixed(5)} %`);
+    // The contract: exactly JSON.stringify of the statements with the stored (rounded) arrays.
+    t.equal(text, JSON.stringify({ scenario_id: 's-p', ...statements, ...stored }), `${what}: JSON.stringify's text`);
+    const decimals = Math.max(
+      ...stored.solar_hourly[0].concat(stored.wind_hourly[0]).map((v) => (String(v).split('.')[1] ?? '').length),
+    );
+    if (solarMw >= 100) t.equal(decimals, 3, `${what}: 1 kWh (3 decimals), the fast encoder`);
+    else t.ok(decimals > 3, `${what}: ${decimals} decimals of MWh`);
   }
 });

@@ -233,7 +233,7 @@ t.test('unknown query parameters are named on every route', async (t) => {
     ['GET', '/api/scenarios?page=2&limit=10', '?page'],
     ['GET', `/api/scenarios/${id}?expand=inputs`, '?expand'],
     ['GET', `/api/scenarios/${id}/events?since=3`, '?since'],
-    ['GET', `/api/scenarios/${id}/statements?year=3`, '?year'],
+    ['GET', `/api/scenarios/${id}/statements?years=3`, '?years'],
     ['POST', '/api/scenarios?dry_run=true', '?dry_run'],
   ];
   for (const [method, path, named] of cases) {

@@ -94,6 +94,27 @@ t.test('filters, alone and with pages', async (t) => {
     failedItems.map((i) => i.id),
     'status and q with pages: the same rows as the unpaged list, in order',
   );
+  // Mark some rows as a sweep's variants: sweep_id=none leaves them out, sweep_id=<id> keeps only them.
+  const { rows: sweepRows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total)
+     VALUES (gen_random_uuid(), 'paging', '{}', '[]', 'grid', false, '[]', 30) RETURNING id`,
+  );
+  const sweepId = sweepRows[0].id;
+  await db.pool.query(
+    `UPDATE scenarios SET sweep_id = $1, variant_index = v.i
+       FROM (SELECT id, row_number() OVER (ORDER BY id) AS i FROM scenarios WHERE name LIKE '100\\%\\_match%' AND id::text LIKE '%a') v
+      WHERE scenarios.id = v.id`,
+    [sweepId],
+  );
+  const outside = await walk(`${web.baseUrl}/api/scenarios?sweep_id=none&q=match&limit=7`);
+  const inside = await getJson(`${web.baseUrl}/api/scenarios?sweep_id=${sweepId}`);
+  const insideItems = inside.json.items as Array<Item & { sweep_id: string | null }>;
+  t.ok(insideItems.length > 0 && insideItems.every((i) => i.sweep_id === sweepId), 'sweep_id=<id>: its variants');
+  t.equal(outside.items.length + insideItems.length, 30, 'sweep_id=none: every other row, paged');
+  t.ok(
+    (outside.items as Array<Item & { sweep_id: string | null }>).every((i) => i.sweep_id === null),
+    'sweep_id=none: no variant',
+  );
   const two = await walk(`${web.baseUrl}/api/scenarios?status=queued,running&limit=1000`);
   t.ok(
     two.items.every((i) => i.status === 'queued' || i.status === 'running'),

@@ -17,7 +17,7 @@ import {
   requireJson,
   scenarioId,
 } from '../http.ts';
-import { idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
+import { created, createResponses, idParam, json, oneOfJson, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
@@ -61,17 +61,10 @@ export const scenariosDoc: RouteDoc = {
             },
           },
         },
-        responses: {
-          201: {
-            description: 'Created and queued. `Location` names the scenario.',
-            headers: { Location: { description: 'The new scenario.', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Scenario' } } },
-          },
-          400: problem('Malformed JSON, or the body does not match the schema (every failing field is listed).'),
-          409: problem('The Idempotency-Key was used with a different body.'),
-          413: problem('The body is over the limit.'),
-          415: problem('The body is not JSON.'),
-        },
+        responses: createResponses(
+          created('Created and queued. `Location` names the scenario.', 'The new scenario.', 'Scenario'),
+          'Malformed JSON, or the body does not match the schema (every failing field is listed).',
+        ),
       },
       get: {
         operationId: 'listScenarios',
@@ -86,7 +79,12 @@ export const scenariosDoc: RouteDoc = {
             type: 'string',
             pattern: `^(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*$`,
           }),
-          query('sweep_id', "Only this sweep's variants.", { type: 'string', format: 'uuid' }),
+          query('sweep_id', "Only this sweep's variants; `none`: only scenarios outside any sweep.", {
+            anyOf: [
+              { type: 'string', format: 'uuid' },
+              { type: 'string', enum: ['none'] },
+            ],
+          }),
           query('q', 'Only names containing this text (case-insensitive).', {
             type: 'string',
             minLength: 1,
@@ -94,19 +92,11 @@ export const scenariosDoc: RouteDoc = {
           }),
         ],
         responses: {
-          200: {
-            description: 'Scenarios without their inputs: a ScenarioList without `limit`, a ScenarioPage with it.',
-            headers: {
-              Link: { description: 'rel="next": the next page (paged answers only).', schema: { type: 'string' } },
-            },
-            content: {
-              'application/json': {
-                schema: {
-                  oneOf: [{ $ref: '#/components/schemas/ScenarioList' }, { $ref: '#/components/schemas/ScenarioPage' }],
-                },
-              },
-            },
-          },
+          200: oneOfJson(
+            'Scenarios without their inputs: a ScenarioList without `limit`, a ScenarioPage with it.',
+            { name: 'Link', description: 'rel="next": the next page (paged answers only).' },
+            ['ScenarioList', 'ScenarioPage'],
+          ),
           400: problem('A bad or unknown query parameter (named in errors).'),
         },
       },
@@ -159,13 +149,11 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
   const router = Router();
   const json = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
 
-  async function replay(res: Response, key: string, hash: string): Promise<boolean> {
-    const existing = await findByIdempotencyKey(db, key);
-    return replayCreate(res, existing, hash, {
-      location: existing ? scenarioPath(existing.id) : '',
-      body: existing ? toScenario(existing) : null,
-    });
-  }
+  const replay = async (res: Response, key: string, hash: string) =>
+    replayCreate(res, await findByIdempotencyKey(db, key), hash, (s) => ({
+      location: scenarioPath(s.id),
+      body: toScenario(s),
+    }));
 
   async function create(req: Request, res: Response): Promise<void> {
     allowQuery(req.query, []);

@@ -23,6 +23,16 @@ const Monthly = (min: number, max: number, description: string) =>
 const Obj = <T extends Record<string, TSchema>>(props: T, description: string) =>
   Type.Object(props, { additionalProperties: false, default: {}, description });
 
+/** Loss categories, each a percentage (0–100) with its default; the object closed to other names. */
+const LossPercentages = <K extends string>(defaults: Record<K, number>, description: string) =>
+  Type.Object(
+    Object.fromEntries(Object.entries(defaults).map(([name, d]) => [name, Num(0, 100, d as number, '%')])) as Record<
+      K,
+      ReturnType<typeof Num>
+    >,
+    { additionalProperties: false, description },
+  );
+
 export const Site = Type.Object(
   {
     latitude: Num(-90, 90, undefined, 'Degrees north (negative is south).'),
@@ -93,20 +103,20 @@ export const Weather = Type.Union([SyntheticWeather, SuppliedWeather, SamCsvWeat
   description: 'Weather: synthetic (default), supplied arrays, or a SAM CSV weather file. Chosen by `source`.',
 });
 
-export const PvLossBreakdown = Type.Object(
+export const PvLossBreakdown = LossPercentages(
   {
-    soiling: Num(0, 100, 2, '%'),
-    shading: Num(0, 100, 3, '%'),
-    snow: Num(0, 100, 0, '%'),
-    mismatch: Num(0, 100, 2, '%'),
-    wiring: Num(0, 100, 2, '%'),
-    connections: Num(0, 100, 0.5, '%'),
-    light_induced_degradation: Num(0, 100, 1.5, '%'),
-    nameplate_rating: Num(0, 100, 1, '%'),
-    age: Num(0, 100, 0, '%'),
-    availability: Num(0, 100, 3, '%'),
+    soiling: 2,
+    shading: 3,
+    snow: 0,
+    mismatch: 2,
+    wiring: 2,
+    connections: 0.5,
+    light_induced_degradation: 1.5,
+    nameplate_rating: 1,
+    age: 0,
+    availability: 3,
   },
-  { additionalProperties: false, description: 'PVWatts loss categories; the total is 1 − Π(1 − loss).' },
+  'PVWatts loss categories; the total is 1 − Π(1 − loss).',
 );
 
 export const Solar = Obj(
@@ -152,16 +162,9 @@ export const Solar = Obj(
   'The solar plant (PVWatts v5).',
 );
 
-export const WindLossBreakdown = Type.Object(
-  {
-    wake: Num(0, 100, 5, '%'),
-    availability: Num(0, 100, 3, '%'),
-    electrical: Num(0, 100, 2, '%'),
-    turbine_performance: Num(0, 100, 1, '%'),
-    environmental: Num(0, 100, 1.5, '%'),
-    curtailment: Num(0, 100, 0, '%'),
-  },
-  { additionalProperties: false, description: 'SAM wind loss categories; the total is 1 − Π(1 − loss).' },
+export const WindLossBreakdown = LossPercentages(
+  { wake: 5, availability: 3, electrical: 2, turbine_performance: 1, environmental: 1.5, curtailment: 0 },
+  'SAM wind loss categories; the total is 1 − Π(1 − loss). `wake` is a flat loss, SAM\'s "constant" wake loss, not a wake model.',
 );
 
 export const Turbine = Obj(
@@ -210,7 +213,11 @@ export const Grid = Obj(
 export const Market = Obj(
   {
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code, for labels only.' }),
-    ppa_price_per_mwh: Num(0, 10_000, 50, 'Year-1 PPA price.'),
+    ppa_price_per_mwh: Type.Union([Type.Number({ minimum: 0, maximum: 10_000 }), Type.Literal('solve')], {
+      default: 50,
+      description:
+        'Year-1 PPA price, or "solve": the price that gives finance.target_equity_irr_percent (reported as kpis.solved_ppa_price_per_mwh and used in every statement).',
+    }),
     ppa_escalation_percent: Num(-20, 50, 1, 'Yearly PPA price escalation, %.'),
     ppa_share: Num(0, 1, 0.7, 'Fraction of delivered energy sold under the PPA.'),
     merchant_price_per_mwh: Num(-1000, 10_000, 45, 'Year-1 mean merchant price.'),
@@ -234,6 +241,24 @@ export const Market = Obj(
   'Where the energy is sold.',
 );
 
+/** SAM's depreciation classes: MACRS and straight line, all with the half-year convention. */
+export const DEPRECIATION_CLASSES = ['macrs_5', 'macrs_15', 'sl_5', 'sl_15', 'sl_20', 'sl_39'] as const;
+
+/** One technology's ITC and PTC. */
+const TechCredits = (tech: string) =>
+  Obj(
+    {
+      itc_percent: Num(
+        0,
+        100,
+        0,
+        `${tech} ITC, % of ${tech.toLowerCase()} capex, taken in year 1; the depreciable basis drops by half the credit.`,
+      ),
+      ptc_per_mwh: Num(0, 1000, 0, `${tech} PTC per MWh delivered (after curtailment), year-1 money, escalated.`),
+    },
+    `${tech} tax credits.`,
+  );
+
 export const Finance = Obj(
   {
     capex: Obj(
@@ -249,17 +274,65 @@ export const Finance = Obj(
         solar_fixed_per_kw_year: Num(0, 10_000, 17, 'Solar fixed O&M per kW DC per year (year-1 money).'),
         wind_fixed_per_kw_year: Num(0, 10_000, 40, 'Wind fixed O&M per kW per year (year-1 money).'),
         variable_per_mwh: Num(0, 10_000, 2, 'Variable O&M per MWh delivered (year-1 money).'),
-        insurance_percent_of_capex: Num(0, 20, 0.5, 'Yearly insurance, % of installed cost.'),
+        insurance_percent_of_capex: Num(
+          0,
+          20,
+          0.5,
+          'Yearly insurance, % of installed cost, escalated by inflation only (as SAM).',
+        ),
+        property_tax_percent: Num(0, 20, 0, 'Yearly property tax, % of the assessed value (SAM default 0).'),
+        property_tax_assessed_percent: Num(0, 200, 100, 'Assessed value in year 1, % of installed cost.'),
+        property_tax_decline_percent: Num(
+          0,
+          100,
+          0,
+          'Assessed value decline, percentage points of year 1 per year, linear (as SAM); not escalated.',
+        ),
+        land_lease_per_year: Num(0, 1e10, 0, 'Land lease per year (year-1 money), escalated as O&M.'),
       },
       'Operating costs.',
     ),
     inflation_percent: Num(-5, 50, 2.5, 'General inflation, %/yr.'),
     om_escalation_percent: Num(-20, 50, 0, 'O&M escalation above inflation, %/yr (as SAM).'),
-    tax_rate_percent: Num(0, 100, 26, 'Combined income tax rate, %.'),
+    tax_rate_percent: Num(
+      0,
+      100,
+      26,
+      'Federal income tax rate, %; with state_tax_rate_percent 0 (the default), the combined rate.',
+    ),
+    state_tax_rate_percent: Num(
+      0,
+      100,
+      0,
+      'State income tax rate, %, deductible from federal taxable income (as SAM): combined = state + federal × (1 − state).',
+    ),
     depreciation: Obj(
       {
         method: Type.Union([Type.Literal('macrs_5'), Type.Literal('straight_line')], { default: 'macrs_5' }),
         years: Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Life for straight_line.' }),
+        allocation: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                class: Type.Union(DEPRECIATION_CLASSES.map((c) => Type.Literal(c))),
+                percent: Num(0, 100, undefined, '% of the depreciable basis in this class.'),
+              },
+              { additionalProperties: false },
+            ),
+            {
+              minItems: 1,
+              maxItems: DEPRECIATION_CLASSES.length,
+              description:
+                "SAM's allocation of the basis to depreciation classes (MACRS and straight line, half-year convention); the percentages sum to at most 100 and the rest is not depreciated. Replaces method and years.",
+            },
+          ),
+        ),
+        bonus_percent: Num(
+          0,
+          100,
+          0,
+          'First-year bonus depreciation, % of each class basis (after the ITC reduction), taken in year 1.',
+        ),
       },
       'Tax depreciation of the installed cost.',
     ),
@@ -279,12 +352,95 @@ export const Finance = Obj(
         }),
         interest_rate_percent: Num(0, 50, 5, 'Annual interest rate, %.'),
         tenor_years: Type.Integer({ minimum: 0, maximum: 25, default: 18, description: 'Loan term, years.' }),
+        fee_percent: Num(
+          0,
+          20,
+          0,
+          'Up-front debt fee, % of the debt, paid by the owner at financial close (SAM 2.75).',
+        ),
+        reserve_months: Num(
+          0,
+          24,
+          0,
+          "Debt-service reserve, months of the next year's debt service: funded at financial close, released at maturity (SAM 6).",
+        ),
       },
       'Project debt.',
     ),
+    reserves: Obj(
+      {
+        interest_percent: Num(0, 50, 1.75, 'Interest earned on reserve balances, %/yr (taxable), as SAM.'),
+        working_capital_months: Num(
+          0,
+          24,
+          0,
+          "Working capital reserve, months of the next year's operating expenses: funded at close, released in the last year (SAM 6).",
+        ),
+        equipment: Obj(
+          {
+            solar_per_kw_dc: Num(0, 10_000, 0, 'Solar equipment replacement (e.g. inverters) per kW DC, year-1 money.'),
+            wind_per_kw: Num(0, 10_000, 0, 'Wind equipment replacement per kW, year-1 money.'),
+            every_years: Type.Integer({
+              minimum: 1,
+              maximum: 25,
+              default: 15,
+              description:
+                'Replacement interval: the cost (escalated by inflation) is spent from the reserve every this many years, funded evenly over the years before, and depreciated MACRS 5-year.',
+            }),
+          },
+          'Major equipment replacement reserve (SAM: 0.10 $/W every 15 years on PV).',
+        ),
+      },
+      'Reserve accounts (SAM Single Owner).',
+    ),
+    salvage_percent: Num(0, 100, 0, 'Salvage value, % of installed cost, received (and taxed) in the last year.'),
     discount_rate_real_percent: Num(-5, 50, 6, 'Real discount rate, %/yr.'),
+    tax_credits: Obj(
+      {
+        solar: TechCredits('Solar'),
+        wind: TechCredits('Wind'),
+        ptc_years: Type.Integer({ minimum: 0, maximum: 25, default: 10, description: 'Years the PTC is paid.' }),
+        ptc_escalation_percent: Type.Optional(
+          Num(-20, 50, undefined, 'Yearly escalation of the PTC rate, %. Default: inflation_percent.'),
+        ),
+      },
+      'US federal tax credits (SAM Single Owner): used against tax in the year they arise.',
+    ),
+    target_equity_irr_percent: Type.Optional(
+      Num(
+        -50,
+        100,
+        undefined,
+        'After-tax equity IRR the PPA price is solved for (market.ppa_price_per_mwh = "solve"), %. Required then.',
+      ),
+    ),
   },
   'Project finance (SAM Single Owner style).',
+);
+
+/** Annual energy uncertainty of one technology, as 1-σ percentages of its mean annual energy. */
+const TechUncertainty = (tech: string, interannual: number, model: number) =>
+  Obj(
+    {
+      interannual_percent: Num(
+        0,
+        100,
+        interannual,
+        `${tech} inter-annual variability (1 σ of one year's energy), %: used when the weather is one measured year; synthetic weather gives its own.`,
+      ),
+      model_percent: Num(
+        0,
+        100,
+        model,
+        `${tech} model and measurement uncertainty (1 σ), %: does not average out over years.`,
+      ),
+    },
+    `${tech} energy uncertainty.`,
+  );
+
+export const Uncertainty = Obj(
+  { solar: TechUncertainty('Solar', 5, 5), wind: TechUncertainty('Wind', 6, 8) },
+  'Energy uncertainty for P50/P90 (SAM-style): inter-annual variability and model uncertainty, independent and normal.',
 );
 
 export const ScenarioInputs = Type.Object(
@@ -307,6 +463,7 @@ export const ScenarioInputs = Type.Object(
     grid: Grid,
     market: Market,
     finance: Finance,
+    uncertainty: Uncertainty,
   },
   { additionalProperties: false, $id: 'ScenarioInputs', description: 'A hybrid solar + wind scenario.' },
 );

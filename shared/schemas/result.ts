@@ -58,13 +58,32 @@ export const RevenueLines = Type.Object(
 
 export const OperatingExpenses = Type.Object(
   {
-    fixed_om: Money('Fixed O&M per kW (solar per kW DC, wind per kW) plus insurance (% of installed cost).'),
+    fixed_om: Money('Fixed O&M per kW (solar per kW DC, wind per kW).'),
     variable_om: Money('Variable O&M per MWh delivered.'),
-    total: Money('fixed_om + variable_om.'),
+    insurance: Money('Insurance: % of installed cost, escalated by inflation only (as SAM).'),
+    property_tax: Money('Property tax: % of the assessed value (a % of installed cost, declining linearly).'),
+    land_lease: Money('Land lease.'),
+    total: Money('Sum of the lines above.'),
   },
   {
     additionalProperties: false,
-    description: 'Year-1 money × (1 + inflation)^(year − 1) × (1 + O&M escalation)^(year − 1), as SAM escalates O&M.',
+    description:
+      'O&M and land lease: year-1 money × (1 + inflation)^(year − 1) × (1 + O&M escalation)^(year − 1), as SAM escalates O&M.',
+  },
+);
+
+export const TaxCredits = Type.Object(
+  {
+    itc_solar: Money('Solar investment tax credit (year 1 only).'),
+    itc_wind: Money('Wind investment tax credit (year 1 only).'),
+    ptc_solar: Money('Solar production tax credit: delivered MWh × escalated rate, for ptc_years.'),
+    ptc_wind: Money('Wind production tax credit.'),
+    total: Money('Sum of the four lines.'),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Tax credits of the year, by technology; used against tax as they arise (SAM Single Owner: the owner has the tax appetite).',
   },
 );
 
@@ -72,15 +91,22 @@ export const IncomeStatementYear = Type.Object(
   {
     year: ProjectYear('Operating year, 1 = start_year.'),
     revenue: RevenueLines,
+    salvage_value: Money('Salvage value (last year only), taxed as income.'),
     operating_expenses: OperatingExpenses,
-    ebitda: Money('revenue.total − operating_expenses.total.'),
-    depreciation: Money('Tax depreciation of the installed cost (MACRS 5-year half-year, or straight line).'),
-    interest: Money('Interest paid on the project debt.'),
-    pre_tax_income: Money('ebitda − depreciation − interest.'),
-    income_tax: Money(
-      'tax rate × pre_tax_income; negative is a benefit (Single Owner: the owner uses losses as they occur).',
+    ebitda: Money('revenue.total + salvage_value − operating_expenses.total.'),
+    reserve_interest: Money('Interest earned on the reserve accounts (taxable).'),
+    depreciation: Money(
+      'Tax depreciation: of the installed cost (after half the ITC) by class, bonus in year 1, and of equipment replacements (MACRS 5-year).',
     ),
-    net_income: Money('pre_tax_income − income_tax.'),
+    interest: Money('Interest paid on the project debt.'),
+    pre_tax_income: Money('ebitda + reserve_interest − depreciation − interest.'),
+    state_income_tax: Money('State tax rate × pre_tax_income.'),
+    federal_income_tax: Money('Federal tax rate × (pre_tax_income − state_income_tax).'),
+    income_tax: Money(
+      'state_income_tax + federal_income_tax; negative is a benefit (Single Owner: the owner uses losses as they occur).',
+    ),
+    tax_credits: TaxCredits,
+    net_income: Money('pre_tax_income − income_tax + tax_credits.total.'),
   },
   { additionalProperties: false, description: 'Income statement of one operating year.' },
 );
@@ -89,15 +115,24 @@ export const CashFlowYear = Type.Object(
   {
     year: ProjectYear('0 = construction, then operating years 1–25.'),
     capex: Money('Installed cost paid (year 0 only).'),
+    debt_fee: Money('Up-front debt fee (year 0 only).'),
     ebitda: Money('As in the income statement; 0 in year 0.'),
+    reserve_interest: Money('As in the income statement.'),
     income_tax: Money('As in the income statement (negative = benefit); 0 in year 0.'),
+    tax_credits: TaxCredits,
     debt_drawdown: Money('Debt drawn to pay the installed cost (year 0 only).'),
     interest: Money('Interest paid.'),
     principal: Money('Principal repaid.'),
-    cfads: Money('Cash available for debt service: EBITDA, as SAM Single Owner defines it (before income tax).'),
+    cfads: Money(
+      'Cash available for debt service, as SAM Single Owner defines it (before income tax): EBITDA less the equipment reserve funding.',
+    ),
     dscr: Nullable(Type.Number(), 'cfads / (interest + principal). Null in a year without debt service.'),
+    reserve_funding: Money(
+      'Money put into the reserves (debt service, working capital, equipment); a release to the owner is negative.',
+    ),
+    equipment_replacement: Money('Equipment replacement paid from the equipment reserve.'),
     equity_cash_flow: Money(
-      'Cash to the owner after tax: debt_drawdown − capex + ebitda − income_tax − interest − principal.',
+      'Cash to the owner after tax: debt_drawdown − capex − debt_fee + ebitda + reserve_interest − income_tax + tax_credits.total − interest − principal − reserve_funding.',
     ),
     cumulative_equity_cash_flow: Money('Sum of equity_cash_flow from year 0 through this year.'),
   },
@@ -125,7 +160,10 @@ export const Kpis = Type.Object(
       'NPV at the nominal discount rate of the unlevered after-tax project cash flow: −installed cost, then EBITDA − tax rate × (EBITDA − depreciation).',
     ),
     equity_npv: Money('NPV at the nominal discount rate of equity_cash_flow, years 0–25.'),
-    project_irr: Nullable(Type.Number(), 'IRR of the project cash flow, as a fraction (0.08 = 8 %). Null if none.'),
+    project_irr: Nullable(
+      Type.Number(),
+      "IRR of the unlevered after-tax project cash flow, as a fraction (0.08 = 8 %). Null if none. SAM's headline after-tax IRR is the equity one (equity_irr).",
+    ),
     equity_irr: Nullable(Type.Number(), 'IRR of equity_cash_flow, as a fraction. Null if none.'),
     lcoe_nominal: Nullable(
       Type.Number(),
@@ -141,11 +179,18 @@ export const Kpis = Type.Object(
       ProjectYear('Project year'),
       'First project year (0–25) in which cumulative_equity_cash_flow ≥ 0. Null if never.',
     ),
-    energy_p50_mwh: Type.Number({ description: 'Median of the 25 annual delivered energies, MWh.' }),
+    energy_p50_mwh: Type.Number({ description: 'Mean of the 25 annual delivered energies, MWh (normal: P50 = mean).' }),
     energy_p90_mwh: Type.Number({
       description:
-        'Mean − 1.2816 × sample standard deviation of the 25 annual delivered energies (normal assumption), MWh.',
+        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σs from `uncertainty` (or, for synthetic weather, the inter-annual σ from the simulated years). See the README.',
     }),
+    energy_p90_10y_mwh: Type.Number({
+      description: '10-year-average P90: P50 − 1.2816 × √((σ_interannual / √10)² + σ_model²), MWh.',
+    }),
+    solved_ppa_price_per_mwh: Nullable(
+      Type.Number(),
+      'The year-1 PPA price solved for finance.target_equity_irr_percent (market.ppa_price_per_mwh = "solve"). Null otherwise.',
+    ),
   },
   {
     additionalProperties: false,
@@ -184,8 +229,31 @@ export const ScenarioResult = Type.Object(
   },
 );
 
+/** One operating year's hourly output (GET …/statements?year=N): what a chart of one year needs. */
+export const HourlyYear = Type.Object(
+  {
+    scenario_id: Type.String({ format: 'uuid' }),
+    year: Type.Integer({ minimum: 1, maximum: YEARS, description: 'Operating year (1 = start_year).' }),
+    calendar_year: Type.Integer({ description: 'start_year + year − 1.' }),
+    hours_per_year: Type.Literal(HOURS_PER_YEAR),
+    solar_hourly: Type.Array(Type.Number({ minimum: 0 }), {
+      minItems: HOURS_PER_YEAR,
+      maxItems: HOURS_PER_YEAR,
+      description: 'Solar MWh delivered in each hour of the year, as solar_hourly[year − 1] of the statements.',
+    }),
+    wind_hourly: Type.Array(Type.Number({ minimum: 0 }), {
+      minItems: HOURS_PER_YEAR,
+      maxItems: HOURS_PER_YEAR,
+      description: 'Wind MWh delivered in each hour of the year.',
+    }),
+  },
+  { additionalProperties: false, description: "One operating year's hourly delivered energy." },
+);
+
+export type HourlyYear = Static<typeof HourlyYear>;
 export type AnnualEnergy = Static<typeof AnnualEnergy>;
 export type RevenueLines = Static<typeof RevenueLines>;
+export type TaxCredits = Static<typeof TaxCredits>;
 export type IncomeStatementYear = Static<typeof IncomeStatementYear>;
 export type CashFlowYear = Static<typeof CashFlowYear>;
 export type RevenueBreakdown = Static<typeof RevenueBreakdown>;

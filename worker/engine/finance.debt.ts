@@ -18,7 +18,10 @@ export interface DebtSchedule {
 }
 
 export function debtSchedule(
-  terms: ResolvedInputs['finance']['debt'],
+  terms: Pick<
+    ResolvedInputs['finance']['debt'],
+    'sizing' | 'fraction' | 'target_dscr' | 'interest_rate_percent' | 'tenor_years'
+  >,
   installedCost: number,
   cfads: ArrayLike<number>,
   years: number,

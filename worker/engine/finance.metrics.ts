@@ -85,6 +85,35 @@ export function annuityPayment(principal: number, rate: number, periods: number)
 /** IRS MACRS 5-year property, half-year convention (Pub. 946, table A-1): fraction of the basis per year. */
 export const MACRS_5 = Object.freeze([0.2, 0.32, 0.192, 0.1152, 0.1152, 0.0576]);
 
+/** IRS MACRS 15-year property, half-year convention (Pub. 946, table A-1). */
+export const MACRS_15 = Object.freeze([
+  0.05, 0.095, 0.0855, 0.077, 0.0693, 0.0623, 0.059, 0.059, 0.0591, 0.059, 0.0591, 0.059, 0.0591, 0.059, 0.0591, 0.0295,
+]);
+
+/**
+ * 15-year straight line, half-year convention, as the IRS tabulates it (Pub. 946, table A-8):
+ * percentages rounded to two decimals, 6.67 and 6.66 alternating so the column sums to 100.
+ */
+export const SL_15 = Object.freeze([
+  0.0333, 0.0667, 0.0667, 0.0667, 0.0667, 0.0667, 0.0667, 0.0666, 0.0667, 0.0666, 0.0667, 0.0666, 0.0667, 0.0666,
+  0.0667, 0.0333,
+]);
+
+export type DepreciationClass = 'macrs_5' | 'macrs_15' | 'sl_5' | 'sl_15' | 'sl_20' | 'sl_39';
+
+/**
+ * Fraction of a class's basis deducted in each year after it is placed in service (index 0 = the
+ * first year): the MACRS tables, or straight line over N years with the half-year convention
+ * (half a year's share in the first year and in year N + 1; 15 years as the IRS table), as SAM's classes.
+ */
+export function classFractions(c: DepreciationClass): readonly number[] {
+  if (c === 'macrs_5') return MACRS_5;
+  if (c === 'macrs_15') return MACRS_15;
+  if (c === 'sl_15') return SL_15;
+  const life = Number(c.slice(3));
+  return Array.from({ length: life + 1 }, (_, i) => (i === 0 || i === life ? 0.5 : 1) / life);
+}
+
 /**
  * Depreciation of `basis` by operating year: index 0 is construction (none),
  * 1..years. Straight line deducts basis / lifeYears in each of the first
@@ -108,30 +137,4 @@ export function depreciationSchedule(
 /** Nominal rate from a real rate and inflation (Fisher): (1 + real)(1 + inflation) − 1. */
 export function nominalRate(real: number, inflation: number): number {
   return (1 + real) * (1 + inflation) - 1;
-}
-
-export function median(values: ArrayLike<number>): number {
-  const sorted = Float64Array.from(values).sort();
-  const n = sorted.length;
-  if (n === 0) return Number.NaN;
-  return n % 2 === 1 ? sorted[(n - 1) / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
-/** z of the 10 % one-sided normal quantile: P90 is exceeded in 90 % of years. */
-export const Z_P90 = 1.2816;
-
-/**
- * P90 as energy yield assessments state it for a normal distribution of
- * annual energy: mean − 1.2816 × sample standard deviation (n − 1).
- */
-export function p90(values: ArrayLike<number>): number {
-  const n = values.length;
-  if (n === 0) return Number.NaN;
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += values[i];
-  mean /= n;
-  if (n === 1) return mean;
-  let ss = 0;
-  for (let i = 0; i < n; i++) ss += (values[i] - mean) ** 2;
-  return mean - Z_P90 * Math.sqrt(ss / (n - 1));
 }

@@ -8,15 +8,30 @@ import type {
   Kpis,
   RevenueBreakdown,
   RevenueLines,
+  TaxCredits,
 } from '../../shared/schemas/result.ts';
 import { debtSchedule } from './finance.debt.ts';
-import { depreciationSchedule, irr, median, nominalRate, npv, p90, presentValueFromYear1 } from './finance.metrics.ts';
+import {
+  classFractions,
+  depreciationSchedule,
+  irr,
+  MACRS_5,
+  nominalRate,
+  npv,
+  presentValueFromYear1,
+} from './finance.metrics.ts';
+import { equipmentReserve, reserves } from './finance.reserves.ts';
+import { energyPercentiles } from './uncertainty.ts';
 
 export interface FinanceInput {
   /** Revenue of operating years 1..N (index 0 = year 1). */
   revenue: readonly RevenueLines[];
-  /** Delivered MWh of operating years 1..N (index 0 = year 1). */
+  /** Delivered MWh of operating years 1..N (index 0 = year 1), in all and by technology. */
   deliveredMwh: ArrayLike<number>;
+  solarMwh: ArrayLike<number>;
+  windMwh: ArrayLike<number>;
+  /** The year-1 PPA price when it was solved for (reported as a KPI). */
+  solvedPpaPrice?: number;
 }
 
 export interface FinanceResult {
@@ -34,57 +49,165 @@ export function installedCost(inputs: ResolvedInputs): number {
   );
 }
 
+const NO_CREDITS: TaxCredits = { itc_solar: 0, itc_wind: 0, ptc_solar: 0, ptc_wind: 0, total: 0 };
+
+/**
+ * The escalated PTC rate, rounded to a whole $/MWh (0.1 ¢/kWh) as the IRS publishes the
+ * inflation-adjusted credit and SAM applies it (half away from zero).
+ */
+export function ptcRate(perMwh: number): number {
+  return Math.sign(perMwh) * Math.floor(Math.abs(perMwh) + 0.5);
+}
+
+/**
+ * Tax credits by project year (0 = construction, none): the ITC, a percentage of each
+ * technology's own capex, in year 1; the PTC, per MWh delivered, for ptc_years, its rate escalated
+ * yearly (by inflation unless given) and rounded (ptcRate), as SAM Single Owner computes them.
+ */
+export function taxCredits(inputs: ResolvedInputs, data: FinanceInput, years: number): TaxCredits[] {
+  const c = inputs.finance.tax_credits;
+  const capex = inputs.finance.capex;
+  const escalation = (c.ptc_escalation_percent ?? inputs.finance.inflation_percent) / 100;
+  const out: TaxCredits[] = [NO_CREDITS];
+  for (let y = 1; y <= years; y++) {
+    const itcSolar =
+      y === 1 ? (c.solar.itc_percent / 100) * inputs.solar.capacity_mw_dc * 1000 * capex.solar_per_kw_dc : 0;
+    const itcWind = y === 1 ? (c.wind.itc_percent / 100) * inputs.wind.capacity_mw * 1000 * capex.wind_per_kw : 0;
+    const factor = y <= c.ptc_years ? (1 + escalation) ** (y - 1) : 0;
+    const ptcSolar = ptcRate(c.solar.ptc_per_mwh * factor) * data.solarMwh[y - 1];
+    const ptcWind = ptcRate(c.wind.ptc_per_mwh * factor) * data.windMwh[y - 1];
+    out.push({
+      itc_solar: itcSolar,
+      itc_wind: itcWind,
+      ptc_solar: ptcSolar,
+      ptc_wind: ptcWind,
+      total: itcSolar + itcWind + ptcSolar + ptcWind,
+    });
+  }
+  return out;
+}
+
+/** Tax depreciation by year: the allocation's classes (or the single method), bonus in year 1. */
+export function depreciation(inputs: ResolvedInputs, basis: number, years: number): Float64Array {
+  const d = inputs.finance.depreciation;
+  const bonus = d.bonus_percent / 100;
+  const out = new Float64Array(years + 1);
+  const add = (classBasis: number, schedule: Float64Array | readonly number[], offset: number) => {
+    for (let i = 0; i < schedule.length && offset + i <= years; i++) out[offset + i] += classBasis * schedule[i];
+  };
+  if (d.allocation) {
+    for (const a of d.allocation) {
+      const classBasis = (a.percent / 100) * basis;
+      if (years >= 1) out[1] += bonus * classBasis;
+      add((1 - bonus) * classBasis, classFractions(a.class), 1);
+    }
+  } else {
+    if (years >= 1) out[1] += bonus * basis;
+    const rest = depreciationSchedule(d.method, d.years, (1 - bonus) * basis, years);
+    for (let y = 1; y <= years; y++) out[y] += rest[y];
+  }
+  return out;
+}
+
 export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
   const f = inputs.finance;
   const years = data.revenue.length;
   const capex = installedCost(inputs);
   const inflation = f.inflation_percent / 100;
   const omEscalation = f.om_escalation_percent / 100;
-  const taxRate = f.tax_rate_percent / 100;
+  const stateRate = f.state_tax_rate_percent / 100;
+  const federalRate = f.tax_rate_percent / 100;
+  const combinedRate = stateRate + federalRate * (1 - stateRate);
+  const o = f.opex;
   const fixedYear1 =
-    inputs.solar.capacity_mw_dc * 1000 * f.opex.solar_fixed_per_kw_year +
-    inputs.wind.capacity_mw * 1000 * f.opex.wind_fixed_per_kw_year +
-    (capex * f.opex.insurance_percent_of_capex) / 100;
+    inputs.solar.capacity_mw_dc * 1000 * o.solar_fixed_per_kw_year +
+    inputs.wind.capacity_mw * 1000 * o.wind_fixed_per_kw_year;
+  const insuranceYear1 = (capex * o.insurance_percent_of_capex) / 100;
 
   // Arrays indexed by project year, 0 = construction.
   const ebitda = new Float64Array(years + 1);
   const opex = new Float64Array(years + 1);
-  const fixedOm = new Float64Array(years + 1);
-  const variableOm = new Float64Array(years + 1);
+  const lines: IncomeStatementYear['operating_expenses'][] = [];
+  const salvage = new Float64Array(years + 1);
+  if (years >= 1) salvage[years] = (capex * f.salvage_percent) / 100;
   for (let y = 1; y <= years; y++) {
-    // SAM escalates year-1 O&M by inflation and by its own escalation above it.
+    // SAM escalates year-1 O&M by inflation and by its own escalation above it, insurance by
+    // inflation only; property tax follows the assessed value, which declines linearly.
     const escalation = (1 + inflation) ** (y - 1) * (1 + omEscalation) ** (y - 1);
-    fixedOm[y] = fixedYear1 * escalation;
-    variableOm[y] = f.opex.variable_per_mwh * data.deliveredMwh[y - 1] * escalation;
-    opex[y] = fixedOm[y] + variableOm[y];
-    ebitda[y] = data.revenue[y - 1].total - opex[y];
+    const assessed = Math.max(0, 1 - ((y - 1) * o.property_tax_decline_percent) / 100);
+    const line = {
+      fixed_om: fixedYear1 * escalation,
+      variable_om: o.variable_per_mwh * data.deliveredMwh[y - 1] * escalation,
+      insurance: insuranceYear1 * (1 + inflation) ** (y - 1),
+      property_tax: ((capex * o.property_tax_assessed_percent) / 100) * assessed * (o.property_tax_percent / 100),
+      land_lease: o.land_lease_per_year * escalation,
+      total: 0,
+    };
+    line.total = line.fixed_om + line.variable_om + line.insurance + line.property_tax + line.land_lease;
+    lines.push(line);
+    opex[y] = line.total;
+    ebitda[y] = data.revenue[y - 1].total + salvage[y] - opex[y];
   }
 
-  // SAM Single Owner: cash available for debt service is EBITDA, before
-  // income tax, because the owner pays tax from all its business and not
-  // from the project's cash.
-  const cfads = ebitda;
+  // SAM Single Owner: cash available for debt service is EBITDA (before income tax, because the
+  // owner pays tax from all its business) less the equipment reserve's funding.
+  const equipment = equipmentReserve(
+    inputs.solar.capacity_mw_dc * 1000 * f.reserves.equipment.solar_per_kw_dc +
+      inputs.wind.capacity_mw * 1000 * f.reserves.equipment.wind_per_kw,
+    f.reserves.equipment.every_years,
+    inflation,
+    years,
+  );
+  const cfads = new Float64Array(years + 1);
+  for (let y = 1; y <= years; y++) cfads[y] = ebitda[y] - equipment.funding[y];
   const debt = debtSchedule(f.debt, capex, cfads, years);
-  const depreciation = depreciationSchedule(f.depreciation.method, f.depreciation.years, capex, years);
+  const debtFee = (debt.amount * f.debt.fee_percent) / 100;
+  const service = new Float64Array(years + 1);
+  for (let y = 1; y <= years; y++) service[y] = debt.interest[y] + debt.principal[y];
+  const reserve = reserves({
+    years,
+    interestRate: f.reserves.interest_percent / 100,
+    debtServiceMonths: debt.amount > 0 ? f.debt.reserve_months : 0,
+    debtService: service,
+    tenor: Math.min(f.debt.tenor_years, years),
+    workingCapitalMonths: f.reserves.working_capital_months,
+    operatingExpenses: opex,
+    equipment,
+  });
+  const credits = taxCredits(inputs, data, years);
+  // US rules and SAM: the ITC reduces the depreciable basis by half the credit. Replacements are
+  // depreciated MACRS 5-year from the year they are made (SAM's default).
+  const basis = capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind : 0);
+  const depreciationByYear = depreciation(inputs, basis, years);
+  for (let y = 1; y <= years; y++) {
+    for (let i = 0; i < MACRS_5.length && y + i <= years; i++) {
+      depreciationByYear[y + i] += equipment.spending[y] * MACRS_5[i];
+    }
+  }
 
   const incomeStatement: IncomeStatementYear[] = [];
   const cashFlow: CashFlowYear[] = [];
   const equityFlow = new Float64Array(years + 1);
   const projectFlow = new Float64Array(years + 1);
   const ownerCosts = new Float64Array(years + 1);
-  equityFlow[0] = debt.amount - capex;
+  equityFlow[0] = debt.amount - capex - debtFee - reserve.funding[0];
   projectFlow[0] = -capex;
-  ownerCosts[0] = capex - debt.amount;
+  ownerCosts[0] = -equityFlow[0];
   cashFlow.push({
     year: 0,
     capex,
+    debt_fee: debtFee,
     ebitda: 0,
+    reserve_interest: 0,
     income_tax: 0,
+    tax_credits: { ...NO_CREDITS },
     debt_drawdown: debt.amount,
     interest: 0,
     principal: 0,
     cfads: 0,
     dscr: null,
+    reserve_funding: reserve.funding[0],
+    equipment_replacement: 0,
     equity_cash_flow: equityFlow[0],
     cumulative_equity_cash_flow: equityFlow[0],
   });
@@ -97,20 +220,26 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   for (let y = 1; y <= years; y++) {
     const interest = debt.interest[y];
     const principal = debt.principal[y];
-    const preTax = ebitda[y] - depreciation[y] - interest;
-    // Single Owner assumes the owner uses a loss against other income in the
-    // same year, so a negative tax (a benefit) is kept, not carried forward.
-    const tax = taxRate * preTax;
-    const service = interest + principal;
-    const dscr = service > 0 ? cfads[y] / service : null;
+    const reserveInterest = reserve.interest[y];
+    const preTax = ebitda[y] + reserveInterest - depreciationByYear[y] - interest;
+    // Single Owner assumes the owner uses a loss against other income in the same year, so a
+    // negative tax (a benefit) is kept, not carried forward; likewise every tax credit is used in
+    // the year it arises. State tax is deductible from federal taxable income.
+    const stateTax = stateRate * preTax;
+    const federalTax = federalRate * (preTax - stateTax);
+    const tax = stateTax + federalTax;
+    const credit = credits[y];
+    const dscr = service[y] > 0 ? cfads[y] / service[y] : null;
     if (dscr !== null) {
       dscrMin = Math.min(dscrMin, dscr);
       dscrSum += dscr;
       dscrCount++;
     }
-    equityFlow[y] = ebitda[y] - tax - interest - principal;
-    projectFlow[y] = ebitda[y] - taxRate * (ebitda[y] - depreciation[y]);
-    ownerCosts[y] = opex[y] + tax + interest + principal;
+    equityFlow[y] = ebitda[y] + reserveInterest - tax + credit.total - interest - principal - reserve.funding[y];
+    projectFlow[y] =
+      ebitda[y] - equipment.funding[y] - combinedRate * (ebitda[y] - depreciationByYear[y]) + credit.total;
+    // The owner's costs: what the revenue pays beyond the equity cash flow (SAM's annual costs).
+    ownerCosts[y] = data.revenue[y - 1].total - equityFlow[y];
     cumulative += equityFlow[y];
     if (payback === null && cumulative >= 0) payback = y;
 
@@ -118,24 +247,34 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     incomeStatement.push({
       year: y,
       revenue: { ...revenue },
-      operating_expenses: { fixed_om: fixedOm[y], variable_om: variableOm[y], total: opex[y] },
+      salvage_value: salvage[y],
+      operating_expenses: lines[y - 1],
       ebitda: ebitda[y],
-      depreciation: depreciation[y],
+      reserve_interest: reserveInterest,
+      depreciation: depreciationByYear[y],
       interest,
       pre_tax_income: preTax,
+      state_income_tax: stateTax,
+      federal_income_tax: federalTax,
       income_tax: tax,
-      net_income: preTax - tax,
+      tax_credits: { ...credit },
+      net_income: preTax - tax + credit.total,
     });
     cashFlow.push({
       year: y,
       capex: 0,
+      debt_fee: 0,
       ebitda: ebitda[y],
+      reserve_interest: reserveInterest,
       income_tax: tax,
+      tax_credits: { ...credit },
       debt_drawdown: 0,
       interest,
       principal,
       cfads: cfads[y],
       dscr,
+      reserve_funding: reserve.funding[y],
+      equipment_replacement: equipment.spending[y],
       equity_cash_flow: equityFlow[y],
       cumulative_equity_cash_flow: cumulative,
     });
@@ -146,6 +285,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   const energy = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) energy[y] = data.deliveredMwh[y - 1];
   const lcoe = levelizedCost(ownerCosts, energy, nominal, realRate);
+  const percentiles = energyPercentiles(inputs, data.solarMwh, data.windMwh);
 
   return {
     income_statement: incomeStatement,
@@ -161,8 +301,10 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
       min_dscr: dscrCount > 0 ? dscrMin : null,
       average_dscr: dscrCount > 0 ? dscrSum / dscrCount : null,
       payback_year: payback,
-      energy_p50_mwh: median(data.deliveredMwh),
-      energy_p90_mwh: p90(data.deliveredMwh),
+      energy_p50_mwh: percentiles.p50,
+      energy_p90_mwh: percentiles.p90,
+      energy_p90_10y_mwh: percentiles.p90_10y,
+      solved_ppa_price_per_mwh: data.solvedPpaPrice ?? null,
     },
   };
 }

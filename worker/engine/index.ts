@@ -6,9 +6,10 @@ import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { CalculationInputError } from './engine.error.ts';
+import { solvePpaPrice } from './finance.solve.ts';
 import { financeModel } from './finance.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
-import { emptyMarketYear, marketYear, prepareMarket } from './market.ts';
+import { emptyMarketYear, type MarketYear, marketYear, prepareMarket } from './market.ts';
 import { type GenerationProfile, type ProfileCache, profileKeys } from './profiles.ts';
 import { prepareSolar, solarYear } from './solar.ts';
 import { syntheticYear } from './weather.synthetic.ts';
@@ -93,8 +94,12 @@ export function calculate(
   }
 
   const marketOut = emptyMarketYear();
+  // Stage 4's sums of each year: a solved PPA price re-runs only the market and finance from them.
+  const marketYears: MarketYear[] = [];
   const revenue: ScenarioResult['income_statement'][number]['revenue'][] = [];
   const delivered = new Float64Array(YEARS);
+  const solarDelivered = new Float64Array(YEARS);
+  const windDelivered = new Float64Array(YEARS);
   const annual: ScenarioResult['annual'] = [];
   const solarCapacityMwh = inputs.solar.capacity_mw_dc * HOURS_PER_YEAR;
   const windCapacityMwh = inputs.wind.capacity_mw * HOURS_PER_YEAR;
@@ -130,7 +135,10 @@ export function calculate(
     }
     onYear?.(i, solarOut, windOut);
     revenue.push({ ...m.revenue });
+    marketYears.push({ ...m, revenue: { ...m.revenue } });
     delivered[i] = m.solarMwh + m.windMwh;
+    solarDelivered[i] = m.solarMwh;
+    windDelivered[i] = m.windMwh;
     annual.push({
       year,
       solar_mwh: m.solarMwh,
@@ -147,7 +155,11 @@ export function calculate(
     if (keys.solar && solarModel && solarProfile) cache.set(keys.solar, solarProfile);
     if (keys.wind && windModel && windProfile) cache.set(keys.wind, windProfile);
   }
-  const finance = financeModel(inputs, { revenue, deliveredMwh: delivered });
+  const energy = { deliveredMwh: delivered, solarMwh: solarDelivered, windMwh: windDelivered };
+  const finance =
+    inputs.market.ppa_price_per_mwh === 'solve'
+      ? solvePpaPrice(inputs, market, marketYears, energy)
+      : financeModel(inputs, { revenue, ...energy });
   checkFinite(finance);
   report('finance', 1);
   return {

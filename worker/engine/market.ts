@@ -29,7 +29,8 @@ export function prepareMarket(inputs: ResolvedInputs): MarketModel {
   }
   return {
     ppaShare: m.ppa_share,
-    ppaPrice: m.ppa_price_per_mwh,
+    // A price to be solved for is set later (withPpaPrice); the energy sums do not depend on it.
+    ppaPrice: m.ppa_price_per_mwh === 'solve' ? 0 : m.ppa_price_per_mwh,
     ppaEscalation: m.ppa_escalation_percent / 100,
     merchantEscalation: m.merchant_escalation_percent / 100,
     merchantPrice,
@@ -46,6 +47,26 @@ export interface MarketYear {
   /** Delivered energy of the year, summed in the same pass. */
   solarMwh: number;
   windMwh: number;
+  /** Σ MWh × year-1 merchant price of the hour, per technology (before escalation and share). */
+  solarValue: number;
+  windValue: number;
+}
+
+/** The year's revenue lines from its energy sums, at the model's PPA price: no pass over the hours. */
+export function revenueOf(model: MarketModel, year: number, sums: MarketYear, out: RevenueLines): RevenueLines {
+  const ppa = ppaPrice(model, year) * model.ppaShare;
+  const merchant = (1 + model.merchantEscalation) ** (year - 1) * (1 - model.ppaShare);
+  out.ppa_solar = ppa * sums.solarMwh;
+  out.ppa_wind = ppa * sums.windMwh;
+  out.merchant_solar = merchant * sums.solarValue;
+  out.merchant_wind = merchant * sums.windValue;
+  out.total = out.ppa_solar + out.ppa_wind + out.merchant_solar + out.merchant_wind;
+  return out;
+}
+
+/** The same market at another year-1 PPA price. */
+export function withPpaPrice(model: MarketModel, price: number): MarketModel {
+  return { ...model, ppaPrice: price };
 }
 
 /**
@@ -73,16 +94,11 @@ export function marketYear(
     solarValue += s * p;
     windValue += w * p;
   }
-  const ppa = ppaPrice(model, year) * model.ppaShare;
-  const merchant = (1 + model.merchantEscalation) ** (year - 1) * (1 - model.ppaShare);
-  const r = out.revenue;
-  r.ppa_solar = ppa * solarSum;
-  r.ppa_wind = ppa * windSum;
-  r.merchant_solar = merchant * solarValue;
-  r.merchant_wind = merchant * windValue;
-  r.total = r.ppa_solar + r.ppa_wind + r.merchant_solar + r.merchant_wind;
   out.solarMwh = solarSum;
   out.windMwh = windSum;
+  out.solarValue = solarValue;
+  out.windValue = windValue;
+  revenueOf(model, year, out, out.revenue);
   return out;
 }
 
@@ -91,5 +107,7 @@ export function emptyMarketYear(): MarketYear {
     revenue: { ppa_solar: 0, ppa_wind: 0, merchant_solar: 0, merchant_wind: 0, total: 0 },
     solarMwh: 0,
     windMwh: 0,
+    solarValue: 0,
+    windValue: 0,
   };
 }

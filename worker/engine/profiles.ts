@@ -42,6 +42,7 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     grid: _grid,
     market: _market,
     finance: _finance,
+    uncertainty: _uncertainty,
     ...common
   } = inputs as ResolvedInputs & {
     name?: string;

@@ -169,6 +169,18 @@ export function initialFuentesState(): FuentesState {
 }
 
 /**
+ * The state after a step whose module temperature (°C) and incident plane-of-array irradiance
+ * (W/m²) are known: the next step starts from that temperature and ramps the absorbed sun
+ * from that irradiance.
+ */
+export function fuentesStateAfter(cellTempC: number, poa: number): FuentesState {
+  const s = initialFuentesState();
+  s.tModuleK = cellTempC + 273.15;
+  s.sunPrev = Math.max(0, poa) * ABSORPTANCE;
+  return s;
+}
+
+/**
  * Advances the module temperature by one hour and returns it, °C. `poa` is the incident
  * plane-of-array irradiance (before the cover's reflection, as in PVWatts), `windMs` the
  * wind at module height. The ground exchanges radiation at its own temperature, which

@@ -31,6 +31,10 @@ export interface SurfaceGeometry {
   sinTilt: Float64Array;
   /** Single-axis rotation from rest, degrees; positive turns a south-pointing axis's modules west. 0 otherwise. */
   rotationDeg: Float64Array;
+  /** Single-axis: the rotation true tracking would take (before the limit and backtracking), degrees. */
+  trueTrackingDeg: Float64Array;
+  /** The modules' tilt from horizontal, degrees. */
+  tiltDeg: Float64Array;
 }
 
 export const PVWATTS_ROTATION_LIMIT_DEG = 45;
@@ -60,6 +64,8 @@ export function surfaceGeometry(sun: HourlySunGeometry, array: ArrayOrientation)
     groundView: new Float64Array(n),
     sinTilt: new Float64Array(n),
     rotationDeg: new Float64Array(n),
+    trueTrackingDeg: new Float64Array(n),
+    tiltDeg: new Float64Array(n),
   };
   const beta = array.tiltDeg * DEG;
   const gamma = array.azimuthDeg * DEG;
@@ -93,6 +99,7 @@ export function surfaceGeometry(sun: HourlySunGeometry, array: ArrayOrientation)
         const ideal = Math.atan2(sx * ex + sy * ey, sx * n0x + sy * n0y + sz * n0z) / DEG;
         const rot = trackerRotation(ideal, array.gcr, type === 'single_axis_backtracking', limit);
         out.rotationDeg[h] = rot;
+        out.trueTrackingDeg[h] = ideal;
         const c = Math.cos(rot * DEG);
         const s = Math.sin(rot * DEG);
         nx = c * n0x + s * ex;
@@ -106,6 +113,7 @@ export function surfaceGeometry(sun: HourlySunGeometry, array: ArrayOrientation)
     out.skyView[h] = (1 + nz) / 2;
     out.groundView[h] = (1 - nz) / 2;
     out.sinTilt[h] = Math.sqrt(Math.max(0, 1 - nz * nz));
+    out.tiltDeg[h] = Math.acos(Math.max(-1, Math.min(1, nz))) / DEG;
   }
   return out;
 }

@@ -8,8 +8,10 @@
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { coverTransmittanceCurve, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
+import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import {
   type FuentesModel,
+  type FuentesState,
   fuentesModel,
   fuentesStep,
   INOCT_OPEN_RACK_C,
@@ -66,6 +68,8 @@ export interface SolarModel {
   /** Beam on the modules per unit DNI: max(cos AOI, 0); 0 with the sun below the horizon. */
   beamIncident: Float64Array;
   thermal: FuentesModel;
+  /** Single-axis without backtracking: the unshaded share of the beam each hour (1 − shade fraction). */
+  beamUnshaded: Float64Array | null;
   gamma: number;
   /** capacityDc × (1 − losses) / 1000: DC per W/m² of transmitted irradiance at 25 °C. */
   dcPerIrradiance: number;
@@ -110,14 +114,21 @@ export function prepareSolar(inputs: SolarInputs): SolarModel | null {
   });
 }
 
-export function prepareSolarSystem(system: SolarSystem): SolarModel {
-  const sun = hourlySunGeometry({
+/**
+ * The model of a system. `sun` defaults to the hourly geometry of `system.year`; any other
+ * geometry (one instant, for solarTimestep) gives a model of as many steps as it has entries.
+ */
+export function prepareSolarSystem(
+  system: SolarSystem,
+  sun: HourlySunGeometry = hourlySunGeometry({
     latitude: system.latitude,
     longitude: system.longitude,
     elevationM: system.elevationM,
     timezoneHours: system.timezoneHours,
     year: system.year,
-  });
+  }),
+): SolarModel {
+  const steps = sun.zenith.length;
   const surface = surfaceGeometry(sun, {
     arrayType: system.arrayType,
     tiltDeg: system.tiltDeg,
@@ -125,11 +136,11 @@ export function prepareSolarSystem(system: SolarSystem): SolarModel {
     gcr: system.gcr,
   });
   const module = MODULE_TYPES[system.moduleType];
-  const beamIncident = new Float64Array(HOURS_PER_YEAR);
-  const beamTransmitted = new Float64Array(HOURS_PER_YEAR);
+  const beamIncident = new Float64Array(steps);
+  const beamTransmitted = new Float64Array(steps);
   // The cover's transmittance varies slowly with the angle: a 0.1° table serves every hour.
   const curve = coverTransmittanceCurve(module.antiReflective, 10);
-  for (let h = 0; h < HOURS_PER_YEAR; h++) {
+  for (let h = 0; h < steps; h++) {
     const c = surface.cosAoi[h];
     if (!sun.up[h] || sun.cosZenith[h] <= 0 || c <= 0) continue;
     const x = surface.aoiDeg[h] * 10;
@@ -139,7 +150,17 @@ export function prepareSolarSystem(system: SolarSystem): SolarModel {
   }
   const acRating = system.capacityDc / system.dcAcRatio;
   const nominal = system.inverterEfficiencyPercent / 100;
+  let beamUnshaded: Float64Array | null = null;
+  if (system.arrayType === 'single_axis') {
+    beamUnshaded = new Float64Array(steps).fill(1);
+    for (let h = 0; h < steps; h++) {
+      if (sun.up[h]) {
+        beamUnshaded[h] = 1 - shadeFraction1x(system.gcr, surface.rotationDeg[h], surface.trueTrackingDeg[h]);
+      }
+    }
+  }
   return {
+    beamUnshaded,
     system: { ...system },
     sun,
     surface,
@@ -166,9 +187,19 @@ export interface SolarDetail {
   dc: Float64Array;
 }
 
+/** Empty detail series for `steps` steps (a year's hours, or one instant). */
+export function solarDetail(steps = HOURS_PER_YEAR): SolarDetail {
+  return {
+    poa: new Float64Array(steps),
+    poaTransmitted: new Float64Array(steps),
+    cellTempC: new Float64Array(steps),
+    dc: new Float64Array(steps),
+  };
+}
+
 /** AC energy in each hour of a weather year, at plant scale, before yearly degradation. */
 export function solarYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array): void {
-  runYear(model, weather, outAc, null);
+  runSteps(model, weather, outAc, null, initialFuentesState());
 }
 
 export function solarYearDetail(
@@ -177,7 +208,24 @@ export function solarYearDetail(
   outAc: Float64Array,
   detail: SolarDetail,
 ): void {
-  runYear(model, weather, outAc, detail);
+  runSteps(model, weather, outAc, detail, initialFuentesState());
+}
+
+/** The weather series the solar chain reads: one value per step of the model. */
+export type SolarStepWeather = Pick<WeatherYear, 'dni' | 'dhi' | 'tempC' | 'windMs' | 'windHeightM'>;
+
+/**
+ * Every step of a model (8,760 hours, or the instants of a model prepared with its own sun
+ * geometry), the module's temperature carried on from `state`, which is left after the last step.
+ */
+export function solarSteps(
+  model: SolarModel,
+  weather: SolarStepWeather,
+  state: FuentesState,
+  outAc: Float64Array,
+  detail: SolarDetail | null,
+): void {
+  runSteps(model, weather, outAc, detail, state);
 }
 
 /** PVWatts' inverter: part-load efficiency curve, clipped at the AC rating. */
@@ -188,13 +236,21 @@ export function inverterAc(model: SolarModel, dc: number): number {
   return Math.max(0, Math.min(model.acRating, dc * efficiency));
 }
 
-function runYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array, detail: SolarDetail | null): void {
+function runSteps(
+  model: SolarModel,
+  weather: SolarStepWeather,
+  outAc: Float64Array,
+  detail: SolarDetail | null,
+  state: FuentesState,
+): void {
   const { sun, surface, perez, thermal } = model;
   const { dni, dhi, tempC, windMs } = weather;
   const albedo = model.system.albedo;
   const windFactor = moduleWindFactor(weather.windHeightM);
-  const state = initialFuentesState();
-  for (let h = 0; h < HOURS_PER_YEAR; h++) {
+  const steps = model.beamIncident.length;
+  // SSC's table starts with the array's own tilt (0 for a horizontal axis).
+  const skyDerates = model.beamUnshaded ? new SkyDerates(model.system.gcr, model.system.tiltDeg) : null;
+  for (let h = 0; h < steps; h++) {
     if (!sun.up[h]) {
       fuentesStep(thermal, state, 0, tempC[h], 0);
       outAc[h] = 0;
@@ -223,8 +279,26 @@ function runYear(model: SolarModel, weather: WeatherYear, outAc: Float64Array, d
       surface.sinTilt[h],
     );
     const ground = ghi * albedo * surface.groundView[h];
-    const poa = beamNormal * model.beamIncident[h] + sky + ground;
-    const transmitted = beamNormal * model.beamTransmitted[h] + sky + ground;
+    let poa: number;
+    let transmitted: number;
+    if (model.beamUnshaded && skyDerates) {
+      // Self-shaded trackers (PVWatts v5): the beam on the shaded part of each row is lost; the
+      // sky and ground are seen less between rows; the cover's loss is of the unshaded beam.
+      let skySeen = sky;
+      let groundSeen = ground;
+      if (sky > 0 && sky + ground >= 0.1) {
+        const fSky = Math.min(1, skyDerates.lookup(surface.tiltDeg[h]));
+        const fGround = groundDerate(surface.tiltDeg[h], sun.zenith[h], beamNormal, diffuse, model.system.gcr, albedo);
+        if (fSky >= 0 && fSky <= 1) skySeen *= fSky;
+        if (fGround >= 0 && fGround <= 1) groundSeen *= fGround;
+      }
+      poa = beamNormal * model.beamIncident[h] * model.beamUnshaded[h] + skySeen + groundSeen;
+      const coverLoss = beamNormal * (model.beamIncident[h] - model.beamTransmitted[h]);
+      transmitted = Math.max(0, Math.min(poa, poa - coverLoss));
+    } else {
+      poa = beamNormal * model.beamIncident[h] + sky + ground;
+      transmitted = beamNormal * model.beamTransmitted[h] + sky + ground;
+    }
     const cellC = fuentesStep(thermal, state, poa, tempC[h], windMs[h] * windFactor);
     let dc = model.dcPerIrradiance * transmitted * (1 + model.gamma * (cellC - T_REF_C));
     if (dc < 0) dc = 0;

@@ -1,7 +1,8 @@
 // SAM's wind power model for one turbine type, scaled to the farm: power-law shear to
 // hub height, a power curve at sea-level density corrected to the hour's air density,
 // linear interpolation, zero outside the curve, and one total loss factor. There is no
-// wake model; wake losses are one of the loss categories, as in SAM's simple mode.
+// wake model: the `wake` loss is a flat percentage, SAM's "constant" wake loss
+// (wake_int_loss, wake model 3 in SSC), not its "simple" (Pat Quinlan) wake model.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 
@@ -137,8 +138,8 @@ export function prepareWind(inputs: ResolvedInputs): WindModel | null {
  *
  * Density correction follows IEC 61400-12-1: the sea-level curve is read at the
  * sea-level-equivalent speed v·(ρ/ρ₀)^(1/3), i.e. the curve's speeds are stretched by
- * (ρ₀/ρ)^(1/3) so thin air needs more wind for the same power. (SAM's source scales the
- * curve speeds by (ρ/ρ₀)^(1/3), the other way round; we keep the physical direction.)
+ * (ρ₀/ρ)^(1/3) so thin air needs more wind for the same power. SSC's turbinePower
+ * (lib_windwatts) scales the curve's speeds the same way, by (ρ₀/ρ)^(1/3).
  */
 export function windYear(model: WindModel, weather: WeatherYear, outMwh: Float64Array): void {
   const { speeds, powersKw, intercept, slope, cellSegment, cellsPerMs } = model;

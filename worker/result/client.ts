@@ -43,9 +43,9 @@ export class ResultClient {
     if (this.#solar.length >= YEARS_PER_MESSAGE) this.#flush();
   }
 
-  finish(seq: number, scenarioId: string, statements: ResultStatements): void {
+  finish(seq: number, scenarioId: string, statements: ResultStatements, hourly = true): void {
     this.#flush();
-    this.#send({ type: 'finish', seq, scenarioId, statements });
+    this.#send({ type: 'finish', seq, scenarioId, statements, hourly });
   }
 
   #flush(): void {

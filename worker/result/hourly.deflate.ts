@@ -8,7 +8,7 @@
 // differ by degradation, not shape); a row it fits badly gets a code of its own. A run of values
 // equal to the one before (nights and calms at 0, wind farms at rated power) is one match at the
 // distance of that value's text: 12% smaller output, at no cost in time.
-import { crc32 } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 import {
   END_OF_BLOCK,
   LITERAL_SYMBOLS,
@@ -21,6 +21,7 @@ import {
   buildCode,
   CLOSE,
   COMMA,
+  type CodeTable,
   countRow,
   MAX_PUT_BITS,
   matchLength,
@@ -77,19 +78,23 @@ const OUT_END = 1;
 const ACC = 2;
 const BITS = 3;
 
+/** Each table of a RowCode and the module-level copy the hot loops read. */
+const LOADED: Array<['literal' | 'whole' | 'thousands' | 'fraction' | 'length' | 'distance', Int32Array, Uint8Array]> =
+  [
+    ['literal', LITERAL_CODE, LITERAL_BITS],
+    ['whole', WHOLE_CODE, WHOLE_BITS],
+    ['thousands', THOUSANDS_CODE, THOUSANDS_BITS],
+    ['fraction', FRACTION_CODE, FRACTION_BITS],
+    ['length', LENGTH_CODE, LENGTH_BITS],
+    ['distance', DISTANCE_CODE, DISTANCE_BITS],
+  ];
+
 function load(code: RowCode): void {
-  LITERAL_CODE.set(code.literal.code);
-  LITERAL_BITS.set(code.literal.bits);
-  WHOLE_CODE.set(code.whole.code);
-  WHOLE_BITS.set(code.whole.bits);
-  THOUSANDS_CODE.set(code.thousands.code);
-  THOUSANDS_BITS.set(code.thousands.bits);
-  FRACTION_CODE.set(code.fraction.code);
-  FRACTION_BITS.set(code.fraction.bits);
-  LENGTH_CODE.set(code.length.code);
-  LENGTH_BITS.set(code.length.bits);
-  DISTANCE_CODE.set(code.distance.code);
-  DISTANCE_BITS.set(code.distance.bits);
+  for (const [name, codes, bits] of LOADED) {
+    const table: CodeTable = code[name];
+    codes.set(table.code);
+    bits.set(table.bits);
+  }
 }
 
 /** Appends the low `bits` (at most 31) bits of `value`, least significant first. */
@@ -282,6 +287,24 @@ export class HourlyDeflate {
     this.#encodeRow(kwh, start, hours, comma, code);
     code.bitsPerByte = this.#bitsPerByte(before);
     this.#code = code;
+  }
+
+  /**
+   * A row of values already rounded to their decimals, as JSON.stringify prints them, compressed
+   * by zlib: the rows of a small system, which need more than 3 decimals of MWh (hourly.precision.ts).
+   */
+  addTextRow(values: Float64Array): void {
+    const text = Buffer.from(`${this.textLength > 0 ? ',' : ''}${JSON.stringify(Array.from(values))}`);
+    const piece = deflateRawSync(text, { level: 1, finishFlush: constants.Z_SYNC_FLUSH });
+    this.crc = crc32(text, this.crc);
+    this.textLength += text.length;
+    if (this.out.length < this.outLength + piece.length) {
+      const larger = new Uint8Array(Math.max(this.outLength + piece.length, 2 * this.out.length));
+      larger.set(this.out.subarray(0, this.outLength));
+      this.out = larger;
+    }
+    this.out.set(piece, this.outLength);
+    this.outLength += piece.length;
   }
 
   #bitsPerByte(before: { outLength: number; textLength: number }): number {

@@ -13,10 +13,12 @@ import type { EngineResult } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
+import { hourlyDecimals, MIN_DECIMALS, roundTo } from './hourly.precision.ts';
 
 export interface SerializedResult {
   etag: string;
-  statements_gzip: Buffer;
+  /** null when the hourly arrays were not kept (finish with hourly = false). */
+  statements_gzip: Buffer | null;
   statements_lite_gzip: Buffer;
   summary: EngineResult['kpis'];
 }
@@ -55,9 +57,27 @@ export class ResultWriter {
   readonly #solar = new HourlyDeflate();
   readonly #wind = new HourlyDeflate();
 
+  #decimals: number | null = null;
+
   begin(): void {
     this.#solar.reset();
     this.#wind.reset();
+    this.#decimals = null;
+  }
+
+  /**
+   * One year's delivered MWh. The first year decides the decimals every year is stored with
+   * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
+   */
+  yearMwh(solar: Float64Array, wind: Float64Array): void {
+    this.#decimals ??= hourlyDecimals(solar, wind);
+    if (this.#decimals === MIN_DECIMALS) {
+      this.year(yearKwh(solar, wind));
+      return;
+    }
+    const scale = 10 ** this.#decimals;
+    this.#solar.addTextRow(solar.map((x) => roundTo(x, scale)));
+    this.#wind.addTextRow(wind.map((x) => roundTo(x, scale)));
   }
 
   /** One year's delivered kWh: `hours` solar values, then `hours` wind values. */
@@ -67,12 +87,26 @@ export class ResultWriter {
     this.#wind.addRow(kwh, hours, hours);
   }
 
-  finish(scenarioId: string, statements: ResultStatements): SerializedResult {
+  /** hourly = false: only the statements without hourly arrays (no year was given). */
+  finish(scenarioId: string, statements: ResultStatements, hourly = true): SerializedResult {
     const lite = JSON.stringify({ scenario_id: scenarioId, ...statements });
     // Both JSON texts start with the lite object less its `}`: compressed once, for both.
     const body = Buffer.from(lite.slice(0, -1));
     const bodyPiece = deflateRawSync(body, STATEMENTS);
     const bodyCrc = crc32(body);
+    const liteGzip = gzipMember(
+      [bodyPiece, storedBlock(LITE_CLOSE, true)],
+      crc32(LITE_CLOSE, bodyCrc),
+      body.length + LITE_CLOSE.length,
+    );
+    if (!hourly) {
+      return {
+        etag: createHash('sha256').update(liteGzip).digest('base64url').slice(0, 27),
+        statements_gzip: null,
+        statements_lite_gzip: liteGzip,
+        summary: statements.kpis,
+      };
+    }
     const solar = this.#solar;
     const wind = this.#wind;
     let crc = crc32(SOLAR_OPEN, bodyCrc);
@@ -93,11 +127,6 @@ export class ResultWriter {
       ],
       crc,
       size,
-    );
-    const liteGzip = gzipMember(
-      [bodyPiece, storedBlock(LITE_CLOSE, true)],
-      crc32(LITE_CLOSE, bodyCrc),
-      body.length + LITE_CLOSE.length,
     );
     // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
     // so any change to the JSON changes these bytes and the tag, which is all a strong validator
@@ -137,9 +166,7 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
   const writer = new ResultWriter();
   writer.begin();
   for (let y = 0; y < result.years; y++) {
-    writer.year(
-      yearKwh(solar_hourly.subarray(y * hours, (y + 1) * hours), wind_hourly.subarray(y * hours, (y + 1) * hours)),
-    );
+    writer.yearMwh(solar_hourly.subarray(y * hours, (y + 1) * hours), wind_hourly.subarray(y * hours, (y + 1) * hours));
   }
   return writer.finish(scenarioId, statements);
 }

@@ -4,12 +4,12 @@
 // result goes straight to the worker's main thread, so the engine thread is already free for the
 // next calculation meanwhile.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { type ResultStatements, ResultWriter, type SerializedResult, yearKwh } from './serialize.ts';
+import { type ResultStatements, ResultWriter, type SerializedResult } from './serialize.ts';
 
 export type ResultRequest =
   | { type: 'begin' }
   | { type: 'years'; solar: Float64Array[]; wind: Float64Array[] }
-  | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements };
+  | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements; hourly: boolean };
 /** On the results port, to the main thread: the stored forms of calculation `seq` of this thread. */
 export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
 
@@ -37,12 +37,12 @@ warmUp();
 port.on('message', (req: ResultRequest) => {
   if (req.type === 'begin') writer.begin();
   else if (req.type === 'years') {
-    for (let i = 0; i < req.solar.length; i++) writer.year(yearKwh(req.solar[i], req.wind[i]));
+    for (let i = 0; i < req.solar.length; i++) writer.yearMwh(req.solar[i], req.wind[i]);
   } else {
     const t0 = performance.now();
-    const result = writer.finish(req.scenarioId, req.statements);
+    const result = writer.finish(req.scenarioId, req.statements, req.hourly);
     const reply: ResultReply = { seq: req.seq, result, serializeMs: performance.now() - t0 };
     // The full gzip has an ArrayBuffer of its own: moved, not copied.
-    results.postMessage(reply, [result.statements_gzip.buffer as ArrayBuffer]);
+    results.postMessage(reply, result.statements_gzip ? [result.statements_gzip.buffer as ArrayBuffer] : []);
   }
 });
