@@ -1,11 +1,8 @@
 // The bench's Postgres: DATABASE_URL's server, or an embedded one in a temporary directory. Each
 // figure group gets its own database, cloned from one migrated template (as npm test does), so a
 // figure never measures another's leftovers.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { type EmbeddedServer, startEmbeddedPostgres } from '../scripts/embedded-postgres.ts';
+import { serverOrEmbedded } from '../scripts/embedded-postgres.ts';
 import type { Config } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { withDatabase } from '../test/helpers/db.ts';
@@ -22,14 +19,8 @@ export interface Cluster {
 }
 
 export async function startCluster(config: Readonly<Config>): Promise<Cluster> {
-  let adminUrl = config.databaseUrl;
-  let embedded: EmbeddedServer | null = null;
-  let dataDir: string | null = null;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(join(tmpdir(), 'hourglass-bench-pg-'));
-    embedded = await startEmbeddedPostgres({ dataDir, persistent: false });
-    adminUrl = embedded.adminUrl;
-  }
+  const server = await serverOrEmbedded(config.databaseUrl, 'bench');
+  const adminUrl = server.adminUrl;
   const prefix = `hourglass_bench_${process.pid}`;
   const template = `${prefix}_template`;
   const created: string[] = [];
@@ -42,8 +33,8 @@ export async function startCluster(config: Readonly<Config>): Promise<Cluster> {
   const url = adminUrl;
 
   return {
-    describe: embedded
-      ? `embedded Postgres ${version} on port ${embedded.port}`
+    describe: server.embeddedPort
+      ? `embedded Postgres ${version} on port ${server.embeddedPort}`
       : `Postgres ${version} at ${new URL(url).host}`,
     serverVersion: version,
     async database(name) {
@@ -59,8 +50,7 @@ export async function startCluster(config: Readonly<Config>): Promise<Cluster> {
       for (const db of created.reverse())
         await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`).catch(() => {});
       await admin.end().catch(() => {});
-      if (embedded) await embedded.stop().catch(() => {});
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await server.stop();
     },
   };
 }

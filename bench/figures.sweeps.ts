@@ -213,6 +213,62 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
         met: Math.max(rssReuse, rssLat) <= 456,
       },
     );
+
+    // 12f: the same kind of sweep (another seed: nothing cached) drained by two worker processes.
+    const second = await startWorker(url, b.logDir, 'worker-sweeps-2', { ENGINE_CACHE_MB: '256' });
+    try {
+      const lat2 = await postJson(base, '/api/sweeps', {
+        name: 'latitude, two workers',
+        base: { site, seed: 8 },
+        vary: [
+          {
+            path: '/site/latitude',
+            values: Array.from({ length: sizes.latitude }, (_, i) => 25 + (20 * i) / sizes.latitude),
+          },
+        ],
+      });
+      // Hot-row check: how often a worker's connection waits on a lock (the sweep row's seq is the
+      // one row every finishing variant updates), sampled every 5 ms while the two drain.
+      const sampler = b.pool(url);
+      let samples = 0;
+      let lockWaits = 0;
+      let sampling = true;
+      const sampled = (async () => {
+        while (sampling) {
+          const { rows: w } = await sampler.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE application_name LIKE 'hourglass-worker%' AND wait_event_type = 'Lock'`,
+          );
+          samples++;
+          if (w[0].n > 0) lockWaits++;
+          await sleep(5);
+        }
+      })();
+      await waitFinished(base, lat2.id as string, 900_000);
+      sampling = false;
+      await sampled;
+      notes.push(
+        `#12: two workers draining a sweep: a worker connection waited on a lock in ${lockWaits} of ${samples} samples (${((100 * lockWaits) / Math.max(1, samples)).toFixed(1)} %)`,
+      );
+      const { rows: span2 } = await b.pool(url).query<{ seconds: number; n: number; workers: number }>(
+        `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
+         FROM scenarios WHERE sweep_id = $1`,
+        [lat2.id],
+      );
+      const rate2 = span2[0].n / span2[0].seconds;
+      rows.push({
+        n: '12',
+        figure: `The latitude sweep (${sizes.latitude}), 2 worker processes`,
+        value: rate2,
+        unit: '/s',
+        baseline: { label: '1 worker (above)', value: rate, unit: '/s' },
+        ratio: rate2 / rate,
+        target: '≥ 1 × baseline',
+        met: rate2 >= rate,
+      });
+    } finally {
+      await second.stop();
+    }
     await worker.stop();
     worker = null;
 
@@ -256,6 +312,7 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
     });
     notes.push(
       `#12: single creates took ${(singlesMs / sizes.create).toFixed(2)} ms each in a row; the idle single scenario p50 ${median(idle).toFixed(0)} ms, under the latitude sweep ${median(busy).toFixed(0)} ms`,
+      `#12: worker peak RSS ${rssReuse.toFixed(0)} MB in the reuse sweep, ${rssLat.toFixed(0)} MB in the latitude sweep (idle ${rssIdle.toFixed(0)} MB)`,
     );
   } finally {
     await worker?.stop();

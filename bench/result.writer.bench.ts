@@ -81,7 +81,7 @@ console.log(
   `| Writer (default scenario, ${RUNS} runs) | ms per result, median | stored gzip | gunzip = JSON.stringify |`,
 );
 console.log('|---|--:|--:|---|');
-measure('our encoder (worker/result)', () => serializeResult(id, result).statements_gzip);
+measure('our encoder (worker/result)', () => serializeResult(id, result).statements_gzip ?? Buffer.alloc(0));
 const pieces = jsonPieces();
 measure('JSON text only (no compression), for scale', () => {
   jsonPieces();
