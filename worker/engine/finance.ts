@@ -87,8 +87,16 @@ export function taxCredits(inputs: ResolvedInputs, data: FinanceInput, years: nu
   return out;
 }
 
-/** Tax depreciation by year: the allocation's classes (or the single method), bonus in year 1. */
-export function depreciation(inputs: ResolvedInputs, basis: number, years: number): Float64Array {
+/**
+ * Tax depreciation by year: the allocation's classes (or the single method), bonus in year 1; and
+ * equipment replacements (spending by year), MACRS 5-year from the year they are made (SAM's default).
+ */
+export function depreciation(
+  inputs: ResolvedInputs,
+  basis: number,
+  years: number,
+  replacements: ArrayLike<number>,
+): Float64Array {
   const d = inputs.finance.depreciation;
   const bonus = d.bonus_percent / 100;
   const out = new Float64Array(years + 1);
@@ -106,33 +114,32 @@ export function depreciation(inputs: ResolvedInputs, basis: number, years: numbe
     const rest = depreciationSchedule(d.method, d.years, (1 - bonus) * basis, years);
     for (let y = 1; y <= years; y++) out[y] += rest[y];
   }
+  for (let y = 1; y <= years; y++) add(replacements[y], MACRS_5, y);
   return out;
 }
 
-export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
+/**
+ * The operating years' costs and EBITDA, as arrays by project year (0 = construction): SAM
+ * escalates year-1 O&M by inflation and by its own escalation above it, insurance by inflation
+ * only; property tax follows the assessed value, which declines linearly; salvage is income of the
+ * last year.
+ */
+function operatingYears(inputs: ResolvedInputs, data: FinanceInput, capex: number) {
   const f = inputs.finance;
+  const o = f.opex;
   const years = data.revenue.length;
-  const capex = installedCost(inputs);
   const inflation = f.inflation_percent / 100;
   const omEscalation = f.om_escalation_percent / 100;
-  const stateRate = f.state_tax_rate_percent / 100;
-  const federalRate = f.tax_rate_percent / 100;
-  const combinedRate = stateRate + federalRate * (1 - stateRate);
-  const o = f.opex;
   const fixedYear1 =
     inputs.solar.capacity_mw_dc * 1000 * o.solar_fixed_per_kw_year +
     inputs.wind.capacity_mw * 1000 * o.wind_fixed_per_kw_year;
   const insuranceYear1 = (capex * o.insurance_percent_of_capex) / 100;
-
-  // Arrays indexed by project year, 0 = construction.
   const ebitda = new Float64Array(years + 1);
   const opex = new Float64Array(years + 1);
   const lines: IncomeStatementYear['operating_expenses'][] = [];
   const salvage = new Float64Array(years + 1);
   if (years >= 1) salvage[years] = (capex * f.salvage_percent) / 100;
   for (let y = 1; y <= years; y++) {
-    // SAM escalates year-1 O&M by inflation and by its own escalation above it, insurance by
-    // inflation only; property tax follows the assessed value, which declines linearly.
     const escalation = (1 + inflation) ** (y - 1) * (1 + omEscalation) ** (y - 1);
     const assessed = Math.max(0, 1 - ((y - 1) * o.property_tax_decline_percent) / 100);
     const line = {
@@ -148,6 +155,18 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     opex[y] = line.total;
     ebitda[y] = data.revenue[y - 1].total + salvage[y] - opex[y];
   }
+  return { lines, opex, salvage, ebitda };
+}
+
+export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
+  const f = inputs.finance;
+  const years = data.revenue.length;
+  const capex = installedCost(inputs);
+  const inflation = f.inflation_percent / 100;
+  const stateRate = f.state_tax_rate_percent / 100;
+  const federalRate = f.tax_rate_percent / 100;
+  const combinedRate = stateRate + federalRate * (1 - stateRate);
+  const { lines, opex, salvage, ebitda } = operatingYears(inputs, data, capex);
 
   // SAM Single Owner: cash available for debt service is EBITDA (before income tax, because the
   // owner pays tax from all its business) less the equipment reserve's funding.
@@ -175,15 +194,9 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     equipment,
   });
   const credits = taxCredits(inputs, data, years);
-  // US rules and SAM: the ITC reduces the depreciable basis by half the credit. Replacements are
-  // depreciated MACRS 5-year from the year they are made (SAM's default).
+  // US rules and SAM: the ITC reduces the depreciable basis by half the credit.
   const basis = capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind : 0);
-  const depreciationByYear = depreciation(inputs, basis, years);
-  for (let y = 1; y <= years; y++) {
-    for (let i = 0; i < MACRS_5.length && y + i <= years; i++) {
-      depreciationByYear[y + i] += equipment.spending[y] * MACRS_5[i];
-    }
-  }
+  const depreciationByYear = depreciation(inputs, basis, years, equipment.spending);
 
   const incomeStatement: IncomeStatementYear[] = [];
   const cashFlow: CashFlowYear[] = [];
