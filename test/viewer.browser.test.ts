@@ -156,6 +156,7 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
       page.$$eval(`[data-testid=${testid}] thead th`, (ths) => ths.map((th) => th.textContent ?? ''));
     t.notOk((await headers('cashflow-table')).includes('Debt fee'), 'no Single Owner line that is 0 every year');
     t.ok((await headers('income-table')).includes('Income tax'));
+    t.notOk((await headers('income-table')).includes('Federal tax'), 'no federal/state split without a state tax');
     // Another year and technology: the heatmap is drawn again from that year's data.
     await page.selectOption('#heat-year', '25');
     await page.selectOption('#heat-tech', 'wind');
@@ -291,15 +292,21 @@ t.test(
       await page.fill('#f-site-latitude', '35.2');
       await page.fill('#f-solar-capacity_mw_dc', '80');
       await page.fill('#f-name', 'from the form');
+      await page.fill('#f-finance-tax_credits-solar-itc_percent', '30');
       await page.click('[data-testid=scenario-form] button[type=submit]');
       await page.waitForURL(/\/scenarios\/[0-9a-f-]{36}$/);
       const id = new URL(page.url()).pathname.split('/')[2];
       const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
         name: string;
-        inputs: { solar: { capacity_mw_dc: number } };
+        inputs: {
+          solar: { capacity_mw_dc: number };
+          finance: { tax_credits: { solar: { itc_percent: number }; wind: { ptc_per_mwh: number } } };
+        };
       };
       t.equal(stored.name, 'from the form');
       t.equal(stored.inputs.solar.capacity_mw_dc, 80, 'the fields became the inputs');
+      t.equal(stored.inputs.finance.tax_credits.solar.itc_percent, 30, 'a tax credit from its field');
+      t.equal(stored.inputs.finance.tax_credits.wind.ptc_per_mwh, 0, 'an empty field leaves the default');
       await page.waitForSelector('h1:has-text("from the form")');
 
       await page.goBack();

@@ -30,7 +30,22 @@ export const SCENARIO_FIELDS: Field[] = [
   { path: '/grid/export_limit_mw', label: 'Export limit (MW)', kind: 'number', value: '', optional: true },
   { path: '/market/ppa_price_per_mwh', label: 'PPA price (per MWh, or "solve")', kind: 'text', value: '50' },
   { path: '/market/merchant_price_per_mwh', label: 'Merchant price (per MWh)', kind: 'number', value: '45' },
+  {
+    path: '/finance/target_equity_irr_percent',
+    label: 'Target equity IRR (%), for "solve"',
+    kind: 'number',
+    value: '',
+    optional: true,
+  },
   { path: '/finance/debt/fraction', label: 'Debt share of capex (0–1)', kind: 'number', value: '0.6' },
+  { path: '/finance/tax_credits/solar/itc_percent', label: 'Solar ITC (%)', kind: 'number', value: '', optional: true },
+  {
+    path: '/finance/tax_credits/wind/ptc_per_mwh',
+    label: 'Wind PTC (per MWh)',
+    kind: 'number',
+    value: '',
+    optional: true,
+  },
 ];
 
 const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;

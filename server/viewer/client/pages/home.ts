@@ -204,6 +204,8 @@ const SWEEP_PATHS = [
   '/solar/array_type',
   '/wind/turbine/hub_height_m',
   '/finance/debt/fraction',
+  '/finance/tax_credits/solar/itc_percent',
+  '/finance/tax_credits/wind/ptc_per_mwh',
   '/seed',
 ];
 

@@ -220,14 +220,16 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
 /**
  * The statements' table columns: [table, header, path in the year's row, "opt"?]; `c` is the cash
  * flow, `i` the income statement. Money unless the path is `dscr`. An `opt` column (a line of SAM
- * Single Owner's structure that is 0 unless its input is set) shows only when some year has it.
+ * Single Owner's structure that is 0 unless its input is set) shows only when some year has it;
+ * `opt:path` when some year has that other line (the federal tax, beside a state tax).
  */
 const COLUMNS =
-  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income`
+  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt:state_income_tax|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income`
     .split('|')
     .map((spec) => {
       const [table, header, path, opt] = spec.split(' ');
-      return { table, header: header.replaceAll('_', ' '), path, optional: opt === 'opt' };
+      const shownIf = opt === 'opt' ? path : opt?.startsWith('opt:') ? opt.slice(4) : null;
+      return { table, header: header.replaceAll('_', ' '), path, shownIf };
     });
 
 function value(row: Record<string, unknown>, path: string): unknown {
@@ -249,9 +251,9 @@ function statementTable(
   const columns = COLUMNS.filter(
     (c) =>
       c.table === table &&
-      (!c.optional ||
+      (c.shownIf === null ||
         rows.some((r) => {
-          const v = value(r, c.path);
+          const v = value(r, c.shownIf as string);
           return typeof v === 'number' && v !== 0;
         })),
   );
