@@ -228,27 +228,41 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
         ],
       });
       // Hot-row check: how often a worker's connection waits on a lock (the sweep row's seq is the
-      // one row every finishing variant updates), sampled every 5 ms while the two drain.
+      // one row every finishing variant updates), sampled every 5 ms while the two drain; each
+      // wait named by the statement that waits (a row lock is a wait on the holder's transaction,
+      // which names no table) and the relation of its ungranted lock when it has one (`object
+      // pg_database` is the lock NOTIFY takes at commit to order the notification queue).
       const sampler = b.pool(url);
       let samples = 0;
       let lockWaits = 0;
+      const waiting = new Map<string, number>();
       let sampling = true;
       const sampled = (async () => {
         while (sampling) {
-          const { rows: w } = await sampler.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE application_name LIKE 'hourglass-worker%' AND wait_event_type = 'Lock'`,
+          const { rows: w } = await sampler.query<{ what: string }>(
+            `SELECT left(regexp_replace(a.query, '\\s+', ' ', 'g'), 48)
+                    || ' [' || string_agg(DISTINCT coalesce(c.relname, l.locktype || coalesce(' ' || l.classid::regclass, '')), ',') || ']' AS what
+               FROM pg_stat_activity a
+               JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
+               LEFT JOIN pg_class c ON c.oid = l.relation
+              WHERE a.application_name LIKE 'hourglass-worker%' AND a.wait_event_type = 'Lock'
+              GROUP BY a.pid, a.query`,
           );
           samples++;
-          if (w[0].n > 0) lockWaits++;
+          if (w.length > 0) lockWaits++;
+          for (const { what } of w) waiting.set(what, (waiting.get(what) ?? 0) + 1);
           await sleep(5);
         }
       })();
       await waitFinished(base, lat2.id as string, 900_000);
       sampling = false;
       await sampled;
+      const byStatement = [...waiting]
+        .sort((x, y) => y[1] - x[1])
+        .map(([what, n]) => `${n} × ${what}`)
+        .join('; ');
       notes.push(
-        `#12: two workers draining a sweep: a worker connection waited on a lock in ${lockWaits} of ${samples} samples (${((100 * lockWaits) / Math.max(1, samples)).toFixed(1)} %)`,
+        `#12: two workers draining a sweep: a worker connection waited on a lock in ${lockWaits} of ${samples} samples (${((100 * lockWaits) / Math.max(1, samples)).toFixed(1)} %)${byStatement ? `; waiting: ${byStatement}` : ''}`,
       );
       const { rows: span2 } = await b.pool(url).query<{ seconds: number; n: number; workers: number }>(
         `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
