@@ -191,6 +191,11 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
   return router;
 }
 
+/** The stored statements' hourly arrays (year × hour). */
+async function hourlyArrays(statementsGzip: Buffer): Promise<{ solar_hourly: number[][]; wind_hourly: number[][] }> {
+  return JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8'));
+}
+
 async function sendCsv(
   res: Response,
   statementsGzip: Buffer,
@@ -198,10 +203,7 @@ async function sendCsv(
   tz: number,
   gzip: boolean,
 ): Promise<void> {
-  const { solar_hourly, wind_hourly } = JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8')) as {
-    solar_hourly: number[][];
-    wind_hourly: number[][];
-  };
+  const { solar_hourly, wind_hourly } = await hourlyArrays(statementsGzip);
   const sink = gzip ? createGzip({ level: 4 }) : res;
   if (gzip) {
     res.setHeader('Content-Encoding', 'gzip');
@@ -216,10 +218,7 @@ async function sendCsv(
 
 /** One year of the stored hourly arrays. */
 async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number, year: number): Promise<HourlyYear> {
-  const { solar_hourly, wind_hourly } = JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8')) as {
-    solar_hourly: number[][];
-    wind_hourly: number[][];
-  };
+  const { solar_hourly, wind_hourly } = await hourlyArrays(statementsGzip);
   return {
     scenario_id: id,
     year,

@@ -12,6 +12,11 @@ export interface Field {
   optional?: boolean;
 }
 
+/** A number field left empty: the input keeps its default. */
+function optionalNumber(path: string, label: string): Field {
+  return { path, label, kind: 'number', value: '', optional: true };
+}
+
 export const SCENARIO_FIELDS: Field[] = [
   { path: '/name', label: 'Name', kind: 'text', value: 'My hybrid project' },
   { path: '/site/latitude', label: 'Latitude (°N)', kind: 'number', value: '35.2' },
@@ -27,25 +32,13 @@ export const SCENARIO_FIELDS: Field[] = [
   { path: '/wind/capacity_mw', label: 'Wind capacity (MW)', kind: 'number', value: '100' },
   { path: '/wind/turbine/rated_kw', label: 'Turbine rating (kW)', kind: 'number', value: '3000' },
   { path: '/wind/turbine/hub_height_m', label: 'Hub height (m)', kind: 'number', value: '100' },
-  { path: '/grid/export_limit_mw', label: 'Export limit (MW)', kind: 'number', value: '', optional: true },
+  optionalNumber('/grid/export_limit_mw', 'Export limit (MW)'),
   { path: '/market/ppa_price_per_mwh', label: 'PPA price (per MWh, or "solve")', kind: 'text', value: '50' },
   { path: '/market/merchant_price_per_mwh', label: 'Merchant price (per MWh)', kind: 'number', value: '45' },
-  {
-    path: '/finance/target_equity_irr_percent',
-    label: 'Target equity IRR (%), for "solve"',
-    kind: 'number',
-    value: '',
-    optional: true,
-  },
+  optionalNumber('/finance/target_equity_irr_percent', 'Target equity IRR (%), for "solve"'),
   { path: '/finance/debt/fraction', label: 'Debt share of capex (0–1)', kind: 'number', value: '0.6' },
-  { path: '/finance/tax_credits/solar/itc_percent', label: 'Solar ITC (%)', kind: 'number', value: '', optional: true },
-  {
-    path: '/finance/tax_credits/wind/ptc_per_mwh',
-    label: 'Wind PTC (per MWh)',
-    kind: 'number',
-    value: '',
-    optional: true,
-  },
+  optionalNumber('/finance/tax_credits/solar/itc_percent', 'Solar ITC (%)'),
+  optionalNumber('/finance/tax_credits/wind/ptc_per_mwh', 'Wind PTC (per MWh)'),
 ];
 
 const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;
