@@ -48,7 +48,7 @@ for (const [weatherName, weather] of [
     for (const [name, patch] of variants) {
       const inputs = resolvedInputs({ ...weather, ...patch } as DeepPartial<ScenarioInputs>);
       const hitsBefore = cache.hits;
-      const viaCache = calculate(inputs, undefined, undefined, cache);
+      const viaCache = calculate(inputs, { cache });
       const alone = calculate(inputs);
       t.ok(bytesOf(viaCache).equals(bytesOf(alone)), `${name}: identical to a calculation without a cache`);
       if (name !== 'default') t.ok(cache.hits > hitsBefore, `${name}: reused a cached profile`);

@@ -227,7 +227,7 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
 
 function run(t: Test, name: string, inputs: ResolvedInputs): EngineResult {
   const fractions: number[] = [];
-  const r = calculate(inputs, (_stage, fraction) => fractions.push(fraction));
+  const r = calculate(inputs, { onProgress: (_stage, fraction) => fractions.push(fraction) });
   t.ok(fractions.length >= 25 && fractions.length <= 60, `${name}: ${fractions.length} progress reports`);
   t.ok(
     fractions.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= fractions[i - 1])),

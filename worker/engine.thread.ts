@@ -49,7 +49,7 @@ const warm = resolveInputs(
   Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
   { scenarioId: warmId, now: new Date(0) },
 );
-for (let i = 0; i < 2; i++) calculate(warm, undefined, (_, solar, wind) => [solar.slice(), wind.slice()]);
+for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, solar, wind) => [solar.slice(), wind.slice()] });
 const results = new ResultClient(resultPort);
 
 port.on('message', (req: ThreadRequest) => {
@@ -57,18 +57,17 @@ port.on('message', (req: ThreadRequest) => {
     results.begin();
     const t0 = performance.now();
     let slept = 0;
-    const result = calculate(
-      req.inputs,
-      (stage, fraction) => {
+    const result = calculate(req.inputs, {
+      onProgress: (stage, fraction) => {
         port.postMessage({ type: 'progress', stage, fraction });
         if (testDelayMs > 0 && fraction * testDelayMs > slept) {
           Atomics.wait(pause, 0, 0, fraction * testDelayMs - slept);
           slept = fraction * testDelayMs;
         }
       },
-      req.keepHourly ? (_, solar, wind) => results.year(solar, wind) : undefined,
-      profiles,
-    );
+      onYear: req.keepHourly ? (_, solar, wind) => results.year(solar, wind) : undefined,
+      cache: profiles,
+    });
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;
     results.finish(req.seq, req.scenarioId, statements, req.keepHourly);

@@ -7,9 +7,9 @@
 // negative when it is a benefit. Cash-flow fields that are results
 // (ebitda, cfads, equity_cash_flow) are signed cash to the owner.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
-export const YEARS = 25;
-export const HOURS_PER_YEAR = 8760;
+export { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
 const Money = (description: string) => Type.Number({ description });
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
