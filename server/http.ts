@@ -1,6 +1,6 @@
 // Small HTTP helpers shared by the routes.
 import type { Request, RequestHandler, Response } from 'express';
-import { isUuid } from '../shared/uuid.ts';
+import { isUuid } from '../shared/ids.ts';
 import { HttpProblem } from './problem.ts';
 
 /** The trailing `.all()` of a route: 405 with the methods the path does allow. */

@@ -7,9 +7,13 @@
 // never met, and no row moves across a cursor, so pages neither skip nor repeat a row.
 import type { Request, Response } from 'express';
 import type pg from 'pg';
-import { copyOut, uuidLiteral } from '../shared/pg.copy.ts';
-import { isUuid } from '../shared/uuid.ts';
+import { isUuid } from '../shared/ids.ts';
+import { isScenarioStatus, SCENARIO_STATUSES, type ScenarioStatus } from '../shared/lifecycle.ts';
+import type { CopyRun } from '../shared/pg.copy.ts';
 import { HttpProblem } from './problem.ts';
+import { copyListItems, type ListQuery, listPage } from './scenarios.repository.ts';
+
+export type { ListQuery };
 
 /** Bytes per write of the list. */
 const LIST_CHUNK = 64 * 1024;
@@ -19,16 +23,6 @@ const LIST_BUFFER_LIMIT = 1024 * 1024;
 const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 export const MAX_PAGE = 1000;
 export const LIST_PARAMS = ['limit', 'cursor', 'status', 'sweep_id', 'q'] as const;
-export const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-
-export interface ListQuery {
-  limit: number | null;
-  /** The id after which the page starts (exclusive), newest first. */
-  after: string | null;
-  statuses: string[] | null;
-  sweepId: string | null;
-  q: string | null;
-}
 
 const bad = (path: string, message: string) =>
   new HttpProblem('bad_request', `${path} ${message}`, { errors: [{ path, message }] });
@@ -61,13 +55,13 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
     after = id.toLowerCase();
   }
   const statusText = single(query, 'status');
-  let statuses: string[] | null = null;
+  let statuses: ScenarioStatus[] | null = null;
   if (statusText !== null) {
-    statuses = statusText.split(',');
-    const wrong = statuses.filter((s) => !(STATUSES as readonly string[]).includes(s));
-    if (wrong.length || statuses.length === 0) {
-      throw bad('?status', `must be one or more of ${STATUSES.join(', ')}, separated by commas`);
+    const words = statusText.split(',');
+    if (!words.every(isScenarioStatus)) {
+      throw bad('?status', `must be one or more of ${SCENARIO_STATUSES.join(', ')}, separated by commas`);
     }
+    statuses = words;
   }
   const sweepText = single(query, 'sweep_id');
   if (sweepText !== null && sweepText !== 'none' && !isUuid(sweepText)) {
@@ -80,38 +74,10 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   return { limit, after, statuses, sweepId: sweepText?.toLowerCase() ?? null, q };
 }
 
-/** `name ILIKE '%q%'` with q's own % and _ taken literally. */
-function nameContains(client: pg.ClientBase, q: string): string {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return `s.name ILIKE ${client.escapeLiteral(pattern)}`;
-}
-
-/** SELECT of list items as text, newest first, with every value a literal (COPY takes no parameters). */
-function listSql(client: pg.ClientBase, query: ListQuery): string {
-  const where: string[] = [];
-  if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => client.escapeLiteral(s)).join(', ')})`);
-  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL');
-  else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
-  if (query.q !== null) where.push(nameContains(client, query.q));
-  if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);
-  // A page also needs each row's id, for its cursor; the stream does not.
-  return `SELECT COALESCE(s.list_json, scenario_list_json(s))${query.limit !== null ? ', s.id::text' : ''}
-    FROM scenarios s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY s.id DESC${query.limit !== null ? ` LIMIT ${query.limit + 1}` : ''}`;
-}
-
 /** One page: `{items, next_cursor}`, and a `Link: <…>; rel="next"` header when there is more. */
 export async function sendPage(pool: pg.Pool, req: Request, res: Response, query: ListQuery): Promise<void> {
   const limit = query.limit ?? MAX_PAGE;
-  const client = await pool.connect();
-  let rows: Array<{ item: string; id: string }>;
-  try {
-    const sql = listSql(client, query);
-    const result = await client.query<[string, string]>({ text: sql, rowMode: 'array' });
-    rows = result.rows.map(([item, id]) => ({ item, id }));
-  } finally {
-    client.release();
-  }
+  const rows = await listPage(pool, { ...query, limit });
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const next = more ? encodeCursor(page[page.length - 1].id) : null;
@@ -136,72 +102,63 @@ export async function sendPage(pool: pg.Pool, req: Request, res: Response, query
  * so memory stays flat whatever the number of scenarios.
  */
 export async function streamAll(pool: pg.Pool, res: Response, query: ListQuery): Promise<void> {
-  const client = await pool.connect();
-  let released = false;
-  const release = (err?: Error) => {
-    if (released) return;
-    released = true;
-    client.release(err);
+  // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
+  const spare: Buffer[] = [];
+  const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
+  let chunk = take();
+  chunk.write('{"items":[');
+  let used = 10;
+  let total = 0;
+  let dropped = false;
+  let copy: CopyRun | null = null;
+  const flush = () => {
+    if (used === 0 || dropped) return;
+    const written = chunk;
+    res.write(written.subarray(0, used), () => {
+      if (written.length === LIST_CHUNK) spare.push(written);
+    });
+    chunk = take();
+    used = 0;
+    // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
+    if (res.writableLength >= LIST_BUFFER_LIMIT) {
+      copy?.pause();
+      res.once('drain', () => copy?.resume());
+    }
+  };
+  // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      dropped = true;
+      copy?.resume();
+    }
+  });
+  const onItem = ([json]: Array<Buffer | null>) => {
+    if (dropped || !json) return;
+    const need = json.length + 1;
+    if (used + need > chunk.length) flush();
+    if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
+    if (total++ > 0) chunk[used++] = 0x2c; // ','
+    used += json.copy(chunk, used);
   };
   try {
     // A slow client holds the COPY open: it gets LIST_TIMEOUT_MS, not the pool's statement timeout.
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${LIST_TIMEOUT_MS}`);
-    res.status(200).type('application/json');
-    // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
-    const spare: Buffer[] = [];
-    const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
-    let chunk = take();
-    chunk.write('{"items":[');
-    let used = 10;
-    let total = 0;
-    let dropped = false;
-    const flush = () => {
-      if (used === 0 || dropped) return;
-      const written = chunk;
-      res.write(written.subarray(0, used), () => {
-        if (written.length === LIST_CHUNK) spare.push(written);
-      });
-      chunk = take();
-      used = 0;
-      // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
-      if (res.writableLength >= LIST_BUFFER_LIMIT) {
-        copy.pause();
-        res.once('drain', () => copy.resume());
-      }
-    };
-    // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
-    res.once('close', () => {
-      if (!res.writableFinished) {
-        dropped = true;
-        copy.resume();
-      }
-    });
-    const copy = copyOut(
-      client,
-      listSql(client, query),
-      ([json]) => {
-        if (dropped || !json) return;
-        const need = json.length + 1;
-        if (used + need > chunk.length) flush();
-        if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
-        if (total++ > 0) chunk[used++] = 0x2c; // ','
-        used += json.copy(chunk, used);
+    await copyListItems(
+      pool,
+      query,
+      LIST_TIMEOUT_MS,
+      (started) => {
+        copy = started;
+        res.status(200).type('application/json');
       },
-      { timeoutMs: LIST_TIMEOUT_MS + 1000 },
+      onItem,
     );
-    await copy.done;
-    await client.query('COMMIT');
-    release();
-    if (dropped) return;
-    flush();
-    res.end(`],"total":${total}}`);
   } catch (err) {
-    release(err as Error);
     // Once the body has started, a failure can only cut the response short.
     if (res.headersSent) res.destroy(err as Error);
     else throw err;
-  } finally {
-    release();
+    return;
   }
+  if (dropped) return;
+  flush();
+  res.end(`],"total":${total}}`);
 }

@@ -4,17 +4,14 @@
 // notification only says "look". No gap, no duplicate. The streams of one scenario share each
 // read and get its rows in one synchronous pass (server/sse/scenario-streams.ts).
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { findStreamState } from '../../shared/scenarios.repository.ts';
-import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
-import { scenarioChannel } from '../../shared/uuid.ts';
+import { scenarioChannel } from '../../shared/channels.ts';
+import { isTerminal, TERMINAL_EVENTS } from '../../shared/lifecycle.ts';
 import type { AppDeps } from '../deps.ts';
 import { allowQuery, checkStreamStart, lastEventId, methodNotAllowed, openEventStream, scenarioId } from '../http.ts';
 import { idParam, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
+import { findStreamState } from '../scenarios.repository.ts';
 import { ScenarioStreams, type StreamMember } from '../sse/scenario-streams.ts';
-
-/** Browsers resend the id of the last event they saw; `?last_event_id=` serves clients that cannot set headers. */
-const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 export const eventsDoc: RouteDoc = {
   paths: {
@@ -81,7 +78,7 @@ export function eventRoutes(deps: AppDeps): ExpressRouter {
     checkStreamStart(req, { open, max: config.maxSseStreams, from, lastSeq: scenario.last_seq, what: 'scenario' });
     // Finished, and the client has it all: 204 tells an EventSource to stop reconnecting (it would
     // otherwise come back after the terminal event and hold an idle stream open for good).
-    if (TERMINAL_STATUSES.has(scenario.status) && from >= scenario.last_seq) {
+    if (isTerminal(scenario.status) && from >= scenario.last_seq) {
       res.status(204).end();
       return;
     }

@@ -2,11 +2,12 @@
 import { createHash } from 'node:crypto';
 import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
 import type { ScenarioRow } from '../../shared/db.ts';
+import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
-import { findByIdempotencyKey, findScenario } from '../../shared/scenarios.repository.ts';
+import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
+import { findScenario } from '../../shared/scenarios.repository.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
-import { uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   allowQuery,
@@ -21,8 +22,8 @@ import { created, createResponses, idParam, json, oneOfJson, problem, type Route
 import { HttpProblem } from '../problem.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
-import { LIST_PARAMS, MAX_PAGE, parseListQuery, STATUSES, sendPage, streamAll } from '../scenarios.list.ts';
-import { cancelQueued } from '../sweeps.repository.ts';
+import { LIST_PARAMS, MAX_PAGE, parseListQuery, sendPage, streamAll } from '../scenarios.list.ts';
+import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 import { validateScenario } from '../validate.ts';
 
 const query = (name: string, description: string, schema: Record<string, unknown>) => ({

@@ -4,12 +4,12 @@
 import { promisify } from 'node:util';
 import { createGzip, gunzip, gzip as gzipCallback } from 'node:zlib';
 import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { findResultEtag, findStatements, type ResultPart } from '../../shared/results.repository.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import type { AppDeps } from '../deps.ts';
 import { acceptsGzip, allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
 import { idParam, oneOfJson, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
+import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
 import { csvChunks } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);

@@ -2,7 +2,9 @@
 // CSV) and POST /api/sweeps/{id}/cancel.
 import { createHash } from 'node:crypto';
 import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
-import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { sweepChannel } from '../../shared/channels.ts';
+import { isUuid, uuidv7 } from '../../shared/ids.ts';
+import { resolveInputs, seedFromId } from '../../shared/inputs.resolve.ts';
 import {
   KPI_NAMES,
   type Sweep,
@@ -11,7 +13,6 @@ import {
   SweepResults,
   Sweep as SweepSchema,
 } from '../../shared/schemas/sweep.ts';
-import { isUuid, seedFromId, sweepChannel, uuidv7 } from '../../shared/uuid.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   allowQuery,
@@ -25,9 +26,9 @@ import {
 } from '../http.ts';
 import { created, createResponses, idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
 import { HttpProblem } from '../problem.ts';
+import { cancelQueued } from '../scenarios.repository.ts';
 import { expandSweep } from '../sweeps.expand.ts';
 import {
-  cancelQueued,
   findSweep,
   findSweepByKey,
   insertSweep,

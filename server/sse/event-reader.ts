@@ -1,7 +1,7 @@
 // A scenario's events as SSE blocks. Each block is encoded once and the same bytes go to every
 // stream that sends it; one read serves all the streams of a scenario (scenario-streams.ts).
 import type { Db } from '../../shared/db.ts';
-import { eventsAfter } from '../../shared/scenarios.repository.ts';
+import { eventsAfter } from '../scenarios.repository.ts';
 
 export interface SseEvent {
   seq: number;

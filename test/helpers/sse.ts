@@ -1,5 +1,6 @@
 // A real SSE client (the `eventsource` package) that records every event it receives.
 import { EventSource } from 'eventsource';
+import { isTerminal, SCENARIO_EVENTS, SWEEP_EVENTS } from '../../shared/lifecycle.ts';
 
 export interface ReceivedEvent {
   id: number;
@@ -7,7 +8,8 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-const NAMES = ['queued', 'running', 'progress', 'succeeded', 'failed', 'cancelled', 'variant', 'finished'];
+/** A scenario's events, a sweep's stored ones and the `progress` its stream adds (a scenario's name too). */
+const NAMES = [...SCENARIO_EVENTS, ...SWEEP_EVENTS];
 
 export interface Follower {
   events: ReceivedEvent[];
@@ -37,7 +39,7 @@ export function follow(url: string, opts: { lastEventId?: number; headers?: Reco
     source.addEventListener(name, (ev: MessageEvent) => {
       events.push({ id: Number(ev.lastEventId), event: name, data: JSON.parse(ev.data as string) });
       for (const w of waiters) w();
-      if (name === 'succeeded' || name === 'failed') source.close();
+      if (isTerminal(name)) source.close();
     });
   }
   return {
