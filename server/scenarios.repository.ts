@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { scenarioChannel } from '../shared/channels.ts';
 import type { Db, EventRow, ScenarioRow } from '../shared/db.ts';
-import type { ScenarioStatus } from '../shared/lifecycle.ts';
+import { FINAL_STAGE } from '../shared/lifecycle.ts';
 import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/pg.copy.ts';
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS } from '../shared/scenarios.repository.ts';
@@ -99,7 +99,7 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
 /** Queued scenarios become `cancelled` with a `cancelled` event; $1 the scenario's id, or the sweep's. */
 const cancelQueuedSql = (by: 'id' | 'sweep_id') => `
   WITH cancelled AS (
-    UPDATE scenarios SET status = 'cancelled', stage = 'cancelled', finished_at = now(), updated_at = now(),
+    UPDATE scenarios SET status = 'cancelled', stage = '${FINAL_STAGE.cancelled}', finished_at = now(), updated_at = now(),
            last_seq = last_seq + 1
     WHERE ${by} = $1 AND status = 'queued'
     RETURNING id, last_seq
@@ -146,12 +146,13 @@ export async function cancelQueued(
   });
 }
 
-/** The list's filters and page; every value already checked (server/scenarios.list.ts). */
+/** The list's filters and page, every value checked by the list route's query schema. */
 export interface ListQuery {
   limit: number | null;
   /** The id after which the page starts (exclusive), newest first. */
   after: string | null;
-  statuses: ScenarioStatus[] | null;
+  /** Scenario statuses (SCENARIO_STATUSES); each is quoted as a literal all the same. */
+  statuses: string[] | null;
   sweepId: string | null;
   q: string | null;
 }
