@@ -156,10 +156,13 @@ export interface SweepEventRow {
   data: unknown;
 }
 
+/** The most sweep events one read returns; a full batch is read again at once. */
+export const SWEEP_EVENTS_BATCH = 1000;
+
 export async function sweepEventsAfter(pool: pg.Pool, id: string, after: number): Promise<SweepEventRow[]> {
   const { rows } = await pool.query<SweepEventRow>(
-    'SELECT seq, name, data FROM sweep_events WHERE sweep_id = $1 AND seq > $2 ORDER BY seq LIMIT 1000',
-    [id, after],
+    'SELECT seq, name, data FROM sweep_events WHERE sweep_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    [id, after, SWEEP_EVENTS_BATCH],
   );
   return rows;
 }

@@ -100,7 +100,8 @@ export interface Web extends Proc {
 
 /** Spawns the web without waiting for it to listen (it may be waiting for its database). */
 export function launchWeb(databaseUrl: string, env: Record<string, string> = {}): Proc {
-  return spawnProc('server/main.ts', { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env });
+  // Every JSON answer checked against its route's declared schema (a mismatch is a 500).
+  return spawnProc('test/helpers/web.checked.ts', { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env });
 }
 
 /** Waits for a launched web's "listening" line. */
