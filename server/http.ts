@@ -106,7 +106,7 @@ export function checkStreamStart(
   }
 }
 
-/** The headers of an event stream (DESIGN §4), sent at once, and its reconnection delay. */
+/** The headers of an event stream (docs/api.md, "Events"), sent at once, and its reconnection delay. */
 export function openEventStream(res: Response): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
