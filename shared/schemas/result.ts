@@ -1,4 +1,4 @@
-// The statements of a calculated scenario (DESIGN.md section 5). One schema
+// The statements of a calculated scenario (their contract: docs/api.md, "The statements"). One schema
 // documents the API (OpenAPI) and types both the engine's output and the
 // stored result, so the three cannot drift.
 //
