@@ -1,4 +1,4 @@
-// createApp(deps) builds the Express app; only server/main.ts listens.
+// createApp(deps) builds the Express app; only server/web.process.ts listens (server/main.ts runs it).
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
