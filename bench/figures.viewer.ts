@@ -3,7 +3,8 @@
 // data's arrival to painted, the bytes a finished scenario's page transfers (gzip, one year of
 // hourly data included), and a 2,000-variant sweep's table sorted.
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
+import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
 import type { Bench } from './context.ts';
 import { startWeb, startWorker } from './procs.ts';
 import { median } from './stats.ts';
@@ -19,6 +20,11 @@ export const VIEWER_QUICK: ViewerSizes = { navigations: 3, heatmaps: 3, variants
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const site = { latitude: 35.2, longitude: -101.8 };
+
+/** The durations (ms) of the page's User Timing measures of that name, oldest first. */
+function measures(page: Page, name: string): Promise<number[]> {
+  return page.evaluate((n) => performance.getEntriesByName(n, 'measure').map((e) => e.duration), name);
+}
 
 async function post(base: string, path: string, body: unknown): Promise<{ id: string }> {
   const res = await fetch(`${base}${path}`, {
@@ -108,13 +114,13 @@ export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise
     const pageBytes = bytes;
 
     // One year's heatmap: data arrival → painted, for other years chosen in the page.
-    const drawn = async () => ((await page.evaluate('window.hourglassTimings?.heatmapMs?.length ?? 0')) as number) ?? 0;
+    const drawn = async () => (await measures(page, HEATMAP_PAINTED)).length;
     for (let i = 0; i < sizes.heatmaps; i++) {
       const before = await drawn();
       await page.selectOption('#heat-year', String(i + 2));
       while ((await drawn()) === before) await new Promise((r) => setTimeout(r, 10));
     }
-    const heatmapMs = ((await page.evaluate('window.hourglassTimings?.heatmapMs ?? []')) as number[]).slice(1);
+    const heatmapMs = (await measures(page, HEATMAP_PAINTED)).slice(1);
     await context.close();
 
     // The sweep page's table, sorted by one column after another.
@@ -123,12 +129,12 @@ export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise
     await sweepPage.goto(`${base}/sweeps/${sweep.id}`);
     await sweepPage.waitForSelector('[data-testid=sweep-row]');
     const columns = ['lcoe_nominal', 'equity_irr', 'min_dscr', 'equity_npv'];
-    const before = ((await sweepPage.evaluate('window.hourglassSweep.sortMs.length')) as number) ?? 0;
+    const before = (await measures(sweepPage, SWEEP_TABLE_SORTED)).length;
     for (let i = 0; i < sizes.sorts; i++) {
       await sweepPage.click(`[data-sort="${columns[i % columns.length]}"]`);
     }
     const rowsShown = (await sweepPage.locator('[data-testid=sweep-row]').count()) as number;
-    const sortMs = ((await sweepPage.evaluate('window.hourglassSweep.sortMs')) as number[]).slice(before);
+    const sortMs = (await measures(sweepPage, SWEEP_TABLE_SORTED)).slice(before);
     await sweepContext.close();
 
     b.rows.push(

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
 import { getJson, postScenario } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -51,6 +52,19 @@ async function open(t: Test, width = 1400, height = 900, baseUrl = base): Promis
   pageProblems.set(page, problems);
   t.teardown(() => context.close());
   return page;
+}
+
+/** The page's latest User Timing measure of that name. */
+async function lastMeasure(page: Page, name: string): Promise<{ duration: number; detail: unknown }> {
+  const all = await page.evaluate(
+    (n) =>
+      performance
+        .getEntriesByName(n, 'measure')
+        .map((e) => ({ duration: e.duration, detail: (e as { detail?: unknown }).detail })),
+    name,
+  );
+  if (!all.length) throw new Error(`no ${name} measure`);
+  return all[all.length - 1];
 }
 
 const pageProblems = new WeakMap<Page, string[]>();
@@ -163,6 +177,9 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
     await page.waitForSelector('[data-testid=heatmap][data-painted$="-wind"]');
     const calendar = await page.getAttribute('[data-testid=heatmap]', 'data-painted');
     t.match(calendar, /^\d{4}-wind$/, `heatmap of ${calendar}`);
+    // Each heatmap painted leaves a standard User Timing measure (what bench #13 reads).
+    const painted = await lastMeasure(page, HEATMAP_PAINTED);
+    t.same(painted.detail, { year: 25, technology: 'wind' }, `${HEATMAP_PAINTED}: ${painted.duration} ms`);
     clean(t, page);
   });
 });
@@ -265,6 +282,8 @@ t.test('a sweep page fills in live and sorts', async (t) => {
     await page.click('[data-sort="lcoe_nominal"]');
     const descending = (await column('lcoe_nominal')).map(Number);
     t.same(descending, [...ascending].reverse(), 'and the other way');
+    const sorted = await lastMeasure(page, SWEEP_TABLE_SORTED);
+    t.same(sorted.detail, { rows: 4, key: 'lcoe_nominal' }, `${SWEEP_TABLE_SORTED}: ${sorted.duration} ms`);
     t.ok((await paintedPixels(page, 'sweep-chart')) > 1000, 'the KPI chart is painted');
     // A row links to its scenario.
     await page.click('[data-testid=sweep-row] a');
