@@ -1,6 +1,8 @@
 // #12 sweeps: creating one, draining one whose variants reuse the worker's generation profiles and
 // one whose variants cannot (latitude), a single scenario posted while a sweep drains, the results
 // of a large sweep, disk per variant without hourly data, and the worker's memory while draining.
+import { accepted, DEFAULT_SCENARIO, getJson, postJson as post } from '../test/helpers/http.ts';
+import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { peakRssMb, resetPeakRss, rssMb, type Service, startWeb, startWorker } from './procs.ts';
 import { median, sleep } from './stats.ts';
@@ -15,18 +17,11 @@ export interface SweepSizes {
 export const SWEEP_FULL: SweepSizes = { create: 1000, reuse: 1000, latitude: 400, results: 2000, singles: 7 };
 export const SWEEP_QUICK: SweepSizes = { create: 50, reuse: 50, latitude: 20, results: 100, singles: 2 };
 
-const site = { latitude: 35.2, longitude: -101.8 };
+const { site } = DEFAULT_SCENARIO;
 
+/** POSTs to the web; the created resource (or the 200 answer). */
 async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 201 && res.status !== 200)
-    throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
+  return accepted(await post(`${base}${path}`, body), path);
 }
 
 /** A sweep of `n` variants over capacities, export limit and price (all share one design). */
@@ -46,15 +41,17 @@ function reuseSweep(n: number) {
 }
 
 async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
-  const deadline = performance.now() + limitMs;
-  for (;;) {
-    const res = await fetch(`${base}/api/sweeps/${id}`);
-    const sweep = (await res.json()) as { finished_at: string | null; counts: { failed: number } };
-    if (sweep.counts.failed > 0) throw new Error(`sweep ${id}: ${sweep.counts.failed} variants failed`);
-    if (sweep.finished_at) return;
-    if (performance.now() > deadline) throw new Error(`sweep ${id} did not finish within ${limitMs} ms`);
-    await sleep(100);
-  }
+  await waitUntil(
+    async () => {
+      const sweep = (await getJson(`${base}/api/sweeps/${id}`)).json as {
+        finished_at: string | null;
+        counts: { failed: number };
+      };
+      if (sweep.counts.failed > 0) throw new Error(`sweep ${id}: ${sweep.counts.failed} variants failed`);
+      return sweep.finished_at !== null;
+    },
+    { timeoutMs: limitMs, everyMs: 100, what: `sweep ${id} to finish` },
+  );
 }
 
 /** POST → succeeded of one single scenario, ms (polling its row every 5 ms). */
@@ -62,12 +59,15 @@ async function singleLatency(b: Bench, url: string, base: string): Promise<numbe
   const pool = b.pool(url);
   const t0 = performance.now();
   const created = await postJson(base, '/api/scenarios', { name: 'single', site });
-  for (;;) {
-    const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [created.id]);
-    if (rows[0]?.status === 'succeeded') return performance.now() - t0;
-    if (rows[0]?.status === 'failed') throw new Error('the single scenario failed');
-    await sleep(5);
-  }
+  await waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [created.id]);
+      if (rows[0]?.status === 'failed') throw new Error('the single scenario failed');
+      return rows[0]?.status === 'succeeded';
+    },
+    { timeoutMs: 600_000, everyMs: 5, what: 'the single scenario to succeed' },
+  );
+  return performance.now() - t0;
 }
 
 const TABLES = ['scenarios', 'scenario_events', 'scenario_results', 'sweeps', 'sweep_events', 'pgboss.job'];

@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Page } from 'playwright-core';
 import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
+import { accepted, DEFAULT_SCENARIO, postJson } from '../test/helpers/http.ts';
+import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { startWeb, startWorker } from './procs.ts';
 import { median } from './stats.ts';
@@ -19,7 +21,7 @@ export const VIEWER_FULL: ViewerSizes = { navigations: 15, heatmaps: 10, variant
 export const VIEWER_QUICK: ViewerSizes = { navigations: 3, heatmaps: 3, variants: 100, sorts: 3 };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const site = { latitude: 35.2, longitude: -101.8 };
+const { site } = DEFAULT_SCENARIO;
 
 /** The durations (ms) of the page's User Timing measures of that name, oldest first. */
 function measures(page: Page, name: string): Promise<number[]> {
@@ -27,13 +29,7 @@ function measures(page: Page, name: string): Promise<number[]> {
 }
 
 async function post(base: string, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status}`);
-  return (await res.json()) as { id: string };
+  return accepted(await postJson(`${base}${path}`, body), path) as { id: string };
 }
 
 export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise<void> {
@@ -45,13 +41,15 @@ export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise
   try {
     const pool = b.pool(url);
     const scenario = await post(base, '/api/scenarios', { name: 'viewer bench', site });
-    for (;;) {
-      const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [
-        scenario.id,
-      ]);
-      if (rows[0]?.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(
+      async () => {
+        const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [
+          scenario.id,
+        ]);
+        return rows[0]?.status === 'succeeded';
+      },
+      { timeoutMs: 120_000, everyMs: 100, what: 'the viewer scenario to succeed' },
+    );
     await worker.stop();
     // A sweep whose variants are made finished by SQL (no worker runs them), each with the KPIs of
     // the finished scenario scaled by its index: 2,000 distinct rows to sort without 2,000 runs.
