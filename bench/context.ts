@@ -1,6 +1,7 @@
 // What every figure group gets from bench/run.ts: the sizes of this run, the load process, the
 // cluster, a pool per database for the orchestrator's own queries, and where rows and notes go.
-import pg from 'pg';
+import type pg from 'pg';
+import { quietPool } from '../test/helpers/db.ts';
 import type { Cluster } from './cluster.ts';
 import type { EngineFigures } from './figures.engine.ts';
 import type { LoadProcess } from './procs.ts';
@@ -91,8 +92,7 @@ export function poolCache(): { pool(url: string): pg.Pool; end(): Promise<void> 
     pool(url) {
       let p = pools.get(url);
       if (!p) {
-        p = new pg.Pool({ connectionString: url, max: 2, application_name: 'hourglass-bench' });
-        p.on('error', () => {});
+        p = quietPool(url, { max: 2, applicationName: 'hourglass-bench' });
         pools.set(url, p);
       }
       return p;

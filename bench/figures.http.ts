@@ -18,6 +18,9 @@ export function perRequest(cpu: Record<string, number>, requests: number): strin
 /** #4's target rate, offered paced for the context row beside the closed loop's figures. */
 const PACED_RATE = 1500;
 
+/** A latency for a note; n/a when none was measured (NaN crosses the load process's IPC as null). */
+const ms = (v: number | null): string => (v !== null && Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
+
 /** #4: POST /api/scenarios against the baseline route, both in one web process with no worker. */
 export async function createThroughput(b: Bench): Promise<void> {
   const url = await b.cluster.database('create');
@@ -89,7 +92,7 @@ export async function createThroughput(b: Bench): Promise<void> {
       },
     );
     b.notes.push(
-      `#4: create p50 ${real.p50.toFixed(1)} ms (baseline ${base.p50.toFixed(1)} ms); paced at ${PACED_RATE}/s: p50 ${paced.p50.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms, from each request's scheduled start${real.errors + paced.errors ? `; errors: ${[...real.errorSamples, ...paced.errorSamples].join('; ')}` : ''}`,
+      `#4: create p50 ${ms(real.p50)} (baseline ${ms(base.p50)}); paced at ${PACED_RATE}/s: p50 ${ms(paced.p50)}, p99 ${ms(paced.p99)}, from each request's scheduled start${real.errors + paced.errors ? `; errors: ${[...real.errorSamples, ...paced.errorSamples].join('; ')}` : ''}`,
       `#4: CPU per request: ${real.cpu} (baseline route: ${base.cpu})`,
     );
   } finally {

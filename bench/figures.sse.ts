@@ -5,7 +5,7 @@
 import type { Bench } from './context.ts';
 import { count } from './context.ts';
 import type { Broadcast } from './load.protocol.ts';
-import { rssMb, spawnService, startWeb } from './procs.ts';
+import { rssMb, startServer, startWeb } from './procs.ts';
 import { median, quantile, sleep } from './stats.ts';
 
 interface Fanout {
@@ -47,13 +47,11 @@ async function fanout(
 
 export async function sseFanout(b: Bench, url: string): Promise<void> {
   const n = b.sizes.sseStreams;
-  const bare = await spawnService({
+  const bare = await startServer({
     name: 'sse-baseline',
     entry: 'bench/sse-baseline.server.ts',
     args: [url, 'bench_broadcast'],
-    env: {},
     logDir: b.logDir,
-    ready: '"msg":"listening"',
   });
   let base: Fanout;
   let bareRss: number;

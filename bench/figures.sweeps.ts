@@ -1,6 +1,8 @@
 // #12 sweeps: creating one, draining one whose variants reuse the worker's generation profiles and
 // one whose variants cannot (latitude), a single scenario posted while a sweep drains, the results
 // of a large sweep, disk per variant without hourly data, and the worker's memory while draining.
+import { accepted, DEFAULT_SCENARIO, getJson, postJson as post } from '../test/helpers/http.ts';
+import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { peakRssMb, resetPeakRss, rssMb, type Service, startWeb, startWorker } from './procs.ts';
 import { median, sleep } from './stats.ts';
@@ -15,18 +17,11 @@ export interface SweepSizes {
 export const SWEEP_FULL: SweepSizes = { create: 1000, reuse: 1000, latitude: 400, results: 2000, singles: 7 };
 export const SWEEP_QUICK: SweepSizes = { create: 50, reuse: 50, latitude: 20, results: 100, singles: 2 };
 
-const site = { latitude: 35.2, longitude: -101.8 };
+const { site } = DEFAULT_SCENARIO;
 
+/** POSTs to the web; the created resource (or the 200 answer). */
 async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 201 && res.status !== 200)
-    throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
+  return accepted(await post(`${base}${path}`, body), path);
 }
 
 /** A sweep of `n` variants over capacities, export limit and price (all share one design). */
@@ -46,15 +41,17 @@ function reuseSweep(n: number) {
 }
 
 async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
-  const deadline = performance.now() + limitMs;
-  for (;;) {
-    const res = await fetch(`${base}/api/sweeps/${id}`);
-    const sweep = (await res.json()) as { finished_at: string | null; counts: { failed: number } };
-    if (sweep.counts.failed > 0) throw new Error(`sweep ${id}: ${sweep.counts.failed} variants failed`);
-    if (sweep.finished_at) return;
-    if (performance.now() > deadline) throw new Error(`sweep ${id} did not finish within ${limitMs} ms`);
-    await sleep(100);
-  }
+  await waitUntil(
+    async () => {
+      const sweep = (await getJson(`${base}/api/sweeps/${id}`)).json as {
+        finished_at: string | null;
+        counts: { failed: number };
+      };
+      if (sweep.counts.failed > 0) throw new Error(`sweep ${id}: ${sweep.counts.failed} variants failed`);
+      return sweep.finished_at !== null;
+    },
+    { timeoutMs: limitMs, everyMs: 100, what: `sweep ${id} to finish` },
+  );
 }
 
 /** POST → succeeded of one single scenario, ms (polling its row every 5 ms). */
@@ -62,12 +59,15 @@ async function singleLatency(b: Bench, url: string, base: string): Promise<numbe
   const pool = b.pool(url);
   const t0 = performance.now();
   const created = await postJson(base, '/api/scenarios', { name: 'single', site });
-  for (;;) {
-    const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [created.id]);
-    if (rows[0]?.status === 'succeeded') return performance.now() - t0;
-    if (rows[0]?.status === 'failed') throw new Error('the single scenario failed');
-    await sleep(5);
-  }
+  await waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [created.id]);
+      if (rows[0]?.status === 'failed') throw new Error('the single scenario failed');
+      return rows[0]?.status === 'succeeded';
+    },
+    { timeoutMs: 600_000, everyMs: 5, what: 'the single scenario to succeed' },
+  );
+  return performance.now() - t0;
 }
 
 const TABLES = ['scenarios', 'scenario_events', 'scenario_results', 'sweeps', 'sweep_events', 'pgboss.job'];
@@ -81,108 +81,228 @@ async function diskBytes(b: Bench, url: string): Promise<number> {
   return Number(rows[0].bytes);
 }
 
+/** A sweep over `n` latitudes (no variant can reuse another's generation). */
+function latitudeSweep(name: string, seed: number, n: number) {
+  return {
+    name,
+    base: { site, seed },
+    vary: [{ path: '/site/latitude', values: Array.from({ length: n }, (_, i) => 25 + (20 * i) / n) }],
+  };
+}
+
+/** Variants finished per second over a sweep's drain, from the database's own timestamps. */
+async function drainRate(b: Bench, url: string, sweepId: unknown): Promise<number> {
+  const { rows } = await b.pool(url).query<{ seconds: number; n: number }>(
+    `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
+     FROM scenarios WHERE sweep_id = $1`,
+    [sweepId],
+  );
+  return rows[0].n / rows[0].seconds;
+}
+
+/** 12a: creating a sweep, against the same number of single creates in a row (no worker runs). */
+async function createFigure(b: Bench, url: string, base: string, sizes: SweepSizes): Promise<number> {
+  const singleBody = { name: 'single', site };
+  const t1 = performance.now();
+  for (let i = 0; i < sizes.create; i++) await postJson(base, '/api/scenarios', singleBody);
+  const singlesMs = performance.now() - t1;
+  const createMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const s = await postJson(base, '/api/sweeps', {
+      name: 'create',
+      base: { site },
+      vary: [{ path: '/seed', from: 1, to: sizes.create, step: 1 }],
+    });
+    createMs.push(performance.now() - t);
+    await postJson(base, `/api/sweeps/${s.id}/cancel`, {});
+  }
+  await b.pool(url).query(`UPDATE scenarios SET status = 'cancelled' WHERE status = 'queued'`);
+  const create = median(createMs);
+  b.rows.push({
+    n: '12',
+    figure: `Create a ${sizes.create.toLocaleString('en-US')}-variant sweep, median of 3`,
+    value: create,
+    unit: 'ms',
+    baseline: { label: `${sizes.create.toLocaleString('en-US')} single creates in a row`, value: singlesMs },
+    ratio: create / singlesMs,
+    target: '≤ 1 s and ≤ 0.05 × baseline',
+    met: create <= 1000 && create / singlesMs <= 0.05,
+  });
+  return singlesMs;
+}
+
+/** 12b: a sweep whose variants share one design, POST → finished with one worker; its disk per variant. */
+async function reuseFigures(b: Bench, url: string, base: string, worker: Service, sizes: SweepSizes) {
+  resetPeakRss(worker.pid);
+  const diskBefore = await diskBytes(b, url);
+  const t2 = performance.now();
+  const reuse = await postJson(base, '/api/sweeps', reuseSweep(sizes.reuse));
+  const total = (reuse.counts as { total: number }).total;
+  await waitFinished(base, reuse.id as string, 600_000);
+  const reuseMs = performance.now() - t2;
+  const engineAll = total * b.engine.engineMs;
+  b.rows.push({
+    n: '12',
+    figure: `${total.toLocaleString('en-US')}-variant sweep (capacities, limit, price), POST → finished, 1 worker`,
+    value: reuseMs / 1000,
+    unit: 's',
+    baseline: { label: `${total.toLocaleString('en-US')} × engine (#1)`, value: engineAll / 1000, unit: 's' },
+    ratio: reuseMs / engineAll,
+    target: '≤ 0.25 × baseline',
+    met: reuseMs / engineAll <= 0.25,
+  });
+  const rssReuse = peakRssMb(worker.pid);
+  await sleep(500);
+  const perVariant = ((await diskBytes(b, url)) - diskBefore) / total / 1024;
+  b.rows.push({
+    n: '12',
+    figure: 'Disk per variant without hourly (tables, indexes, TOAST, pg-boss job)',
+    value: perVariant,
+    unit: 'kB',
+    target: '≤ 30 kB',
+    met: perVariant <= 30,
+  });
+  return { reuseId: reuse.id, rssReuse };
+}
+
+/** 12c/12d: a sweep varying latitude (no reuse), with single scenarios posted while it drains. */
+async function latitudeFigures(b: Bench, url: string, base: string, worker: Service, sizes: SweepSizes) {
+  resetPeakRss(worker.pid);
+  const lat = await postJson(base, '/api/sweeps', latitudeSweep('latitude', 7, sizes.latitude));
+  const busy: number[] = [];
+  await sleep(1000);
+  for (let i = 0; i < sizes.singles; i++) {
+    busy.push(await singleLatency(b, url, base));
+    await sleep(300);
+  }
+  await waitFinished(base, lat.id as string, 900_000);
+  return { busy, rssLat: peakRssMb(worker.pid), rate: await drainRate(b, url, lat.id) };
+}
+
+/**
+ * Hot-row check while `drained` runs: how often a worker's connection waits on a lock (the sweep
+ * row's seq is the one row every finishing variant updates), sampled every 5 ms; each wait named by
+ * the statement that waits (a row lock is a wait on the holder's transaction, which names no table)
+ * and the relation of its ungranted lock when it has one (`object pg_database` is the lock NOTIFY
+ * takes at commit to order the notification queue).
+ */
+async function lockWaitsDuring(b: Bench, url: string, drained: Promise<void>): Promise<string> {
+  const sampler = b.pool(url);
+  let samples = 0;
+  let lockWaits = 0;
+  const waiting = new Map<string, number>();
+  let sampling = true;
+  const sampled = (async () => {
+    while (sampling) {
+      const { rows: w } = await sampler.query<{ what: string }>(
+        `SELECT left(regexp_replace(a.query, '\\s+', ' ', 'g'), 48)
+                || ' [' || string_agg(DISTINCT coalesce(c.relname, l.locktype || coalesce(' ' || l.classid::regclass, '')), ',') || ']' AS what
+           FROM pg_stat_activity a
+           JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
+           LEFT JOIN pg_class c ON c.oid = l.relation
+          WHERE a.application_name LIKE 'hourglass-worker%' AND a.wait_event_type = 'Lock'
+          GROUP BY a.pid, a.query`,
+      );
+      samples++;
+      if (w.length > 0) lockWaits++;
+      for (const { what } of w) waiting.set(what, (waiting.get(what) ?? 0) + 1);
+      await sleep(5);
+    }
+  })();
+  try {
+    await drained;
+  } finally {
+    sampling = false;
+    await sampled;
+  }
+  const byStatement = [...waiting]
+    .sort((x, y) => y[1] - x[1])
+    .map(([what, n]) => `${n} × ${what}`)
+    .join('; ');
+  return `#12: two workers draining a sweep: a worker connection waited on a lock in ${lockWaits} of ${samples} samples (${((100 * lockWaits) / Math.max(1, samples)).toFixed(1)} %)${byStatement ? `; waiting: ${byStatement}` : ''}`;
+}
+
+/** 12f: the same kind of sweep (another seed: nothing cached) drained by two worker processes. */
+async function twoWorkersFigure(b: Bench, url: string, base: string, sizes: SweepSizes, oneWorkerRate: number) {
+  const second = await startWorker(url, b.logDir, 'worker-sweeps-2', { ENGINE_CACHE_MB: '256' });
+  try {
+    const lat2 = await postJson(base, '/api/sweeps', latitudeSweep('latitude, two workers', 8, sizes.latitude));
+    b.notes.push(await lockWaitsDuring(b, url, waitFinished(base, lat2.id as string, 900_000)));
+    const rate2 = await drainRate(b, url, lat2.id);
+    b.rows.push({
+      n: '12',
+      figure: `The latitude sweep (${sizes.latitude}), 2 worker processes`,
+      value: rate2,
+      unit: '/s',
+      baseline: { label: '1 worker (above)', value: oneWorkerRate, unit: '/s' },
+      ratio: rate2 / oneWorkerRate,
+      target: '≥ 1 × baseline',
+      met: rate2 >= oneWorkerRate,
+    });
+  } finally {
+    await second.stop();
+  }
+}
+
+/** 12e: the results of a large sweep: its variants made finished by SQL with a real variant's KPIs. */
+async function resultsFigure(b: Bench, url: string, base: string, sizes: SweepSizes, finishedSweepId: unknown) {
+  const big = await postJson(base, '/api/sweeps', {
+    name: 'results',
+    base: { site },
+    vary: [{ path: '/seed', from: 1, to: sizes.results, step: 1 }],
+  });
+  await b.pool(url).query(
+    `UPDATE scenarios s SET status = 'succeeded', summary = d.summary, totals = d.totals, finished_at = now()
+     FROM (SELECT summary, totals FROM scenarios WHERE sweep_id = $2 AND status = 'succeeded' LIMIT 1) d
+     WHERE s.sweep_id = $1`,
+    [big.id, finishedSweepId],
+  );
+  const resultsMs: number[] = [];
+  const selectMs: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/sweeps/${big.id}/results?sort=-equity_npv`);
+    await res.arrayBuffer();
+    resultsMs.push(performance.now() - t);
+    const s = performance.now();
+    await b
+      .pool(url)
+      .query(
+        'SELECT variant_index, id, status, variant_values, summary, totals FROM scenarios WHERE sweep_id = $1 ORDER BY variant_index',
+        [big.id],
+      );
+    selectMs.push(performance.now() - s);
+  }
+  b.rows.push({
+    n: '12',
+    figure: `GET /api/sweeps/{id}/results?sort=-equity_npv, ${sizes.results.toLocaleString('en-US')} variants, p50`,
+    value: median(resultsMs),
+    unit: 'ms',
+    baseline: { label: 'SELECT of the rows', value: median(selectMs) },
+    ratio: median(resultsMs) / median(selectMs),
+    target: '≤ 100 ms',
+    met: median(resultsMs) <= 100,
+  });
+}
+
 export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<void> {
-  const { rows, notes } = b;
   const web = await startWeb(url, b.logDir, 'web-sweeps', {
     MAX_SWEEP_VARIANTS: String(Math.max(2000, sizes.results)),
   });
   const base = `http://127.0.0.1:${web.port}`;
   let worker: Service | null = null;
   try {
-    // 12a: creating a sweep, against the same number of single creates in a row (no worker runs).
-    const singleBody = { name: 'single', site };
-    const t1 = performance.now();
-    for (let i = 0; i < sizes.create; i++) await postJson(base, '/api/scenarios', singleBody);
-    const singlesMs = performance.now() - t1;
-    const createMs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const t = performance.now();
-      const s = await postJson(base, '/api/sweeps', {
-        name: 'create',
-        base: { site },
-        vary: [{ path: '/seed', from: 1, to: sizes.create, step: 1 }],
-      });
-      createMs.push(performance.now() - t);
-      await postJson(base, `/api/sweeps/${s.id}/cancel`, {});
-    }
-    await b.pool(url).query(`UPDATE scenarios SET status = 'cancelled' WHERE status = 'queued'`);
-    const create = median(createMs);
-    rows.push({
-      n: '12',
-      figure: `Create a ${sizes.create.toLocaleString('en-US')}-variant sweep, median of 3`,
-      value: create,
-      unit: 'ms',
-      baseline: { label: `${sizes.create.toLocaleString('en-US')} single creates in a row`, value: singlesMs },
-      ratio: create / singlesMs,
-      target: '≤ 1 s and ≤ 0.05 × baseline',
-      met: create <= 1000 && create / singlesMs <= 0.05,
-    });
-
+    const singlesMs = await createFigure(b, url, base, sizes);
     // Idle single latency, for the row under drain.
     worker = await startWorker(url, b.logDir, 'worker-sweeps', { ENGINE_CACHE_MB: '256' });
     const rssIdle = rssMb(worker.pid);
     const idle: number[] = [];
     for (let i = 0; i < sizes.singles; i++) idle.push(await singleLatency(b, url, base));
-
-    // 12b: a sweep whose variants share one design: POST → finished, one worker.
-    resetPeakRss(worker.pid);
-    const diskBefore = await diskBytes(b, url);
-    const t2 = performance.now();
-    const reuse = await postJson(base, '/api/sweeps', reuseSweep(sizes.reuse));
-    const total = (reuse.counts as { total: number }).total;
-    await waitFinished(base, reuse.id as string, 600_000);
-    const reuseMs = performance.now() - t2;
-    const engineAll = total * b.engine.engineMs;
-    rows.push({
-      n: '12',
-      figure: `${total.toLocaleString('en-US')}-variant sweep (capacities, limit, price), POST → finished, 1 worker`,
-      value: reuseMs / 1000,
-      unit: 's',
-      baseline: { label: `${total.toLocaleString('en-US')} × engine (#1)`, value: engineAll / 1000, unit: 's' },
-      ratio: reuseMs / engineAll,
-      target: '≤ 0.25 × baseline',
-      met: reuseMs / engineAll <= 0.25,
-    });
-    const rssReuse = peakRssMb(worker.pid);
-    await sleep(500);
-    const perVariant = ((await diskBytes(b, url)) - diskBefore) / total / 1024;
-    rows.push({
-      n: '12',
-      figure: 'Disk per variant without hourly (tables, indexes, TOAST, pg-boss job)',
-      value: perVariant,
-      unit: 'kB',
-      target: '≤ 30 kB',
-      met: perVariant <= 30,
-    });
-
-    // 12c/12d: a sweep varying latitude (no reuse), with single scenarios posted while it drains.
-    resetPeakRss(worker.pid);
-    const lat = await postJson(base, '/api/sweeps', {
-      name: 'latitude',
-      base: { site, seed: 7 },
-      vary: [
-        {
-          path: '/site/latitude',
-          values: Array.from({ length: sizes.latitude }, (_, i) => 25 + (20 * i) / sizes.latitude),
-        },
-      ],
-    });
-    const busy: number[] = [];
-    await sleep(1000);
-    for (let i = 0; i < sizes.singles; i++) {
-      busy.push(await singleLatency(b, url, base));
-      await sleep(300);
-    }
-    await waitFinished(base, lat.id as string, 900_000);
-    const rssLat = peakRssMb(worker.pid);
-    const { rows: span } = await b.pool(url).query<{ seconds: number; n: number }>(
-      `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
-       FROM scenarios WHERE sweep_id = $1`,
-      [lat.id],
-    );
-    const rate = span[0].n / span[0].seconds;
+    const { reuseId, rssReuse } = await reuseFigures(b, url, base, worker, sizes);
+    const { busy, rssLat, rate } = await latitudeFigures(b, url, base, worker, sizes);
     const perEngine = 1000 / b.engine.engineMs;
-    rows.push(
+    b.rows.push(
       {
         n: '12',
         figure: `Sweep varying latitude (${sizes.latitude}, no reuse), 1 worker`,
@@ -213,118 +333,11 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
         met: Math.max(rssReuse, rssLat) <= 456,
       },
     );
-
-    // 12f: the same kind of sweep (another seed: nothing cached) drained by two worker processes.
-    const second = await startWorker(url, b.logDir, 'worker-sweeps-2', { ENGINE_CACHE_MB: '256' });
-    try {
-      const lat2 = await postJson(base, '/api/sweeps', {
-        name: 'latitude, two workers',
-        base: { site, seed: 8 },
-        vary: [
-          {
-            path: '/site/latitude',
-            values: Array.from({ length: sizes.latitude }, (_, i) => 25 + (20 * i) / sizes.latitude),
-          },
-        ],
-      });
-      // Hot-row check: how often a worker's connection waits on a lock (the sweep row's seq is the
-      // one row every finishing variant updates), sampled every 5 ms while the two drain; each
-      // wait named by the statement that waits (a row lock is a wait on the holder's transaction,
-      // which names no table) and the relation of its ungranted lock when it has one (`object
-      // pg_database` is the lock NOTIFY takes at commit to order the notification queue).
-      const sampler = b.pool(url);
-      let samples = 0;
-      let lockWaits = 0;
-      const waiting = new Map<string, number>();
-      let sampling = true;
-      const sampled = (async () => {
-        while (sampling) {
-          const { rows: w } = await sampler.query<{ what: string }>(
-            `SELECT left(regexp_replace(a.query, '\\s+', ' ', 'g'), 48)
-                    || ' [' || string_agg(DISTINCT coalesce(c.relname, l.locktype || coalesce(' ' || l.classid::regclass, '')), ',') || ']' AS what
-               FROM pg_stat_activity a
-               JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
-               LEFT JOIN pg_class c ON c.oid = l.relation
-              WHERE a.application_name LIKE 'hourglass-worker%' AND a.wait_event_type = 'Lock'
-              GROUP BY a.pid, a.query`,
-          );
-          samples++;
-          if (w.length > 0) lockWaits++;
-          for (const { what } of w) waiting.set(what, (waiting.get(what) ?? 0) + 1);
-          await sleep(5);
-        }
-      })();
-      await waitFinished(base, lat2.id as string, 900_000);
-      sampling = false;
-      await sampled;
-      const byStatement = [...waiting]
-        .sort((x, y) => y[1] - x[1])
-        .map(([what, n]) => `${n} × ${what}`)
-        .join('; ');
-      notes.push(
-        `#12: two workers draining a sweep: a worker connection waited on a lock in ${lockWaits} of ${samples} samples (${((100 * lockWaits) / Math.max(1, samples)).toFixed(1)} %)${byStatement ? `; waiting: ${byStatement}` : ''}`,
-      );
-      const { rows: span2 } = await b.pool(url).query<{ seconds: number; n: number; workers: number }>(
-        `SELECT extract(epoch FROM max(finished_at) - min(started_at))::float8 AS seconds, count(*)::int AS n
-         FROM scenarios WHERE sweep_id = $1`,
-        [lat2.id],
-      );
-      const rate2 = span2[0].n / span2[0].seconds;
-      rows.push({
-        n: '12',
-        figure: `The latitude sweep (${sizes.latitude}), 2 worker processes`,
-        value: rate2,
-        unit: '/s',
-        baseline: { label: '1 worker (above)', value: rate, unit: '/s' },
-        ratio: rate2 / rate,
-        target: '≥ 1 × baseline',
-        met: rate2 >= rate,
-      });
-    } finally {
-      await second.stop();
-    }
+    await twoWorkersFigure(b, url, base, sizes, rate);
     await worker.stop();
     worker = null;
-
-    // 12e: the results of a large sweep: its variants made finished by SQL with a real variant's KPIs.
-    const big = await postJson(base, '/api/sweeps', {
-      name: 'results',
-      base: { site },
-      vary: [{ path: '/seed', from: 1, to: sizes.results, step: 1 }],
-    });
-    await b.pool(url).query(
-      `UPDATE scenarios s SET status = 'succeeded', summary = d.summary, totals = d.totals, finished_at = now()
-       FROM (SELECT summary, totals FROM scenarios WHERE sweep_id = $2 AND status = 'succeeded' LIMIT 1) d
-       WHERE s.sweep_id = $1`,
-      [big.id, reuse.id],
-    );
-    const resultsMs: number[] = [];
-    const selectMs: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const t = performance.now();
-      const res = await fetch(`${base}/api/sweeps/${big.id}/results?sort=-equity_npv`);
-      await res.arrayBuffer();
-      resultsMs.push(performance.now() - t);
-      const s = performance.now();
-      await b
-        .pool(url)
-        .query(
-          'SELECT variant_index, id, status, variant_values, summary, totals FROM scenarios WHERE sweep_id = $1 ORDER BY variant_index',
-          [big.id],
-        );
-      selectMs.push(performance.now() - s);
-    }
-    rows.push({
-      n: '12',
-      figure: `GET /api/sweeps/{id}/results?sort=-equity_npv, ${sizes.results.toLocaleString('en-US')} variants, p50`,
-      value: median(resultsMs),
-      unit: 'ms',
-      baseline: { label: 'SELECT of the rows', value: median(selectMs) },
-      ratio: median(resultsMs) / median(selectMs),
-      target: '≤ 100 ms',
-      met: median(resultsMs) <= 100,
-    });
-    notes.push(
+    await resultsFigure(b, url, base, sizes, reuseId);
+    b.notes.push(
       `#12: single creates took ${(singlesMs / sizes.create).toFixed(2)} ms each in a row; the idle single scenario p50 ${median(idle).toFixed(0)} ms, under the latitude sweep ${median(busy).toFixed(0)} ms`,
       `#12: worker peak RSS ${rssReuse.toFixed(0)} MB in the reuse sweep, ${rssLat.toFixed(0)} MB in the latitude sweep (idle ${rssIdle.toFixed(0)} MB)`,
     );

@@ -3,7 +3,11 @@
 // data's arrival to painted, the bytes a finished scenario's page transfers (gzip, one year of
 // hourly data included), and a 2,000-variant sweep's table sorted.
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import type pg from 'pg';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
+import { accepted, DEFAULT_SCENARIO, postJson } from '../test/helpers/http.ts';
+import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { startWeb, startWorker } from './procs.ts';
 import { median } from './stats.ts';
@@ -18,16 +22,129 @@ export const VIEWER_FULL: ViewerSizes = { navigations: 15, heatmaps: 10, variant
 export const VIEWER_QUICK: ViewerSizes = { navigations: 3, heatmaps: 3, variants: 100, sorts: 3 };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const site = { latitude: 35.2, longitude: -101.8 };
+const { site } = DEFAULT_SCENARIO;
+
+/** The durations (ms) of the page's User Timing measures of that name, oldest first. */
+function measures(page: Page, name: string): Promise<number[]> {
+  return page.evaluate((n) => performance.getEntriesByName(n, 'measure').map((e) => e.duration), name);
+}
 
 async function post(base: string, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+  return accepted(await postJson(`${base}${path}`, body), path) as { id: string };
+}
+
+/** A scenario posted and run by the worker; its id. */
+async function finishedScenario(pool: pg.Pool, base: string): Promise<string> {
+  const { id } = await post(base, '/api/scenarios', { name: 'viewer bench', site });
+  await waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [id]);
+      return rows[0]?.status === 'succeeded';
+    },
+    { timeoutMs: 120_000, everyMs: 100, what: 'the viewer scenario to succeed' },
+  );
+  return id;
+}
+
+/**
+ * A sweep whose variants are made finished by SQL (no worker runs them), each with the KPIs of
+ * the finished scenario scaled by its index: 2,000 distinct rows to sort without 2,000 runs.
+ */
+async function finishedSweep(pool: pg.Pool, base: string, scenarioId: string, variants: number): Promise<string> {
+  const sweep = await post(base, '/api/sweeps', {
+    name: 'viewer bench sweep',
+    base: { site },
+    vary: [
+      { path: '/solar/capacity_mw_dc', values: Array.from({ length: variants / 20 }, (_, i) => 10 + 5 * i) },
+      { path: '/grid/export_limit_mw', from: 100, to: 290, step: 10 },
+    ],
   });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status}`);
-  return (await res.json()) as { id: string };
+  const { rows: found } = await pool.query<{ summary: Record<string, unknown> }>(
+    'SELECT summary FROM scenarios WHERE id = $1',
+    [scenarioId],
+  );
+  const { rows } = await pool.query<{ id: string; variant_index: number }>(
+    'SELECT id, variant_index FROM scenarios WHERE sweep_id = $1',
+    [sweep.id],
+  );
+  const summaries = rows.map((v) =>
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(found[0].summary).map(([k, x]) => [
+          k,
+          typeof x === 'number' ? x * (1 + v.variant_index / 1000) : x,
+        ]),
+      ),
+    ),
+  );
+  await pool.query(
+    `UPDATE scenarios v SET status = 'succeeded', started_at = now(), finished_at = now(), summary = d.summary
+       FROM unnest($1::uuid[], $2::json[]) AS d(id, summary) WHERE v.id = d.id`,
+    [rows.map((v) => v.id), summaries],
+  );
+  return sweep.id;
+}
+
+const VIEWPORT = { viewport: { width: 1400, height: 900 } };
+
+/** Navigation → KPIs shown, ms, each in a fresh context (nothing cached). */
+async function navigationTimes(browser: Browser, url: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const context = await browser.newContext(VIEWPORT);
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForSelector('[data-testid=kpi-equity_npv]');
+    // performance.now() counts from the navigation's start.
+    times.push((await page.evaluate('performance.now()')) as number);
+    await context.close();
+  }
+  return times;
+}
+
+/**
+ * The bytes transferred for the whole page, as on the wire (gzip), until its heatmap has painted;
+ * then one year's heatmap, data arrival → painted, ms, for `n` other years chosen in the page.
+ */
+async function scenarioPageFigures(browser: Browser, url: string, n: number) {
+  const context = await browser.newContext(VIEWPORT);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
+    bytes += e.encodedDataLength;
+  });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=heatmap][data-painted]');
+  await page.waitForLoadState('networkidle');
+  const pageBytes = bytes;
+  for (let i = 0; i < n; i++) {
+    const before = (await measures(page, HEATMAP_PAINTED)).length;
+    await page.selectOption('#heat-year', String(i + 2));
+    await waitUntil(async () => (await measures(page, HEATMAP_PAINTED)).length > before, {
+      everyMs: 10,
+      what: `the heatmap of year ${i + 2}`,
+    });
+  }
+  const heatmapMs = (await measures(page, HEATMAP_PAINTED)).slice(1);
+  await context.close();
+  return { pageBytes, heatmapMs };
+}
+
+/** The sweep page's table sorted `n` times, by one column after another: the rows shown and each sort's ms. */
+async function sortTimes(browser: Browser, url: string, n: number) {
+  const context = await browser.newContext(VIEWPORT);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=sweep-row]');
+  const columns = ['lcoe_nominal', 'equity_irr', 'min_dscr', 'equity_npv'];
+  const before = (await measures(page, SWEEP_TABLE_SORTED)).length;
+  for (let i = 0; i < n; i++) await page.click(`[data-sort="${columns[i % columns.length]}"]`);
+  const rowsShown = (await page.locator('[data-testid=sweep-row]').count()) as number;
+  const sortMs = (await measures(page, SWEEP_TABLE_SORTED)).slice(before);
+  await context.close();
+  return { rowsShown, sortMs };
 }
 
 export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise<void> {
@@ -38,99 +155,16 @@ export async function viewer(b: Bench, url: string, sizes: ViewerSizes): Promise
   const base = `http://127.0.0.1:${web.port}`;
   try {
     const pool = b.pool(url);
-    const scenario = await post(base, '/api/scenarios', { name: 'viewer bench', site });
-    for (;;) {
-      const { rows } = await pool.query<{ status: string }>('SELECT status FROM scenarios WHERE id = $1', [
-        scenario.id,
-      ]);
-      if (rows[0]?.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const scenarioId = await finishedScenario(pool, base);
     await worker.stop();
-    // A sweep whose variants are made finished by SQL (no worker runs them), each with the KPIs of
-    // the finished scenario scaled by its index: 2,000 distinct rows to sort without 2,000 runs.
-    const sweep = await post(base, '/api/sweeps', {
-      name: 'viewer bench sweep',
-      base: { site },
-      vary: [
-        { path: '/solar/capacity_mw_dc', values: Array.from({ length: sizes.variants / 20 }, (_, i) => 10 + 5 * i) },
-        { path: '/grid/export_limit_mw', from: 100, to: 290, step: 10 },
-      ],
-    });
-    const { rows: found } = await pool.query<{ summary: Record<string, unknown> }>(
-      'SELECT summary FROM scenarios WHERE id = $1',
-      [scenario.id],
+    const sweepId = await finishedSweep(pool, base, scenarioId, sizes.variants);
+    const navigation = await navigationTimes(browser, `${base}/scenarios/${scenarioId}`, sizes.navigations);
+    const { pageBytes, heatmapMs } = await scenarioPageFigures(
+      browser,
+      `${base}/scenarios/${scenarioId}`,
+      sizes.heatmaps,
     );
-    const { rows: variants } = await pool.query<{ id: string; variant_index: number }>(
-      'SELECT id, variant_index FROM scenarios WHERE sweep_id = $1',
-      [sweep.id],
-    );
-    const summaries = variants.map((v) =>
-      JSON.stringify(
-        Object.fromEntries(
-          Object.entries(found[0].summary).map(([k, x]) => [
-            k,
-            typeof x === 'number' ? x * (1 + v.variant_index / 1000) : x,
-          ]),
-        ),
-      ),
-    );
-    await pool.query(
-      `UPDATE scenarios v SET status = 'succeeded', started_at = now(), finished_at = now(), summary = d.summary
-         FROM unnest($1::uuid[], $2::json[]) AS d(id, summary) WHERE v.id = d.id`,
-      [variants.map((v) => v.id), summaries],
-    );
-
-    // Navigation → KPIs shown, each in a fresh context (nothing cached).
-    const navigation: number[] = [];
-    for (let i = 0; i < sizes.navigations; i++) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${base}/scenarios/${scenario.id}`, { waitUntil: 'commit' });
-      await page.waitForSelector('[data-testid=kpi-equity_npv]');
-      // performance.now() counts from the navigation's start.
-      navigation.push((await page.evaluate('performance.now()')) as number);
-      await context.close();
-    }
-
-    // Bytes transferred for the whole page, as on the wire (gzip), until the heatmap has painted.
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    let bytes = 0;
-    cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => {
-      bytes += e.encodedDataLength;
-    });
-    await page.goto(`${base}/scenarios/${scenario.id}`);
-    await page.waitForSelector('[data-testid=heatmap][data-painted]');
-    await page.waitForLoadState('networkidle');
-    const pageBytes = bytes;
-
-    // One year's heatmap: data arrival → painted, for other years chosen in the page.
-    const drawn = async () => ((await page.evaluate('window.hourglassTimings?.heatmapMs?.length ?? 0')) as number) ?? 0;
-    for (let i = 0; i < sizes.heatmaps; i++) {
-      const before = await drawn();
-      await page.selectOption('#heat-year', String(i + 2));
-      while ((await drawn()) === before) await new Promise((r) => setTimeout(r, 10));
-    }
-    const heatmapMs = ((await page.evaluate('window.hourglassTimings?.heatmapMs ?? []')) as number[]).slice(1);
-    await context.close();
-
-    // The sweep page's table, sorted by one column after another.
-    const sweepContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const sweepPage = await sweepContext.newPage();
-    await sweepPage.goto(`${base}/sweeps/${sweep.id}`);
-    await sweepPage.waitForSelector('[data-testid=sweep-row]');
-    const columns = ['lcoe_nominal', 'equity_irr', 'min_dscr', 'equity_npv'];
-    const before = ((await sweepPage.evaluate('window.hourglassSweep.sortMs.length')) as number) ?? 0;
-    for (let i = 0; i < sizes.sorts; i++) {
-      await sweepPage.click(`[data-sort="${columns[i % columns.length]}"]`);
-    }
-    const rowsShown = (await sweepPage.locator('[data-testid=sweep-row]').count()) as number;
-    const sortMs = ((await sweepPage.evaluate('window.hourglassSweep.sortMs')) as number[]).slice(before);
-    await sweepContext.close();
-
+    const { rowsShown, sortMs } = await sortTimes(browser, `${base}/sweeps/${sweepId}`, sizes.sorts);
     b.rows.push(
       {
         n: '13',

@@ -2,7 +2,8 @@
 // A load generator that shares two cores with the server must cost little per request: no
 // pooling layer, no header objects beyond what is parsed here. Only 127.0.0.1.
 import { connect, type Socket } from 'node:net';
-import { epochMs, quantile, sleep } from './stats.ts';
+import { epochMs } from '../test/helpers/wait.ts';
+import { quantile, sleep } from './stats.ts';
 
 export interface HttpResponse {
   status: number;

@@ -9,10 +9,11 @@ import { createDb, createPool, type Db } from '../shared/db.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
+import { epochMs, waitUntil } from '../test/helpers/wait.ts';
 import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
 import { DEFAULT_SCENARIO } from './load.protocol.ts';
-import { epochMs, sleep, waitFor } from './stats.ts';
+import { sleep } from './stats.ts';
 
 type Args<C extends keyof LoadCommands> = LoadCommands[C]['args'];
 type Result<C extends keyof LoadCommands> = Promise<LoadCommands[C]['result']>;
@@ -68,16 +69,14 @@ export async function notifyLatency({ databaseUrl, samples }: Args<'notifyLatenc
 
 /** Waits until pg-boss has marked the job completed, so the worker is idle before the next sample. */
 export async function jobDone(pool: pg.Pool, id: string): Promise<void> {
-  await waitFor(
-    `job ${id} to complete`,
+  await waitUntil(
     async () => {
       const { rows } = await pool.query<{ state: string }>('SELECT state FROM pgboss.job WHERE id = $1', [id]);
       const state = rows[0]?.state;
       if (state === 'failed' || state === 'cancelled') throw new Error(`job ${id} ended ${state}`);
-      return state === 'completed' ? true : undefined;
+      return state === 'completed';
     },
-    60_000,
-    5,
+    { what: `job ${id} to complete`, timeoutMs: 60_000, everyMs: 5 },
   );
 }
 

@@ -1,8 +1,9 @@
 // What the orchestrator (bench/run.ts) asks of the load process (bench/load.ts) over IPC.
+import { DEFAULT_SCENARIO as TEST_SCENARIO } from '../test/helpers/http.ts';
 import type { ClosedLoopOptions, HttpRequest, LoadResult } from './http.client.ts';
 
 /** The README's minimal scenario: every other input takes its default. */
-export const DEFAULT_SCENARIO = JSON.stringify({ name: 'bench', site: { latitude: 35.2, longitude: -101.8 } });
+export const DEFAULT_SCENARIO = JSON.stringify({ ...TEST_SCENARIO, name: 'bench' });
 
 /** What triggers one broadcast: a bare NOTIFY, or one progress event appended as the worker would. */
 export type Broadcast = { kind: 'notify'; channel: string; seq: number } | { kind: 'event'; scenarioId: string };

@@ -2,11 +2,12 @@
 // (see load.protocol.ts) against the web process and Postgres, and answers with raw samples.
 // Keeping the clients here keeps their CPU off the orchestrator that watches the processes.
 import { get } from 'node:http';
+import { SseStream } from '../test/helpers/sse.ts';
+import { epochMs } from '../test/helpers/wait.ts';
 import { Connection, type Connection as ConnectionType, closedLoop } from './http.client.ts';
 import { closeDbs, commitBroadcast, dbFor, jobDone, notifyLatency, pickup, selectResult } from './load.db.ts';
 import { type Command, DEFAULT_SCENARIO, type LoadCommands, type LoadRequest } from './load.protocol.ts';
-import { SseStream } from './sse.client.ts';
-import { epochMs, mapLimit, sleep } from './stats.ts';
+import { mapLimit, sleep } from './stats.ts';
 
 type Handlers = { [C in Command]: (args: LoadCommands[C]['args']) => Promise<LoadCommands[C]['result']> };
 

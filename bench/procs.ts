@@ -1,12 +1,22 @@
-// The processes the bench runs: the real web and worker (as the Procfile and test/helpers do), the
-// bare SSE server baseline, and the load process. Their stdout goes to a log file; only the lines
-// the bench waits for or collects are parsed, so a busy web's request log costs the bench little.
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+// The processes the bench runs: the real web and worker (spawned by test/helpers/processes.ts, as
+// the tests spawn them, with the Procfile's Node flags), the bare SSE server baseline, and the load
+// process. Their output goes to a log file; only the lines the bench waits for or collects are
+// parsed. And what the bench reads of them from /proc: memory and CPU time.
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEB_NODE_FLAGS, WORKER_NODE_FLAGS } from '../scripts/node.flags.ts';
+import {
+  launchWeb,
+  launchWorker,
+  type Proc,
+  type SpawnOptions,
+  spawnProc,
+  webListens,
+  workerStarted,
+} from '../test/helpers/processes.ts';
 import type { LoadCommands } from './load.protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -21,104 +31,79 @@ export interface Service {
   name: string;
   pid: number;
   port: number;
-  /** Parsed JSON lines whose text contained the `collect` substring given at spawn. */
-  collected: Array<Record<string, unknown>>;
+  /** The log lines that matched `collect` at spawn. */
+  readonly collected: Array<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-export async function spawnService(options: {
+type LogLine = Record<string, unknown>;
+
+interface ServiceOptions {
   name: string;
-  entry: string;
-  args?: string[];
-  /** Node flags before the entry point, e.g. the web's WEB_NODE_FLAGS. */
-  nodeFlags?: readonly string[];
-  env: Record<string, string>;
   logDir: string;
-  /** A substring of the line that says the process is ready. */
-  ready: string;
-  collect?: string;
+  /** The line that says the process is ready, and a substring of it (only such lines are parsed). */
+  ready: { line: (l: LogLine) => boolean; contains: string };
+  /** Lines to keep for `collected`, and a substring of them. */
+  collect?: { line: (l: LogLine) => boolean; contains: string };
   timeoutMs?: number;
-}): Promise<Service> {
+}
+
+/** The spawn options of a bench process: its log file, the lines parsed, a CPU profile if asked for. */
+function spawnOptions(options: ServiceOptions, nodeFlags: readonly string[] = []): SpawnOptions {
   const profile = profiling.enabled
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, 'profiles', options.name)}`]
     : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, ...(options.nodeFlags ?? []), options.entry, ...(options.args ?? [])],
-    {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const log = createWriteStream(join(options.logDir, `${options.name}.log`));
-  child.stderr?.pipe(log, { end: false });
-  const collected: Array<Record<string, unknown>> = [];
-  let readyLine: Record<string, unknown> | null = null;
-  let onReady: (() => void) | null = null;
-  let rest = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    log.write(chunk);
-    if (readyLine && !options.collect) return;
-    rest += chunk;
-    const lines = rest.split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      const wanted = !readyLine && line.includes(options.ready);
-      if (!wanted && !(options.collect && line.includes(options.collect))) continue;
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        parsed = { msg: line };
-      }
-      if (wanted) {
-        readyLine = parsed;
-        onReady?.();
-      } else collected.push(parsed);
-    }
-  });
-  const exited = once(child, 'exit');
+  return {
+    nodeFlags: [...profile, ...nodeFlags],
+    logFile: join(options.logDir, `${options.name}.log`),
+    keepLines: [options.ready.contains, ...(options.collect ? [options.collect.contains] : [])],
+  };
+}
+
+/** Waits for a spawned process's ready line and registers it as a live service. */
+async function serve(proc: Proc, options: ServiceOptions): Promise<Service> {
   let stopping = false;
-  void exited.then(([code, signal]) => {
+  void proc.exited.then((code) => {
     if (!stopping) {
-      console.error(`[bench] ${options.name} (pid ${child.pid}) exited unexpectedly: code ${code}, signal ${signal}`);
+      const signal = proc.child.signalCode;
+      console.error(
+        `[bench] ${options.name} (pid ${proc.child.pid}) exited unexpectedly: code ${code}, signal ${signal}`,
+      );
     }
   });
   const timeoutMs = options.timeoutMs ?? 30_000;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stopping = true;
-      child.kill('SIGKILL');
-      reject(new Error(`${options.name} not ready in ${timeoutMs} ms; see ${options.name}.log`));
-    }, timeoutMs);
-    onReady = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    void exited.then(([code]) => {
-      clearTimeout(timer);
-      reject(new Error(`${options.name} exited (${code}) before it was ready; see ${options.name}.log`));
-    });
-  });
-  const line = readyLine as Record<string, unknown> | null;
+  let readyLine: LogLine;
+  try {
+    readyLine = await proc.waitForLog(options.ready.line, timeoutMs);
+  } catch (err) {
+    stopping = true;
+    await proc.stop('SIGKILL');
+    throw new Error(`${options.name} not ready: ${(err as Error).message.split(';')[0]}; see ${options.name}.log`);
+  }
+  const collect = options.collect?.line;
   const service: Service = {
     name: options.name,
-    pid: child.pid ?? 0,
-    port: typeof line?.port === 'number' ? line.port : 0,
-    collected,
+    pid: proc.child.pid ?? 0,
+    port: typeof readyLine.port === 'number' ? readyLine.port : 0,
+    get collected() {
+      return collect ? proc.logs.filter(collect) : [];
+    },
     async stop() {
       stopping = true;
       liveServices.delete(service);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      log.end();
+      await proc.stop('SIGTERM');
     },
   };
   liveServices.add(service);
   return service;
+}
+
+const LISTENING = { line: webListens, contains: '"msg":"listening' };
+
+/** A bench-only server (the bare SSE baseline), ready when it logs that it listens. */
+export function startServer(options: { name: string; entry: string; args: string[]; logDir: string }) {
+  const service = { name: options.name, logDir: options.logDir, ready: LISTENING };
+  return serve(spawnProc(options.entry, { ...spawnOptions(service), args: options.args }), service);
 }
 
 export function startWeb(
@@ -128,27 +113,20 @@ export function startWeb(
   env: Record<string, string> = {},
   entry = 'server/main.ts',
 ) {
-  return spawnService({
-    name,
-    entry,
-    nodeFlags: WEB_NODE_FLAGS,
-    env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
-    logDir,
-    ready: '"msg":"listening',
-  });
+  const service = { name, logDir, ready: LISTENING };
+  return serve(launchWeb(databaseUrl, env, { ...spawnOptions(service, WEB_NODE_FLAGS), entry }), service);
 }
 
 export function startWorker(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
-  return spawnService({
+  const service = {
     name,
-    entry: 'worker/main.ts',
-    nodeFlags: WORKER_NODE_FLAGS,
-    // The figures in the README were taken with one prefetched job per worker (not yet the default).
-    env: { DATABASE_URL: databaseUrl, WORKER_PREFETCH: '1', ...env },
     logDir,
-    ready: '"msg":"worker started"',
-    collect: '"msg":"calculated"',
-  });
+    ready: { line: workerStarted, contains: '"msg":"worker started"' },
+    collect: { line: (l: LogLine) => l.msg === 'calculated', contains: '"msg":"calculated"' },
+  };
+  // The figures in the README were taken with one prefetched job per worker (not yet the default).
+  const proc = launchWorker(databaseUrl, { WORKER_PREFETCH: '1', ...env }, spawnOptions(service, WORKER_NODE_FLAGS));
+  return serve(proc, service);
 }
 
 /** The load process: runs LoadCommands sent over IPC, one at a time. */

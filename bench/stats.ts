@@ -1,11 +1,5 @@
 // Small numeric helpers shared by the orchestrator and the load process.
-
-/**
- * Wall-clock milliseconds with sub-millisecond resolution. Postgres's now() and clock_timestamp()
- * read the same machine clock, so the two can be compared (Linux slews CLOCK_MONOTONIC and
- * CLOCK_REALTIME alike; only a clock step would break this, and checkClock() looks for one).
- */
-export const epochMs = (): number => performance.timeOrigin + performance.now();
+import { epochMs } from '../test/helpers/wait.ts';
 
 /** How far performance's clock and Date's clock disagree, ms: more than a few means the wall clock stepped. */
 export const clockSkewMs = (): number => Math.abs(epochMs() - Date.now());
@@ -21,23 +15,6 @@ export function quantile(samples: readonly number[], q: number): number {
 export const median = (samples: readonly number[]): number => quantile(samples, 0.5);
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` every `everyMs` until it returns a value other than undefined, or throws after timeoutMs. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<T> {
-  // Monotonic: a step of the wall clock must not end the wait.
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** Runs `fn` over `items` with at most `limit` at once; results in input order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {

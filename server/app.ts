@@ -1,4 +1,4 @@
-// createApp(deps) builds the Express app; only server/main.ts listens.
+// createApp(deps) builds the Express app; only server/web.process.ts listens (server/main.ts runs it).
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
@@ -6,13 +6,10 @@ import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps.ts';
 import { HttpProblem, problemMiddleware } from './problem.ts';
+import { mountRoutes, type RouteDeps } from './route.ts';
 import { docsRoutes } from './routes/docs.route.ts';
-import { eventRoutes } from './routes/events.route.ts';
-import { healthRoutes } from './routes/health.route.ts';
-import { problemRoutes } from './routes/problems.route.ts';
-import { scenarioRoutes } from './routes/scenarios.route.ts';
-import { statementRoutes } from './routes/statements.route.ts';
-import { sweepRoutes } from './routes/sweeps.route.ts';
+import { API_ROUTES, PUBLIC_ROUTES } from './routes/index.ts';
+import { EventStreams } from './sse/event-streams.ts';
 import { viewerRoutes } from './viewer/viewer.route.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -129,16 +126,15 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(securityHeaders());
   if (config.corsOrigins.length > 0) app.use(cors(config.corsOrigins));
-  app.use(healthRoutes(deps));
+  // One count of open event streams for the whole process (MAX_SSE_STREAMS), whatever their resource.
+  const streams = new EventStreams(deps.listener, { max: config.maxSseStreams, heartbeatMs: config.sseHeartbeatMs });
+  const routeDeps: RouteDeps = { ...deps, streams };
+  app.use(mountRoutes(PUBLIC_ROUTES, routeDeps));
   app.use(docsRoutes(deps));
-  app.use(problemRoutes());
   // The viewer's pages are open (they hold no data); the API they call asks for the key.
   app.use(viewerRoutes());
   if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
-  app.use(scenarioRoutes(deps));
-  app.use(eventRoutes(deps));
-  app.use(statementRoutes(deps));
-  app.use(sweepRoutes(deps));
+  app.use(mountRoutes(API_ROUTES, routeDeps));
   for (const router of deps.routes ?? []) app.use(router);
   app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(problemMiddleware);

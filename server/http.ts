@@ -1,6 +1,6 @@
 // Small HTTP helpers shared by the routes.
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { isUuid } from '../shared/ids.ts';
 import { HttpProblem } from './problem.ts';
 
 /** The trailing `.all()` of a route: 405 with the methods the path does allow. */
@@ -14,27 +14,6 @@ export function methodNotAllowed(...methods: string[]): RequestHandler {
     }
     next(new HttpProblem('method_not_allowed', `${req.method} is not allowed here`, { headers: { Allow: allow } }));
   };
-}
-
-/** Unknown and malformed ids are both "no such scenario". */
-export function scenarioId(raw: unknown): string {
-  if (typeof raw !== 'string' || !isUuid(raw)) throw new HttpProblem('not_found', 'no scenario has this id');
-  return raw.toLowerCase();
-}
-
-/** Rejects query parameters a route does not know, naming them. */
-export function allowQuery(query: Record<string, unknown>, allowed: readonly string[]): void {
-  const unknown = Object.keys(query).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) {
-    throw new HttpProblem('bad_request', 'unknown query parameter', {
-      errors: unknown.map((k) => ({
-        path: `?${k}`,
-        message: allowed.length
-          ? `unknown parameter; allowed: ${allowed.join(', ')}`
-          : 'this route takes no parameters',
-      })),
-    });
-  }
 }
 
 /** Does an If-None-Match header match this (strong) ETag? Weak comparison, as RFC 9110 asks for GET. */
@@ -54,21 +33,6 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-/** The event id a stream resumes after: `Last-Event-ID`, or `?last_event_id=` for clients that cannot set it. */
-export function lastEventId(req: Request): number {
-  const raw = req.get('Last-Event-ID') ?? (req.query.last_event_id as string | undefined);
-  if (raw === undefined || raw === '') return 0;
-  if (!/^\d{1,9}$/.test(raw)) {
-    throw new HttpProblem('bad_request', 'Last-Event-ID must be a non-negative integer', {
-      errors: [{ path: lastEventIdPath(req), message: 'must be a non-negative integer (an event id)' }],
-    });
-  }
-  return Number(raw);
-}
-
-export const lastEventIdPath = (req: Request) =>
-  req.get('Last-Event-ID') !== undefined ? 'header:Last-Event-ID' : '?last_event_id';
-
 export function requireJson(req: Request): void {
   const type = req.headers['content-type'];
   if (!type || !req.is(['application/json', 'application/*+json'])) {
@@ -78,63 +42,53 @@ export function requireJson(req: Request): void {
   }
 }
 
-export function idempotencyKey(req: Request): string | null {
-  const key = req.get('Idempotency-Key');
-  if (key === undefined) return null;
-  if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new HttpProblem('bad_request', 'Idempotency-Key must be 1–255 visible ASCII characters', {
-      errors: [{ path: 'header:Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }],
-    });
-  }
-  return key;
-}
-
-/** Before an event stream opens: the server's stream limit, then the resume point against the newest event. */
-export function checkStreamStart(
-  req: Request,
-  o: { open: number; max: number; from: number; lastSeq: number; what: string },
-): void {
-  if (o.open >= o.max) {
-    throw new HttpProblem('unavailable', 'too many open event streams on this server; retry shortly', {
-      headers: { 'Retry-After': '5' },
-    });
-  }
-  if (o.from > o.lastSeq) {
-    throw new HttpProblem('bad_request', `Last-Event-ID is after the last event of this ${o.what}`, {
-      errors: [{ path: lastEventIdPath(req), message: `this ${o.what}'s last event is ${o.lastSeq}` }],
-    });
-  }
-}
-
-/** The headers of an event stream (DESIGN §4), sent at once, and its reconnection delay. */
-export function openEventStream(res: Response): void {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('Connection', 'keep-alive');
-  res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
-  res.write('retry: 3000\n\n');
-}
-
 /**
- * A create repeated with its Idempotency-Key: the first one's answer (201, Idempotent-Replayed) when
- * the body is the same, a 409 when it is not. False when the key is new.
+ * A create's Idempotency-Key and its body's hash. A repeat with the key gets the first create's
+ * answer (201, Idempotent-Replayed) when the body is the same, a 409 when it is not; two creates
+ * that race with one key both insert, and the loser (a unique violation) answers with the winner's.
  */
-export function replayCreate<Row extends { id: string; request_hash: string | null }>(
-  res: Response,
-  existing: Row | undefined,
-  hash: string,
-  answer: (row: Row) => { location: string; body: unknown },
-): boolean {
-  if (!existing) return false;
-  if (existing.request_hash !== hash) {
-    throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
-      errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
-    });
+export class IdempotentCreate<Row extends { id: string; request_hash: string | null }> {
+  readonly key: string | null;
+  readonly hash: string | null;
+  readonly #res: Response;
+  readonly #find: (key: string) => Promise<Row | undefined>;
+  readonly #answer: (row: Row) => { location: string; body: unknown };
+
+  constructor(
+    req: Request,
+    res: Response,
+    key: string | undefined,
+    lookup: {
+      find: (key: string) => Promise<Row | undefined>;
+      answer: (row: Row) => { location: string; body: unknown };
+    },
+  ) {
+    this.key = key ?? null;
+    // Only a validated body (never nested too deep to stringify) is hashed.
+    this.hash = key === undefined ? null : createHash('sha256').update(JSON.stringify(req.body)).digest('hex');
+    this.#res = res;
+    this.#find = lookup.find;
+    this.#answer = lookup.answer;
   }
-  const { location, body } = answer(existing);
-  res.status(201).location(location).setHeader('Idempotent-Replayed', 'true');
-  res.json(body);
-  return true;
+
+  /** Answers a repeat with the first create's answer; false when the key is new (or there is none). */
+  async replay(): Promise<boolean> {
+    if (this.key === null) return false;
+    const existing = await this.#find(this.key);
+    if (!existing) return false;
+    if (existing.request_hash !== this.hash) {
+      throw new HttpProblem('conflict', 'this Idempotency-Key was used with a different request body', {
+        errors: [{ path: 'header:Idempotency-Key', message: 'already used with a different body' }],
+      });
+    }
+    const { location, body } = this.#answer(existing);
+    this.#res.status(201).location(location).setHeader('Idempotent-Replayed', 'true');
+    this.#res.json(body);
+    return true;
+  }
+
+  /** After a failed insert: the winner's answer if the failure was a race on the key, else false. */
+  async replayAfter(err: unknown): Promise<boolean> {
+    return (err as { code?: string })?.code === '23505' && (await this.replay());
+  }
 }

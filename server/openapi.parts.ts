@@ -1,65 +1,9 @@
-// The pieces each route file describes itself with (its RouteDoc, beside its handlers), and the
-// transforms that turn TypeBox schemas into OpenAPI 3.1 component schemas. server/openapi.ts only
-// assembles the route files' docs.
+// The transforms that turn TypeBox schemas into OpenAPI 3.1 component schemas (server/openapi.ts
+// builds the document from the routes' declarations with them).
 import type { TSchema } from '@sinclair/typebox';
-import type { ParameterObject, PathsObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
-
-/** One route file's part of the document: its paths, and the component schemas they name. */
-export interface RouteDoc {
-  paths: PathsObject;
-  /** Component schemas in their response form: what the server returns, defaults filled in. */
-  schemas?: Record<string, TSchema>;
-  /** Component schemas in their request form: a property with a default is optional. */
-  requestSchemas?: Record<string, TSchema>;
-}
+import type { SchemaObject } from 'openapi3-ts/oas31';
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-export const problem = (description: string): ResponseObject => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
-});
-
-export const json = (description: string, schemaName: string): ResponseObject => ({
-  description,
-  content: { 'application/json': { schema: ref(schemaName) } },
-});
-
-/** The answers of a create route (POST with a JSON body and an Idempotency-Key): 201 with Location, and its problems. */
-export const createResponses = (created: ResponseObject, invalid: string): Record<string, ResponseObject> => ({
-  201: created,
-  400: problem(invalid),
-  409: problem('The Idempotency-Key was used with a different body.'),
-  413: problem('The body is over the limit.'),
-  415: problem('The body is not JSON.'),
-});
-
-/** A 201 whose `Location` names the new resource, with the resource as its body. */
-export const created = (description: string, location: string, schemaName: string): ResponseObject => ({
-  description,
-  headers: { Location: { description: location, schema: { type: 'string' } } },
-  content: { 'application/json': { schema: ref(schemaName) } },
-});
-
-/** A 200 whose JSON is one of these component schemas, with one documented string header. */
-export const oneOfJson = (
-  description: string,
-  header: { name: string; description: string },
-  schemaNames: string[],
-  moreContent: Record<string, { schema: SchemaObject }> = {},
-): ResponseObject => ({
-  description,
-  headers: { [header.name]: { description: header.description, schema: { type: 'string' } } },
-  content: { 'application/json': { schema: { oneOf: schemaNames.map(ref) } }, ...moreContent },
-});
-
-export const idParam = (description: string): ParameterObject => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string', format: 'uuid' },
-});
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

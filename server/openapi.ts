@@ -1,35 +1,118 @@
-// The OpenAPI 3.1 document, assembled from the route files' own descriptions (each RouteDoc sits
-// beside its handlers) and generated from the same TypeBox schemas that validate requests.
-import type { TSchema } from '@sinclair/typebox';
-import { type OpenAPIObject, OpenApiBuilder, type OperationObject } from 'openapi3-ts/oas31';
+// The OpenAPI 3.1 document, built from the routes' own declarations (server/route.ts): each
+// operation's parameters, request body and responses come from the TypeBox schemas that validate
+// them. A schema with an `$id` is a component; the body of a create is its request form, where a
+// field with a default is optional.
+import type { TObject, TSchema } from '@sinclair/typebox';
+import {
+  type OpenAPIObject,
+  OpenApiBuilder,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type ResponseObject,
+  type SchemaObject,
+} from 'openapi3-ts/oas31';
 import { Problem } from '../shared/schemas/problem.ts';
-import { componentSchema, problem, type RouteDoc, requestSchema } from './openapi.parts.ts';
-import { eventsDoc } from './routes/events.route.ts';
-import { healthDoc } from './routes/health.route.ts';
-import { problemsDoc } from './routes/problems.route.ts';
-import { scenariosDoc } from './routes/scenarios.route.ts';
-import { statementsDoc } from './routes/statements.route.ts';
-import { sweepsDoc } from './routes/sweeps.route.ts';
+import { componentSchema, ref, requestSchema } from './openapi.parts.ts';
+import type { AnyRoute, Reply } from './route.ts';
+import { API_ROUTES, PUBLIC_ROUTES } from './routes/index.ts';
 
-export const ROUTE_DOCS: readonly RouteDoc[] = [
-  healthDoc,
-  scenariosDoc,
-  eventsDoc,
-  statementsDoc,
-  sweepsDoc,
-  problemsDoc,
-];
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
-
-export function buildOpenApi(options: { auth: boolean; docs?: readonly RouteDoc[] }): OpenAPIObject {
-  const docs = options.docs ?? ROUTE_DOCS;
-  const schemas = new Map<string, TSchema>([['Problem', Problem]]);
-  const requestForms = new Map<string, TSchema>();
-  for (const doc of docs) {
-    for (const [name, s] of Object.entries(doc.schemas ?? {})) schemas.set(name, s);
-    for (const [name, s] of Object.entries(doc.requestSchemas ?? {})) requestForms.set(name, s);
+/** Every schema with an `$id` that the routes name, found by walking their schemas. */
+function collectComponents(routes: readonly AnyRoute[]): Map<string, TSchema> {
+  const found = new Map<string, TSchema>([['Problem', Problem]]);
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const id = (node as TSchema).$id;
+    if (typeof id === 'string') {
+      if (found.has(id)) return;
+      found.set(id, node as TSchema);
+    }
+    for (const v of Object.values(node)) visit(v);
+  };
+  for (const r of routes) {
+    for (const reply of Object.values(r.responses)) visit(reply.json);
+    // The body's own schema becomes its request form; what it names is a component as usual.
+    if (r.body) for (const v of Object.values(r.body.schema)) visit(v);
   }
-  const names = new Set(schemas.keys());
+  return found;
+}
+
+const jsonSchema = (s: TSchema, names: ReadonlySet<string>): SchemaObject =>
+  typeof s.$id === 'string' && names.has(s.$id) ? ref(s.$id) : componentSchema(s, names);
+
+function parameters(r: AnyRoute, names: ReadonlySet<string>): ParameterObject[] {
+  const of = (where: 'path' | 'query' | 'header', obj: TObject | undefined): ParameterObject[] =>
+    Object.entries(obj?.properties ?? {}).map(([name, s]) => {
+      const { description, ...schema } = componentSchema(s as TSchema, names) as SchemaObject & {
+        description?: string;
+      };
+      delete (schema as Record<string, unknown>).errorMessage;
+      return {
+        name,
+        in: where,
+        required: where === 'path' || (obj?.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema,
+      };
+    });
+  return [...of('path', r.params), ...of('query', r.query), ...of('header', r.headers)];
+}
+
+function response(reply: Reply, names: ReadonlySet<string>): ResponseObject {
+  const content: Record<string, { schema: SchemaObject }> = {};
+  if (reply.problem) content['application/problem+json'] = { schema: ref('Problem') };
+  if (reply.json !== undefined) {
+    const list = Array.isArray(reply.json) ? reply.json : [reply.json as TSchema];
+    const schemas = list.map((s) => jsonSchema(s, names));
+    content['application/json'] = { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } };
+  }
+  for (const type of reply.media ?? []) content[type] = { schema: { type: 'string' as const } };
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers ?? {}).map(([name, description]) => [
+      name,
+      { description, schema: { type: 'string' as const } },
+    ]),
+  );
+  return {
+    description: reply.description,
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+function operation(r: AnyRoute, names: ReadonlySet<string>, auth: boolean): OperationObject {
+  const responses = Object.fromEntries(Object.entries(r.responses).map(([s, reply]) => [s, response(reply, names)]));
+  if (auth) responses[401] = response({ description: 'Missing or wrong API key.', problem: true }, names);
+  const op: OperationObject = {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: r.tags,
+    parameters: parameters(r, names),
+    responses,
+    // The key applies to /api/* only; health, documents and problem pages stay open.
+    security: auth ? [{ bearer: [] }] : [],
+  };
+  if (r.body) {
+    op.requestBody = {
+      required: true,
+      ...(r.body.description ? { description: r.body.description } : {}),
+      content: {
+        'application/json': {
+          schema: ref(r.body.name),
+          ...(r.body.example !== undefined ? { example: r.body.example } : {}),
+        },
+      },
+    };
+  }
+  return op;
+}
+
+export function buildOpenApi(options: { auth: boolean; routes?: readonly AnyRoute[] }): OpenAPIObject {
+  const routes = options.routes ?? [...PUBLIC_ROUTES, ...API_ROUTES];
+  const components = collectComponents(routes);
+  const names = new Set(components.keys());
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Hourglass')
@@ -39,27 +122,19 @@ export function buildOpenApi(options: { auth: boolean; docs?: readonly RouteDoc[
       'Scenario calculations for hybrid solar + wind projects: 25 years of hourly generation (PVWatts v5, SAM wind) and Single Owner financial statements. Create a scenario, follow its events, read its statements.',
     )
     .addServer({ url: '/', description: 'This server (the document is served by the API it describes).' });
-  for (const [name, s] of schemas) builder.addSchema(name, componentSchema(s, names, name));
-  for (const [name, s] of requestForms) builder.addSchema(name, requestSchema(componentSchema(s, names)));
+  for (const [name, s] of components) builder.addSchema(name, componentSchema(s, names, name));
+  for (const r of routes) {
+    if (r.body) builder.addSchema(r.body.name, requestSchema(componentSchema(r.body.schema, names)));
+  }
   if (options.auth) {
     builder.addSecurityScheme('bearer', { type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS.' });
   }
-  for (const doc of docs) {
-    // A copy: the security below is per document, and the route files' docs are shared.
-    for (const [path, item] of Object.entries(structuredClone(doc.paths))) {
-      for (const method of METHODS) {
-        const op = item[method] as OperationObject | undefined;
-        if (!op) continue;
-        // The key applies to /api/* only; health, documents and problem pages stay open.
-        if (options.auth && path.startsWith('/api/')) {
-          op.security = [{ bearer: [] }];
-          op.responses = { ...op.responses, 401: problem('Missing or wrong API key.') };
-        } else {
-          op.security = [];
-        }
-      }
-      builder.addPath(path, item);
-    }
+  const paths = new Map<string, PathItemObject>();
+  for (const r of routes) {
+    const item = paths.get(r.path) ?? {};
+    item[r.method] = operation(r, names, options.auth && r.path.startsWith('/api/'));
+    paths.set(r.path, item);
   }
+  for (const [path, item] of paths) builder.addPath(path, item);
   return builder.getSpec();
 }

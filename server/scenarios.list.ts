@@ -1,16 +1,15 @@
 // GET /api/scenarios: every scenario streamed (no `limit`), or one page of them (`limit`, `cursor`),
 // newest first, with the filters `status`, `sweep_id` and `q`. Both read the same list items
-// (scenario_list_json, sql/0004) in the same order, the id's: ids are UUIDv7, so newest first.
+// (scenario_list_json, sql/0004) in the same order, the id's: ids are UUIDv7, so newest first;
+// the list query itself is server/scenarios.repository.ts's.
 //
 // Pages are keyset pages on the id. The cursor is the last id sent, so a page starts strictly after
 // it whatever was created or finished meanwhile: new scenarios sort before the first page and are
 // never met, and no row moves across a cursor, so pages neither skip nor repeat a row.
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type pg from 'pg';
-import { isUuid } from '../shared/ids.ts';
-import { isScenarioStatus, SCENARIO_STATUSES, type ScenarioStatus } from '../shared/lifecycle.ts';
 import type { CopyRun } from '../shared/pg.copy.ts';
-import { HttpProblem } from './problem.ts';
+import { keysetPage } from './route.common.ts';
 import { copyListItems, type ListQuery, listPage } from './scenarios.repository.ts';
 
 export type { ListQuery };
@@ -22,74 +21,20 @@ const LIST_BUFFER_LIMIT = 1024 * 1024;
 /** The longest a list may take, for clients that read slowly. */
 const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 export const MAX_PAGE = 1000;
-export const LIST_PARAMS = ['limit', 'cursor', 'status', 'sweep_id', 'q'] as const;
-
-const bad = (path: string, message: string) =>
-  new HttpProblem('bad_request', `${path} ${message}`, { errors: [{ path, message }] });
-
-function single(query: Record<string, unknown>, name: string): string | null {
-  const v = query[name];
-  if (v === undefined) return null;
-  if (typeof v !== 'string') throw bad(`?${name}`, 'must be given once, as a plain value');
-  return v;
-}
-
-/** The cursor is the base64url of the last id sent: opaque to clients, checked here. */
-export const encodeCursor = (id: string) => Buffer.from(id, 'latin1').toString('base64url');
-
-export function parseListQuery(query: Record<string, unknown>): ListQuery {
-  const limitText = single(query, 'limit');
-  let limit: number | null = null;
-  if (limitText !== null) {
-    if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_PAGE) {
-      throw bad('?limit', `must be an integer from 1 to ${MAX_PAGE}`);
-    }
-    limit = Number(limitText);
-  }
-  const cursorText = single(query, 'cursor');
-  let after: string | null = null;
-  if (cursorText !== null) {
-    if (limit === null) throw bad('?cursor', 'needs ?limit (a cursor names a page)');
-    const id = /^[\w-]{1,64}$/.test(cursorText) ? Buffer.from(cursorText, 'base64url').toString('latin1') : '';
-    if (!isUuid(id)) throw bad('?cursor', 'is not a cursor this server gave (use next_cursor as it is)');
-    after = id.toLowerCase();
-  }
-  const statusText = single(query, 'status');
-  let statuses: ScenarioStatus[] | null = null;
-  if (statusText !== null) {
-    const words = statusText.split(',');
-    if (!words.every(isScenarioStatus)) {
-      throw bad('?status', `must be one or more of ${SCENARIO_STATUSES.join(', ')}, separated by commas`);
-    }
-    statuses = words;
-  }
-  const sweepText = single(query, 'sweep_id');
-  if (sweepText !== null && sweepText !== 'none' && !isUuid(sweepText)) {
-    throw bad('?sweep_id', 'must be a UUID, or none (only scenarios outside any sweep)');
-  }
-  const q = single(query, 'q');
-  if (q !== null && (q.length < 1 || q.length > 200 || q.includes('\0'))) {
-    throw bad('?q', 'must be 1–200 characters (no NUL)');
-  }
-  return { limit, after, statuses, sweepId: sweepText?.toLowerCase() ?? null, q };
-}
 
 /** One page: `{items, next_cursor}`, and a `Link: <…>; rel="next"` header when there is more. */
-export async function sendPage(pool: pg.Pool, req: Request, res: Response, query: ListQuery): Promise<void> {
-  const limit = query.limit ?? MAX_PAGE;
-  const rows = await listPage(pool, { ...query, limit });
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  const next = more ? encodeCursor(page[page.length - 1].id) : null;
-  if (next) {
-    const params = new URLSearchParams();
-    for (const name of LIST_PARAMS) {
-      const v = req.query[name];
-      if (typeof v === 'string' && name !== 'cursor') params.set(name, v);
-    }
-    params.set('cursor', next);
-    res.setHeader('Link', `</api/scenarios?${params.toString()}>; rel="next"`);
-  }
+export async function sendPage(
+  pool: pg.Pool,
+  res: Response,
+  query: ListQuery & { limit: number },
+  filters: { status?: string; sweep_id?: string; q?: string },
+): Promise<void> {
+  const rows = await listPage(pool, query);
+  const { page, next } = keysetPage(res, rows, {
+    path: '/api/scenarios',
+    limit: query.limit,
+    params: { status: filters.status, sweep_id: filters.sweep_id, q: filters.q },
+  });
   res
     .status(200)
     .type('application/json')

@@ -4,6 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { type ScenarioInputs, ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
+import type { SweepRequest } from '../shared/schemas/sweep.ts';
 import { copyJson } from './schema.defaults.ts';
 import { validateScenario } from './validate.ts';
 
@@ -25,8 +26,6 @@ export interface SweepPlan {
 
 export type Expansion = { ok: true; plan: SweepPlan } | { ok: false; errors: FieldError[] };
 
-const MAX_PARAMETERS = 8;
-const FIELDS = new Set(['name', 'base', 'vary', 'combine', 'keep_hourly']);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON Pointer (RFC 6901) segments, or null when the text is not a pointer. */
@@ -86,92 +85,49 @@ const printValue = (v: unknown) => {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 };
 
-/** Checks the request's own shape and its parameters; counts variants before expanding any. */
-function parseParameters(body: Record<string, unknown>, maxVariants: number): Parameter[] | FieldError[] {
+/** A parameter's range, or null when it gives values: `from`, `to`, `step` once the schema accepted the request. */
+type VaryItem = SweepRequest['vary'][number];
+
+/** Rules of one parameter that the schema cannot say; its values (a range's bounds for now), or errors. */
+function parameterOf(item: VaryItem, at: string, earlier: Parameter[], err: (p: string, m: string) => void) {
+  const segments = pointerSegments(item.path);
+  if (!segments)
+    return err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
+  if (segments[0] === 'name') return err(`${at}/path`, "a variant's name is the sweep's; /name cannot be varied");
+  if (!schemaHas(ScenarioInputsSchema, segments)) {
+    return err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
+  }
+  const path = item.path;
+  const clash = earlier.find((p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`));
+  if (clash) return err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
+  const hasRange = item.from !== undefined || item.to !== undefined || item.step !== undefined;
+  if ((item.values !== undefined) === hasRange) return err(at, 'give either values, or from, to and step');
+  if (item.values !== undefined) return { path, segments, values: item.values };
+  const { from, to, step } = item;
+  if (from === undefined || to === undefined || step === undefined) {
+    for (const [key, v] of Object.entries({ from, to, step }))
+      if (v === undefined) err(`${at}/${key}`, 'is required with a range');
+    return;
+  }
+  if (from > to) return err(`${at}/from`, `must not be greater than to (${to})`);
+  return { path, segments, values: [from, to, step], range: true };
+}
+
+/** Checks the parameters (after the schema); counts variants before expanding any. */
+function parseParameters(body: SweepRequest, maxVariants: number): Parameter[] | FieldError[] {
   const errors: FieldError[] = [];
-  const err = (path: string, message: string) => errors.push({ path, message });
-  for (const key of Object.keys(body)) if (!FIELDS.has(key)) err(`/${key}`, 'unknown field');
-  if (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 200) {
-    err('/name', 'must be a string of 1–200 characters');
-  }
-  if (!isObject(body.base)) err('/base', 'must be an object: the scenario inputs every variant starts from');
-  if (body.combine !== undefined && body.combine !== 'grid' && body.combine !== 'zip') {
-    err('/combine', 'must be "grid" (every combination) or "zip" (the i-th value of each list together)');
-  }
-  if (body.keep_hourly !== undefined && typeof body.keep_hourly !== 'boolean') err('/keep_hourly', 'must be a boolean');
-  if (!Array.isArray(body.vary) || body.vary.length < 1 || body.vary.length > MAX_PARAMETERS) {
-    err('/vary', `must be a list of 1–${MAX_PARAMETERS} parameters`);
-    return errors;
-  }
-  const parameters: Parameter[] = [];
-  const counts: number[] = [];
-  for (const [k, item] of body.vary.entries()) {
-    const at = `/vary/${k}`;
-    if (!isObject(item)) {
-      err(at, 'must be an object: {path, values} or {path, from, to, step}');
-      continue;
-    }
-    const extra = Object.keys(item).filter((key) => !['path', 'values', 'from', 'to', 'step'].includes(key));
-    for (const key of extra) err(`${at}/${key}`, 'unknown field');
-    const segments = typeof item.path === 'string' ? pointerSegments(item.path) : null;
-    if (!segments) {
-      err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
-      continue;
-    }
-    if (segments[0] === 'name') {
-      err(`${at}/path`, "a variant's name is the sweep's; /name cannot be varied");
-      continue;
-    }
-    if (!schemaHas(ScenarioInputsSchema, segments)) {
-      err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
-      continue;
-    }
-    const path = item.path as string;
-    const clash = parameters.find(
-      (p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`),
-    );
-    if (clash) {
-      err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
-      continue;
-    }
-    const hasValues = 'values' in item;
-    const hasRange = 'from' in item || 'to' in item || 'step' in item;
-    if (hasValues === hasRange) {
-      err(at, 'give either values, or from, to and step');
-      continue;
-    }
-    if (hasValues) {
-      if (!Array.isArray(item.values) || item.values.length === 0) {
-        err(`${at}/values`, 'must be a non-empty list');
-        continue;
-      }
-      counts.push(item.values.length);
-      parameters.push({ path, segments, values: item.values });
-      continue;
-    }
-    const { from, to, step } = item;
-    for (const [key, v] of [
-      ['from', from],
-      ['to', to],
-      ['step', step],
-    ] as const) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) err(`${at}/${key}`, 'must be a finite number');
-    }
-    if (typeof from !== 'number' || typeof to !== 'number' || typeof step !== 'number') continue;
-    if (!(step > 0)) {
-      err(`${at}/step`, 'must be greater than 0');
-      continue;
-    }
-    if (from > to) {
-      err(`${at}/from`, `must not be greater than to (${to})`);
-      continue;
-    }
-    const count = rangeCount(from, to, step);
-    counts.push(count);
-    // Values are made only once the variant count is known to be allowed.
-    parameters.push({ path, segments, values: [from, to, step] });
-  }
+  const err = (path: string, message: string) => {
+    errors.push({ path, message });
+  };
+  const parameters: Array<Parameter & { range?: boolean }> = [];
+  body.vary.forEach((item, k) => {
+    const p = parameterOf(item, `/vary/${k}`, parameters, err);
+    if (p) parameters.push(p);
+  });
   if (errors.length > 0) return errors;
+  const counts = parameters.map((p) =>
+    p.range ? rangeCount(...(p.values as [number, number, number])) : p.values.length,
+  );
   const zip = body.combine === 'zip';
   if (zip && new Set(counts).size > 1) {
     return [{ path: '/vary', message: `zip needs lists of equal length; these have ${counts.join(', ')}` }];
@@ -180,12 +136,10 @@ function parseParameters(body: Record<string, unknown>, maxVariants: number): Pa
   if (total > maxVariants) {
     return [{ path: '/vary', message: `${total} variants; at most ${maxVariants} (MAX_SWEEP_VARIANTS)` }];
   }
-  body.vary.forEach((item, k) => {
-    const p = parameters[k];
-    if (!('values' in (item as object)))
-      p.values = rangeValues(p.values[0] as number, p.values[1] as number, p.values[2] as number);
-  });
-  return parameters;
+  // Values are made only once the variant count is known to be allowed.
+  return parameters.map(({ range, ...p }) =>
+    range ? { ...p, values: rangeValues(...(p.values as [number, number, number])) } : p,
+  );
 }
 
 /** Maps one variant's validation errors to the request: varied fields to their value, the rest to /base. */
@@ -202,12 +156,12 @@ function variantErrors(index: number, errors: FieldError[], parameters: Paramete
 /** At most this many variants' errors in one answer: they usually repeat one mistake. */
 const MAX_REPORTED_VARIANTS = 10;
 
-export function expandSweep(body: unknown, options: { maxVariants: number; seed: number }): Expansion {
-  if (!isObject(body)) return { ok: false, errors: [{ path: '', message: 'the body must be a JSON object' }] };
+/** A sweep request the schema accepted (server/route.ts), checked further and expanded. */
+export function expandSweep(body: SweepRequest, options: { maxVariants: number; seed: number }): Expansion {
   const parsed = parseParameters(body, options.maxVariants);
   if (parsed.length > 0 && !('segments' in parsed[0])) return { ok: false, errors: parsed as FieldError[] };
   const parameters = parsed as Parameter[];
-  const name = body.name as string;
+  const name = body.name;
   const base = body.base as Record<string, unknown>;
   const zip = body.combine === 'zip';
   const lengths = parameters.map((p) => p.values.length);
@@ -259,7 +213,7 @@ export function expandSweep(body: unknown, options: { maxVariants: number; seed:
     plan: {
       name,
       base,
-      vary: body.vary as unknown[],
+      vary: body.vary,
       combine: zip ? 'zip' : 'grid',
       keepHourly: body.keep_hourly === true,
       parameters,

@@ -1,21 +1,15 @@
-// Validation of a scenario request with the same TypeBox schema that documents it, compiled once.
-// Every failing field is reported, each with a JSON Pointer path.
-import type { TSchema } from '@sinclair/typebox';
+// Validation of a request body with the same TypeBox schema that documents it, compiled once:
+// shape limits, defaults, the compiled check, then the rules the schema cannot say. Every failing
+// field is reported, each with a JSON Pointer path.
+import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from '../shared/schemas/inputs.ts';
+import { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { parseSamCsv, WeatherFileError } from '../shared/weather/samcsv.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 
-const compiled = TypeCompiler.Compile(ScenarioInputs);
-const applyDefaults = compileDefaults(ScenarioInputs);
-const weatherVariants: Record<string, TypeCheck<TSchema>> = {
-  synthetic: TypeCompiler.Compile(SyntheticWeather),
-  supplied: TypeCompiler.Compile(SuppliedWeather),
-  sam_csv: TypeCompiler.Compile(SamCsvWeather),
-};
-
-export type Validation = { ok: true; value: ScenarioInputs } | { ok: false; errors: FieldError[] };
+export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+export type Validator<T> = (body: unknown) => Validation<T>;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,28 +28,66 @@ function describeUnion(schema: TSchema): string {
   return 'does not match any allowed form';
 }
 
+/** The literal property that tells a union's object variants apart (e.g. `source`), if there is one. */
+function tagOf(variants: TSchema[]): string | null {
+  if (variants.length < 2 || variants.some((v) => v[Kind] !== 'Object')) return null;
+  for (const key of Object.keys(variants[0].properties ?? {})) {
+    const literals = variants.map((v) => v.properties?.[key]?.const);
+    if (literals.every((l) => typeof l === 'string') && new Set(literals).size === variants.length) return key;
+  }
+  return null;
+}
+
+const variantChecks = new WeakMap<TSchema, TypeCheck<TSchema>>();
+const compiledVariant = (schema: TSchema) => {
+  let check = variantChecks.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    variantChecks.set(schema, check);
+  }
+  return check;
+};
+
+/**
+ * A tagged union (objects told apart by a literal such as `source`) that failed: the errors of the
+ * variant its tag names, or an error on the tag itself. "Expected union value" would say nothing.
+ */
+function taggedUnionErrors(union: TSchema, value: unknown, path: string, out: FieldError[]): boolean {
+  const variants = (union.anyOf ?? []) as TSchema[];
+  const tag = tagOf(variants);
+  if (!tag || !isObject(value)) return false;
+  const variant = variants.find((v) => v.properties[tag].const === value[tag]);
+  if (!variant) {
+    const allowed = variants.map((v) => JSON.stringify(v.properties[tag].const)).join(', ');
+    out.push({ path: `${path}/${tag}`, message: `must be one of: ${allowed}` });
+    return true;
+  }
+  schemaErrors(compiledVariant(variant), value, path, out);
+  return true;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
 function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix: string, out: FieldError[]): void {
   for (const e of check.Errors(value)) {
     const path = prefix + e.path;
-    if (out.some((o) => o.path === path)) continue;
-    let message = e.message;
-    if (e.schema.anyOf) message = describeUnion(e.schema);
+    if (out.some((o) => o.path === path || o.path.startsWith(`${path}/`))) continue;
+    if (e.schema.anyOf && taggedUnionErrors(e.schema, valueAt(value, e.path), path, out)) continue;
+    const message = e.schema.anyOf ? describeUnion(e.schema) : e.message;
     out.push({ path: path || '/', message });
   }
 }
 
-function weatherErrors(weather: unknown, out: FieldError[]): void {
-  const source = isObject(weather) ? weather.source : undefined;
-  const check = typeof source === 'string' ? weatherVariants[source] : undefined;
-  if (!check) {
-    out.push({ path: '/weather/source', message: 'must be one of: "synthetic", "supplied", "sam_csv"' });
-    return;
-  }
-  schemaErrors(check, weather, '/weather', out);
-}
-
-/** Checks that need more than one field, or more than a schema can say. */
-function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
+/** A scenario's checks that need more than one field, or more than a schema can say. */
+function physicsErrors(v: ScenarioInputs): FieldError[] {
+  const out: FieldError[] = [];
   if (v.solar.capacity_mw_dc === 0 && v.wind.capacity_mw === 0) {
     const message = 'solar and wind capacity cannot both be 0';
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
@@ -104,6 +136,7 @@ function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
       out.push({ path: '/weather/text', message: err.message });
     }
   }
+  return out;
 }
 
 /** Far deeper than any scenario (power_curve/i/j is 4 levels); deeper bodies would exhaust the stack below. */
@@ -141,21 +174,28 @@ function shapeErrors(body: unknown): FieldError[] {
   return errors;
 }
 
-export function validateScenario(body: unknown): Validation {
-  if (!isObject(body)) {
-    return { ok: false, errors: [{ path: '/', message: 'the body must be a JSON object' }] };
-  }
-  const shape = shapeErrors(body);
-  if (shape.length > 0) return { ok: false, errors: shape };
-  const value = applyDefaults(copyJson(body));
-  const errors: FieldError[] = [];
-  // The compiled check is fast; walking for errors is not, so it runs only for a body that fails.
-  if (!compiled.Check(value)) schemaErrors(compiled, value, '', errors);
-  const weatherIdx = errors.findIndex((e) => e.path === '/weather');
-  if (weatherIdx >= 0) {
-    errors.splice(weatherIdx, 1);
-    weatherErrors((value as Record<string, unknown>).weather, errors);
-  }
-  if (errors.length === 0) physicsErrors(value as ScenarioInputs, errors);
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as ScenarioInputs };
+/**
+ * The validator of a body schema, compiled once: shape limits (depth, unstorable strings), defaults
+ * applied, the compiled check (errors walked only for a body that fails), then `refine`'s rules, which
+ * run only on a body the schema accepted.
+ */
+export function compileValidator<S extends TSchema>(
+  schema: S,
+  refine: (value: Static<S>) => FieldError[] = () => [],
+): Validator<Static<S>> {
+  const check = TypeCompiler.Compile(schema);
+  const applyDefaults = compileDefaults(schema);
+  return (body) => {
+    if (!isObject(body)) return { ok: false, errors: [{ path: '/', message: 'the body must be a JSON object' }] };
+    const shape = shapeErrors(body);
+    if (shape.length > 0) return { ok: false, errors: shape };
+    const value = applyDefaults(copyJson(body));
+    const errors: FieldError[] = [];
+    if (!check.Check(value)) schemaErrors(check, value, '', errors);
+    else errors.push(...refine(value as Static<S>));
+    return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as Static<S> };
+  };
 }
+
+/** A scenario's inputs: the schema, then the rules it cannot say. */
+export const validateScenario: Validator<ScenarioInputs> = compileValidator(ScenarioInputs, physicsErrors);

@@ -10,11 +10,14 @@ import { createBoss } from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { createApp } from './app.ts';
 import type { AppDeps } from './deps.ts';
+import type { ResponseCheck } from './route.ts';
 import { ChannelListener } from './sse/listener.ts';
 
 export interface WebProcessOptions {
   /** Routes mounted after the API's, before the 404. */
   routes?: (deps: AppDeps) => Router[];
+  /** Tests: check every JSON answer against the schema its route declares (server/route.ts). */
+  checkResponses?: ResponseCheck;
 }
 
 export async function runWebProcess(options: WebProcessOptions = {}): Promise<void> {
@@ -68,7 +71,7 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
   }
 
   const deps: AppDeps = { config, pool, createsPool, db, boss, listener, logger };
-  const app = createApp({ ...deps, routes: options.routes?.(deps) });
+  const app = createApp({ ...deps, routes: options.routes?.(deps), checkResponses: options.checkResponses });
   // Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
   // Node enforces them only when it checks its connections (every 30 s by default), so check often.
   const server = createServer(

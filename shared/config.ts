@@ -16,7 +16,7 @@ export interface Config {
   engineCacheMb: number;
   /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
   bodyLimitBytes: number;
-  /** Pool size of each process; the web also holds one extra connection for LISTEN. */
+  /** Size of each of the web's two pools (queries, creates); it also holds one connection for LISTEN. A worker's pool is WORKER_CONCURRENCY + 2. */
   poolMax: number;
   /** Guards API queries against a stuck statement holding a connection. */
   statementTimeoutMs: number;

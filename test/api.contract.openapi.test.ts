@@ -123,6 +123,99 @@ t.test('the request schema accepts and rejects exactly what the server does', as
   }
 });
 
+t.test('the sweep request schema accepts and rejects exactly what the server does', async (t) => {
+  const base = { site: { latitude: 35.2, longitude: -101.8 } };
+  const cap = { path: '/solar/capacity_mw_dc', values: [0, 50] };
+  // A body the schema accepts may still be refused by a rule it cannot say (a pointer into no input,
+  // an invalid variant): those are listed apart, as the rules after the schema.
+  const bodies: Array<[string, unknown, 'schema' | 'rule' | 'ok']> = [
+    ['two sizes', { name: 'a', base, vary: [cap] }, 'ok'],
+    ['a range', { name: 'b', base, vary: [{ path: '/grid/export_limit_mw', from: 100, to: 200, step: 50 }] }, 'ok'],
+    ['zip', { name: 'c', base, combine: 'zip', vary: [cap, { path: '/seed', values: [1, 2] }] }, 'ok'],
+    ['keep_hourly', { name: 'd', base, vary: [cap], keep_hourly: true }, 'ok'],
+    ['no name', { base, vary: [cap] }, 'schema'],
+    ['no base', { name: 'x', vary: [cap] }, 'schema'],
+    ['base a number', { name: 'x', base: 3, vary: [cap] }, 'schema'],
+    ['empty vary', { name: 'x', base, vary: [] }, 'schema'],
+    ['nine parameters', { name: 'x', base, vary: Array.from({ length: 9 }, () => cap) }, 'schema'],
+    ['an unknown field', { name: 'x', base, vary: [cap], colour: 1 }, 'schema'],
+    ['bad combine', { name: 'x', base, vary: [cap], combine: 'cross' }, 'schema'],
+    ['keep_hourly as text', { name: 'x', base, vary: [cap], keep_hourly: 'yes' }, 'schema'],
+    ['a parameter not an object', { name: 'x', base, vary: [5] }, 'schema'],
+    ['a path that is no pointer', { name: 'x', base, vary: [{ path: 'solar', values: [1] }] }, 'schema'],
+    ['empty values', { name: 'x', base, vary: [{ path: '/seed', values: [] }] }, 'schema'],
+    [
+      'values and a range',
+      { name: 'x', base, vary: [{ path: '/seed', values: [1], from: 1, to: 2, step: 1 }] },
+      'schema',
+    ],
+    ['a range without step', { name: 'x', base, vary: [{ path: '/seed', from: 1, to: 2 }] }, 'schema'],
+    ['step 0', { name: 'x', base, vary: [{ path: '/seed', from: 1, to: 2, step: 0 }] }, 'schema'],
+    ['a bound as text', { name: 'x', base, vary: [{ path: '/seed', from: '1', to: 2, step: 1 }] }, 'schema'],
+    ['an unknown parameter field', { name: 'x', base, vary: [{ ...cap, unit: 'MW' }] }, 'schema'],
+    ['an array body', [{ name: 'x', base, vary: [cap] }], 'schema'],
+    ['a path into no input', { name: 'x', base, vary: [{ path: '/solar/colour', values: [1] }] }, 'rule'],
+    ['the name varied', { name: 'x', base, vary: [{ path: '/name', values: ['a'] }] }, 'rule'],
+    ['from after to', { name: 'x', base, vary: [{ path: '/seed', from: 5, to: 2, step: 1 }] }, 'rule'],
+    ['an invalid variant', { name: 'x', base, vary: [{ path: '/site/latitude', values: [30, 95] }] }, 'rule'],
+  ];
+  for (const [what, body, expected] of bodies) {
+    const schemaErrors = validate('SweepRequest', body);
+    const r = await fetch(`${web.baseUrl}/api/sweeps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await r.json()) as Record<string, unknown>;
+    t.equal(schemaErrors.length === 0, expected !== 'schema', `${what}: the schema says ${schemaErrors[0] ?? 'valid'}`);
+    t.equal(r.status, expected === 'ok' ? 201 : 400, `${what}: the server answers ${r.status}`);
+    t.same(validate(r.status === 201 ? 'Sweep' : 'Problem', answer), [], `${what}: the answer matches its schema`);
+  }
+});
+
+t.test("the list's query schema accepts and rejects exactly what the server does", async (t) => {
+  type Param = { name: string; in: string; schema: Record<string, unknown> };
+  const params = (doc.paths as Record<string, { get: { parameters: Param[] } }>)['/api/scenarios'].get.parameters;
+  // What a generated client or a validating proxy does with a query string: each value typed by its
+  // parameter's schema (an integer's text converted only when it is one), an unknown name refused.
+  const schemaAccepts = (query: string) => {
+    for (const [name, text] of new URLSearchParams(query)) {
+      const p = params.find((x) => x.in === 'query' && x.name === name);
+      if (!p || new URLSearchParams(query).getAll(name).length > 1) return false;
+      const value = p.schema.type === 'integer' && /^-?\d+$/.test(text) ? Number(text) : text;
+      if (!ajv.validate(p.schema, value)) return false;
+    }
+    return true;
+  };
+  const sweep = '01936f3e-0000-7000-8000-000000000042';
+  const cases = [
+    'limit=10',
+    'limit=1000',
+    'status=queued,running',
+    'status=cancelled',
+    `sweep_id=${sweep}`,
+    'sweep_id=none',
+    'q=amarillo',
+    'limit=5&status=succeeded&q=x',
+    'limit=0',
+    'limit=1001',
+    'limit=abc',
+    'limit=1.5',
+    'limit=1&limit=2',
+    'status=done',
+    'status=queued,',
+    'sweep_id=nope',
+    'colour=red',
+    `q=${'x'.repeat(201)}`,
+  ];
+  for (const query of cases) {
+    const r = await getJson(`${web.baseUrl}/api/scenarios?${query}`);
+    t.equal(schemaAccepts(query), r.status === 200, `?${query}: the schema and the server (${r.status}) agree`);
+    const schema = r.status !== 200 ? 'Problem' : query.includes('limit') ? 'ScenarioPage' : 'ScenarioList';
+    t.same(validate(schema, r.json), [], `?${query}: a ${schema}`);
+  }
+});
+
 t.test('live answers match their documented response schemas', async (t) => {
   const created = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'contract' });
   const id = created.json.id as string;
@@ -138,6 +231,21 @@ t.test('live answers match their documented response schemas', async (t) => {
     ['Health', '/healthz', 200],
     ['Ready', '/readyz', 200],
   ];
+  const sweep = (await (
+    await fetch(`${web.baseUrl}/api/sweeps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'live', base: DEFAULT_SCENARIO, vary: [{ path: '/seed', values: [1, 2] }] }),
+    })
+  ).json()) as { id: string };
+  await follow(`${web.baseUrl}/api/sweeps/${sweep.id}/events`).until((e) => e.event === 'finished', 60_000);
+  answers.push(
+    ['Sweep', `/api/sweeps/${sweep.id}`, 200],
+    ['SweepPage', '/api/sweeps?limit=1', 200],
+    ['SweepResults', `/api/sweeps/${sweep.id}/results?sort=-equity_npv`, 200],
+    ['Problem', `/api/sweeps/${sweep.id}/results?sort=colour`, 400],
+    ['Problem', '/api/sweeps/not-an-id', 404],
+  );
   for (const [schema, path, status] of answers) {
     const r = await getJson(`${web.baseUrl}${path}`);
     t.equal(r.status, status, `${path}: ${status}`);

@@ -1,5 +1,5 @@
 // Managed Postgres requires TLS. Against a Postgres started with ssl=on and a self-signed
-// certificate, the web and the worker connect over TLS as the README's deploy section says
+// certificate, the web and the worker connect over TLS as docs/operations.md (TLS) says
 // (?sslmode= in DATABASE_URL, or PGSSLMODE), calculate a scenario, and every one of their
 // connections is encrypted (pg_stat_ssl).
 import { execFileSync } from 'node:child_process';

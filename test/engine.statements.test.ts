@@ -194,7 +194,7 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
   near(t, (k.lcoe_nominal ?? Number.NaN) * npv(nominal, energy), discountedCosts, 'nominal LCOE identity');
   near(t, (k.lcoe_real ?? Number.NaN) * npv(real, energy), discountedCosts, 'real LCOE identity');
 
-  // P50/P90 (README): P50 = mean; σ² = σ_interannual² + σ_model², each solar and wind
+  // P50/P90 (docs/methodology.md): P50 = mean; σ² = σ_interannual² + σ_model², each solar and wind
   // root-sum-square; synthetic weather's inter-annual σ about the least-squares line of the years.
   const annualEnergy = r.annual.map((a) => a.export_mwh);
   const mean = sum(annualEnergy) / YEARS;

@@ -6,11 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import t from 'tap';
 import { ensureDatabase } from '../scripts/embedded-postgres.ts';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
+import { quietPool } from './helpers/db.ts';
 import { alive, killAll, scenarioProblems, waitForAllFinished } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
 import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
@@ -64,8 +65,7 @@ t.test('started during an outage, the web and the worker wait, then serve and ca
   }
 
   server = await startOwnPostgres({ dataDir, port, persistent: true });
-  pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => {});
+  pool = quietPool(url, { max: 2 });
 
   const serving = await webListening(web, 30_000).catch((err: Error) => {
     throw new Error(`${err.message}; web: ${web.output(20)}`);

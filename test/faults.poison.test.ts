@@ -52,7 +52,9 @@ const poisons: Poison[] = [
 ];
 
 t.test('poisoned scenarios fail once with a readable error; the worker goes on', async (t) => {
-  const web = await stack.startWeb();
+  // The poisoned inputs are stored as no client could send them, so a read of them does not match the
+  // documented schema: this test's web does not check its answers (test/helpers/web.checked.ts).
+  const web = await stack.startWeb({ HOURGLASS_TEST_UNCHECKED_RESPONSES: '1' });
   const create = async (name: string) =>
     (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name })).json.id as string;
 

@@ -36,7 +36,7 @@ const cap = { path: '/solar/capacity_mw_dc', values: [10, 20] };
 t.test('bad sweep bodies: the right 4xx, the field named, no row written', async (t) => {
   const before = await rows();
   const cases: Array<[string, unknown, number, string]> = [
-    ['not an object', [1, 2], 400, ''],
+    ['not an object', [1, 2], 400, '/'],
     ['no name', { base, vary: [cap] }, 400, '/name'],
     ['empty name', { name: '', base, vary: [cap] }, 400, '/name'],
     ['no base', { name: 'x', vary: [cap] }, 400, '/base'],

@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { getJson, postScenario } from './helpers/http.ts';
+import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
+import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -53,6 +54,19 @@ async function open(t: Test, width = 1400, height = 900, baseUrl = base): Promis
   return page;
 }
 
+/** The page's latest User Timing measure of that name. */
+async function lastMeasure(page: Page, name: string): Promise<{ duration: number; detail: unknown }> {
+  const all = await page.evaluate(
+    (n) =>
+      performance
+        .getEntriesByName(n, 'measure')
+        .map((e) => ({ duration: e.duration, detail: (e as { detail?: unknown }).detail })),
+    name,
+  );
+  if (!all.length) throw new Error(`no ${name} measure`);
+  return all[all.length - 1];
+}
+
 const pageProblems = new WeakMap<Page, string[]>();
 
 /** At the end of a test: what the page saw that it should not have (but what the test caused). */
@@ -78,11 +92,7 @@ function paintedPixels(page: Page, testid: string): Promise<number> {
 
 /** Polls an expression in the page (page.waitForFunction would eval it, which the pages' CSP forbids). */
 async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await page.evaluate(expression))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
-    await page.waitForTimeout(50);
-  }
+  await waitUntil(async () => page.evaluate(expression), { timeoutMs, everyMs: 50, what: expression });
 }
 
 /**
@@ -124,16 +134,18 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
       await page.waitForSelector('[data-testid=progress]');
     });
     const seen: number[] = [];
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      // Not waiting for it: once the results replace it, the loop ends.
-      const bar = await page.$('[data-testid=progress]');
-      const text = bar ? await bar.getAttribute('value').catch(() => null) : null;
-      if (text === null) break;
-      const value = Number(text);
-      if (seen.at(-1) !== value) seen.push(value);
-      await page.waitForTimeout(50);
-    }
+    await waitUntil(
+      async () => {
+        // Not waiting for it: once the results replace it, the wait ends.
+        const bar = await page.$('[data-testid=progress]');
+        const text = bar ? await bar.getAttribute('value').catch(() => null) : null;
+        if (text === null) return true;
+        const value = Number(text);
+        if (seen.at(-1) !== value) seen.push(value);
+        return false;
+      },
+      { timeoutMs: 30_000, everyMs: 50, what: 'the progress bar to give way to the results' },
+    );
     t.ok(seen.length >= 3, `progress values seen live: ${seen.map((v) => v.toFixed(2)).join(' ')}`);
     t.ok(
       seen.every((v, i) => i === 0 || v >= seen[i - 1]),
@@ -163,6 +175,9 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
     await page.waitForSelector('[data-testid=heatmap][data-painted$="-wind"]');
     const calendar = await page.getAttribute('[data-testid=heatmap]', 'data-painted');
     t.match(calendar, /^\d{4}-wind$/, `heatmap of ${calendar}`);
+    // Each heatmap painted leaves a standard User Timing measure (what bench #13 reads).
+    const painted = await lastMeasure(page, HEATMAP_PAINTED);
+    t.same(painted.detail, { year: 25, technology: 'wind' }, `${HEATMAP_PAINTED}: ${painted.duration} ms`);
     clean(t, page);
   });
 });
@@ -220,31 +235,28 @@ t.test('a sweep page fills in live and sorts', async (t) => {
   await withProcessLogs(t, stack, async () => {
     let page = undefined as unknown as Page;
     await beforeTheWorker(async () => {
-      const res = await fetch(`${base}/api/sweeps`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'live sweep',
-          base: { site },
-          vary: [
-            { path: '/solar/capacity_mw_dc', values: [50, 150] },
-            { path: '/grid/export_limit_mw', values: [100, 200] },
-          ],
-        }),
+      const res = await postJson(`${base}/api/sweeps`, {
+        name: 'live sweep',
+        base: { site },
+        vary: [
+          { path: '/solar/capacity_mw_dc', values: [50, 150] },
+          { path: '/grid/export_limit_mw', values: [100, 200] },
+        ],
       });
-      const sweep = (await res.json()) as { id: string };
+      const sweep = accepted(res, 'POST /api/sweeps') as { id: string };
       page = await open(t);
       await page.goto(`${base}/sweeps/${sweep.id}`);
       await page.waitForSelector('[data-testid=sweep-row]');
     });
     const finishedCounts: number[] = [];
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const n = await page.locator('[data-testid=sweep-row] [data-testid=row-status]:text-is("succeeded")').count();
-      if (finishedCounts.at(-1) !== n) finishedCounts.push(n);
-      if (n === 4 || Date.now() > deadline) break;
-      await page.waitForTimeout(100);
-    }
+    await waitUntil(
+      async () => {
+        const n = await page.locator('[data-testid=sweep-row] [data-testid=row-status]:text-is("succeeded")').count();
+        if (finishedCounts.at(-1) !== n) finishedCounts.push(n);
+        return n === 4;
+      },
+      { timeoutMs: 60_000, everyMs: 100, what: 'the 4 variants to show succeeded' },
+    );
     t.ok(finishedCounts.length >= 3, `rows filled in as variants finished: ${finishedCounts.join(' → ')}`);
     t.equal(finishedCounts.at(-1), 4);
     await until(page, `document.querySelector('[data-testid=status]')?.textContent === 'succeeded'`);
@@ -265,6 +277,8 @@ t.test('a sweep page fills in live and sorts', async (t) => {
     await page.click('[data-sort="lcoe_nominal"]');
     const descending = (await column('lcoe_nominal')).map(Number);
     t.same(descending, [...ascending].reverse(), 'and the other way');
+    const sorted = await lastMeasure(page, SWEEP_TABLE_SORTED);
+    t.same(sorted.detail, { rows: 4, key: 'lcoe_nominal' }, `${SWEEP_TABLE_SORTED}: ${sorted.duration} ms`);
     t.ok((await paintedPixels(page, 'sweep-chart')) > 1000, 'the KPI chart is painted');
     // A row links to its scenario.
     await page.click('[data-testid=sweep-row] a');

@@ -1,9 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { type Router as ExpressRouter, Router } from 'express';
 import { latestMigrationId } from '../../shared/migrate.ts';
-import type { AppDeps } from '../deps.ts';
-import { methodNotAllowed } from '../http.ts';
-import { json, type RouteDoc } from '../openapi.parts.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
 
 const Health = Type.Object({ status: Type.Literal('ok') }, { $id: 'Health', description: 'The process is alive.' });
 const Migrations = Type.Object({
@@ -29,66 +26,51 @@ const Ready = Type.Object(
   { $id: 'Ready', description: 'Readiness: the database answers and its migrations are current.' },
 );
 
-export const healthDoc: RouteDoc = {
-  schemas: { Health, Ready },
-  paths: {
-    '/healthz': {
-      get: {
-        operationId: 'getHealth',
-        summary: 'Liveness (no database call)',
-        tags: ['health'],
-        responses: { 200: json('The process is alive.', 'Health') },
-      },
-    },
-    '/readyz': {
-      get: {
-        operationId: 'getReady',
-        summary: 'Readiness: the database answers and migrations are current',
-        tags: ['health'],
-        responses: {
-          200: json('Ready.', 'Ready'),
-          503: json('Not ready: the database does not answer, or its migrations are behind.', 'Ready'),
-        },
-      },
-    },
+export const getHealth = defineRoute({
+  method: 'get',
+  path: '/healthz',
+  operationId: 'getHealth',
+  summary: 'Liveness (no database call)',
+  tags: ['health'],
+  responses: { 200: { description: 'The process is alive.', json: Health } },
+  handle({ res }) {
+    res.json({ status: 'ok' });
   },
-};
+});
 
-export function healthRoutes({ pool, listener }: AppDeps): ExpressRouter {
-  const router = Router();
-  const expected = latestMigrationId();
-  router
-    .route('/healthz')
-    .get((_req, res) => {
-      res.json({ status: 'ok' });
-    })
-    .all(methodNotAllowed('GET'));
-  router
-    .route('/readyz')
-    .get(async (_req, res) => {
-      let current = -1;
-      try {
-        const { rows } = await pool.query<{ id: number | null }>({
-          text: 'SELECT max(id) AS id FROM schema_migrations',
-          query_timeout: 2000,
-        } as { text: string });
-        current = rows[0]?.id ?? 0;
-      } catch {
-        res.status(503).json({ status: 'unavailable', database: 'unreachable' });
-        return;
-      }
-      if (current < expected) {
-        res.status(503).json({ status: 'unavailable', database: 'ok', migrations: { current, expected } });
-        return;
-      }
-      res.json({
-        status: 'ok',
-        database: 'ok',
-        migrations: { current, expected },
-        // Operators' view of this process's event streams and its one listening connection.
-        sse: { streams: listener.subscriberCount, channels: listener.channelCount, listening: listener.connected },
-      });
-    })
-    .all(methodNotAllowed('GET'));
-  return router;
-}
+const EXPECTED_MIGRATION = latestMigrationId();
+
+export const getReady = defineRoute({
+  method: 'get',
+  path: '/readyz',
+  operationId: 'getReady',
+  summary: 'Readiness: the database answers and migrations are current',
+  tags: ['health'],
+  responses: {
+    200: { description: 'Ready.', json: Ready },
+    503: { description: 'Not ready: the database does not answer, or its migrations are behind.', json: Ready },
+  },
+  async handle({ res }, { pool, streams, listener }) {
+    let current = -1;
+    try {
+      const { rows } = await pool.query<{ id: number | null }>({
+        text: 'SELECT max(id) AS id FROM schema_migrations',
+        query_timeout: 2000,
+      } as { text: string });
+      current = rows[0]?.id ?? 0;
+    } catch {
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+      return;
+    }
+    const migrations = { current, expected: EXPECTED_MIGRATION };
+    if (current < EXPECTED_MIGRATION) {
+      res.status(503).json({ status: 'unavailable', database: 'ok', migrations });
+      return;
+    }
+    // Operators' view of this process's event streams and its one listening connection.
+    const sse = { streams: streams.open, channels: listener.channelCount, listening: listener.connected };
+    res.json({ status: 'ok', database: 'ok', migrations, sse });
+  },
+});
+
+export const healthRoutes: readonly AnyRoute[] = [getHealth, getReady];

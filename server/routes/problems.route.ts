@@ -1,9 +1,8 @@
 // GET /problems/{type}: what each problem `type` means, so the URI in every problem+json answer
 // names a page this server really has (RFC 9457 §3.1.1).
-import { type Router as ExpressRouter, Router } from 'express';
-import { methodNotAllowed } from '../http.ts';
-import type { RouteDoc } from '../openapi.parts.ts';
+import { Type } from '@sinclair/typebox';
 import { HttpProblem, type ProblemCode, problemType, TITLES } from '../problem.ts';
+import { defineRoute } from '../route.ts';
 
 const EXPLANATIONS: Record<ProblemCode, string> = {
   bad_request: 'A header or query parameter is malformed or unknown. `errors` names it (`?name` or `header:Name`).',
@@ -32,47 +31,27 @@ const PAGES = new Map<string, string>(
   }),
 );
 
-export const problemsDoc: RouteDoc = {
-  paths: {
-    '/problems/{type}': {
-      get: {
-        operationId: 'getProblemType',
-        summary: 'What a problem type means',
-        tags: ['problems'],
-        parameters: [
-          {
-            name: 'type',
-            in: 'path',
-            required: true,
-            description: 'The last part of a problem `type`.',
-            schema: {
-              type: 'string',
-              enum: (Object.keys(EXPLANATIONS) as string[]).map((c) => c.replaceAll('_', '-')),
-            },
-          },
-        ],
-        responses: {
-          200: { description: 'A short explanation.', content: { 'text/html': { schema: { type: 'string' } } } },
-          404: {
-            description: 'No such problem type.',
-            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-          },
-        },
-      },
-    },
+export const getProblemType = defineRoute({
+  method: 'get',
+  path: '/problems/{type}',
+  operationId: 'getProblemType',
+  summary: 'What a problem type means',
+  tags: ['problems'],
+  params: Type.Object({
+    type: Type.Union(
+      (Object.keys(EXPLANATIONS) as string[]).map((c) => Type.Literal(c.replaceAll('_', '-'))),
+      { description: 'The last part of a problem `type` URI.' },
+    ),
+  }),
+  notFound: 'no such problem type',
+  responses: {
+    200: { description: 'A short explanation.', media: ['text/html'] },
+    404: { description: 'No such problem type.', problem: true },
   },
-};
-
-export function problemRoutes(): ExpressRouter {
-  const router = Router();
-  router
-    .route('/problems/:type')
-    .get((req, res) => {
-      const page = PAGES.get(`/problems/${req.params.type}`);
-      if (!page) throw new HttpProblem('not_found', 'no such problem type');
-      res.setHeader('Cache-Control', 'public, max-age=86400');
-      res.type('text/html').send(page);
-    })
-    .all(methodNotAllowed('GET'));
-  return router;
-}
+  handle({ params, res }) {
+    const page = PAGES.get(`/problems/${params.type}`);
+    if (!page) throw new HttpProblem('not_found', 'no such problem type');
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('text/html').send(page);
+  },
+});

@@ -1,227 +1,181 @@
-// POST /api/scenarios, GET /api/scenarios (server/scenarios.list.ts), GET /api/scenarios/{id}.
+// POST /api/scenarios, GET /api/scenarios (server/scenarios.list.ts), GET /api/scenarios/{id},
+// POST /api/scenarios/{id}/cancel.
 import { createHash } from 'node:crypto';
-import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { Type } from '@sinclair/typebox';
 import type { ScenarioRow } from '../../shared/db.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
-import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
 import { findScenario } from '../../shared/scenarios.repository.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
-import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
-import type { AppDeps } from '../deps.ts';
-import {
-  allowQuery,
-  etagMatches,
-  idempotencyKey,
-  methodNotAllowed,
-  replayCreate,
-  requireJson,
-  scenarioId,
-} from '../http.ts';
-import { created, createResponses, idParam, json, oneOfJson, problem, type RouteDoc } from '../openapi.parts.ts';
+import { Scenario, ScenarioList, ScenarioPage, ScenarioStatus } from '../../shared/schemas/scenario.ts';
+import { etagMatches, IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
+import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
+import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
-import { LIST_PARAMS, MAX_PAGE, parseListQuery, sendPage, streamAll } from '../scenarios.list.ts';
+import { MAX_PAGE, sendPage, streamAll } from '../scenarios.list.ts';
 import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 import { validateScenario } from '../validate.ts';
 
-const query = (name: string, description: string, schema: Record<string, unknown>) => ({
-  name,
-  in: 'query' as const,
-  required: false,
-  description,
-  schema,
-});
+const NO_SUCH_SCENARIO = 'no scenario has this id';
+const STATUSES = ScenarioStatus.anyOf.map((s) => s.const);
+const statusList = `(${STATUSES.join('|')})`;
 
-export const scenariosDoc: RouteDoc = {
-  schemas: { ScenarioInputs, Scenario, ScenarioList, ScenarioPage },
-  requestSchemas: { ScenarioRequest: ScenarioInputs },
-  paths: {
-    '/api/scenarios': {
-      post: {
-        operationId: 'createScenario',
-        summary: 'Create a scenario and queue its calculation',
-        tags: ['scenarios'],
-        parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description: 'Repeat a create safely: the same key and body return the first scenario.',
-            schema: { type: 'string', minLength: 1, maxLength: 255 },
-          },
-        ],
-        requestBody: {
-          required: true,
-          description: 'The inputs; every field with a default may be left out (the answer shows them filled in).',
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/ScenarioRequest' },
-              example: { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } },
-            },
-          },
-        },
-        responses: createResponses(
-          created('Created and queued. `Location` names the scenario.', 'The new scenario.', 'Scenario'),
-          'Malformed JSON, or the body does not match the schema (every failing field is listed).',
-        ),
-      },
-      get: {
-        operationId: 'listScenarios',
-        summary: 'List scenarios, newest first: all of them (streamed), or a page',
-        description:
-          'Without `limit`: every matching scenario, streamed, with `total`. With `limit`: one page and `next_cursor` (also as a `Link: <…>; rel="next"` header); pages are keyset pages on the id, so they neither skip nor repeat a row while the list changes.',
-        tags: ['scenarios'],
-        parameters: [
-          query('limit', 'Page size.', { type: 'integer', minimum: 1, maximum: MAX_PAGE }),
-          query('cursor', "The previous page's next_cursor (needs limit).", { type: 'string' }),
-          query('status', 'Only these statuses, comma-separated.', {
-            type: 'string',
-            pattern: `^(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*$`,
-          }),
-          query('sweep_id', "Only this sweep's variants; `none`: only scenarios outside any sweep.", {
-            anyOf: [
-              { type: 'string', format: 'uuid' },
-              { type: 'string', enum: ['none'] },
-            ],
-          }),
-          query('q', 'Only names containing this text (case-insensitive).', {
-            type: 'string',
-            minLength: 1,
-            maxLength: 200,
-          }),
-        ],
-        responses: {
-          200: oneOfJson(
-            'Scenarios without their inputs: a ScenarioList without `limit`, a ScenarioPage with it.',
-            { name: 'Link', description: 'rel="next": the next page (paged answers only).' },
-            ['ScenarioList', 'ScenarioPage'],
-          ),
-          400: problem('A bad or unknown query parameter (named in errors).'),
-        },
-      },
-    },
-    '/api/scenarios/{id}/cancel': {
-      post: {
-        operationId: 'cancelScenario',
-        summary: 'Cancel a queued scenario (a running one is let finish)',
-        tags: ['scenarios'],
-        parameters: [idParam('The scenario id (UUID).')],
-        responses: {
-          200: json('The scenario, now cancelled.', 'Scenario'),
-          404: problem('No such scenario.'),
-          409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
-        },
-      },
-    },
-    '/api/scenarios/{id}': {
-      get: {
-        operationId: 'getScenario',
-        summary: 'Read a scenario',
-        tags: ['scenarios'],
-        parameters: [
-          idParam('The scenario id (UUID).'),
-          {
-            name: 'If-None-Match',
-            in: 'header',
-            required: false,
-            description: 'An ETag from an earlier answer: 304 if unchanged.',
-            schema: { type: 'string' },
-          },
-        ],
-        responses: {
-          200: {
-            ...json('The scenario.', 'Scenario'),
-            headers: { ETag: { description: 'Changes whenever the scenario does.', schema: { type: 'string' } } },
-          },
-          304: { description: 'Not modified.' },
-          404: problem('No such scenario.'),
-        },
-      },
-    },
+export const createScenario = defineRoute({
+  method: 'post',
+  path: '/api/scenarios',
+  operationId: 'createScenario',
+  summary: 'Create a scenario and queue its calculation',
+  tags: ['scenarios'],
+  headers: IdempotencyHeaders,
+  body: {
+    schema: ScenarioInputs,
+    name: 'ScenarioRequest',
+    validator: validateScenario,
+    description: 'The inputs; every field with a default may be left out (the answer shows them filled in).',
+    example: { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } },
   },
-};
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
-
-export function scenarioRoutes(deps: AppDeps): ExpressRouter {
-  const { db, pool, createsPool, boss, config } = deps;
-  const router = Router();
-  const json = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
-
-  const replay = async (res: Response, key: string, hash: string) =>
-    replayCreate(res, await findByIdempotencyKey(db, key), hash, (s) => ({
-      location: scenarioPath(s.id),
-      body: toScenario(s),
-    }));
-
-  async function create(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const key = idempotencyKey(req);
-    // Validation first: only a body known to be sane (not nested too deep to stringify) is hashed,
-    // and a body that was never accepted has nothing to replay.
-    const result = validateScenario(req.body);
-    if (!result.ok) {
-      throw new HttpProblem('validation', `${result.errors.length} field(s) failed validation`, {
-        errors: result.errors,
-      });
-    }
-    const hash = key
-      ? createHash('sha256')
-          .update(JSON.stringify(req.body ?? null))
-          .digest('hex')
-      : null;
-    if (key && hash && (await replay(res, key, hash))) return;
+  responses: createReplies(
+    { description: 'Created and queued. `Location` names the scenario.', json: Scenario },
+    'Malformed JSON, or the body does not match the schema (every failing field is listed).',
+  ),
+  async handle({ headers, body, req, res }, deps) {
+    const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
+      find: (key) => findByIdempotencyKey(deps.db, key),
+      answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
+    });
+    if (await create.replay()) return;
     const id = uuidv7();
-    const inputs = resolveInputs(result.value, { scenarioId: id, now: new Date() });
+    const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     let row: ScenarioRow;
     try {
-      row = await createQueuedScenario(createsPool, boss, config, {
+      row = await createQueuedScenario(deps.createsPool, deps.boss, deps.config, {
         id,
         name: inputs.name,
         inputs,
-        idempotencyKey: key,
-        requestHash: hash,
+        idempotencyKey: create.key,
+        requestHash: create.hash,
       });
     } catch (err) {
-      // Two requests raced with one Idempotency-Key: the loser answers with the winner's scenario.
-      if (key && hash && isUniqueViolation(err) && (await replay(res, key, hash))) return;
+      if (await create.replayAfter(err)) return;
       throw err;
     }
     res.status(201).location(scenarioPath(id)).json(toScenario(row));
-  }
+  },
+});
 
-  async function list(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, LIST_PARAMS);
-    const query = parseListQuery(req.query);
-    if (query.limit === null) await streamAll(pool, res, query);
-    else await sendPage(pool, req, res, query);
-  }
+export const ListQuery = Type.Object({
+  limit: Type.Optional(pageLimit(MAX_PAGE)),
+  cursor: Type.Optional(Type.String({ ...Cursor, description: "The previous page's next_cursor (needs limit)." })),
+  status: Type.Optional(
+    Type.String({
+      pattern: `^${statusList}(,${statusList})*$`,
+      description: 'Only these statuses, comma-separated.',
+      errorMessage: `must be one or more of ${STATUSES.join(', ')}, separated by commas`,
+    }),
+  ),
+  sweep_id: Type.Optional(
+    Type.Union([Type.String({ format: 'uuid' }), Type.Literal('none')], {
+      description: "Only this sweep's variants; `none`: only scenarios outside any sweep.",
+      errorMessage: 'must be a UUID, or none (only scenarios outside any sweep)',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[^\\u0000]*$',
+      description: 'Only names containing this text (case-insensitive).',
+      errorMessage: 'must be 1–200 characters (no NUL)',
+    }),
+  ),
+});
 
-  async function show(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const row = await findScenario(db, scenarioId(req.params.id));
-    if (!row) throw new HttpProblem('not_found', 'no scenario has this id');
+export const listScenarios = defineRoute({
+  method: 'get',
+  path: '/api/scenarios',
+  operationId: 'listScenarios',
+  summary: 'List scenarios, newest first: all of them (streamed), or a page',
+  description:
+    'Without `limit`: every matching scenario, streamed, with `total`. With `limit`: one page and `next_cursor` (also as a `Link: <…>; rel="next"` header); pages are keyset pages on the id, so they neither skip nor repeat a row while the list changes.',
+  tags: ['scenarios'],
+  query: ListQuery,
+  responses: {
+    200: {
+      description: 'Scenarios without their inputs: a ScenarioList without `limit`, a ScenarioPage with it.',
+      json: [ScenarioList, ScenarioPage],
+      headers: { Link: 'rel="next": the next page (paged answers only).' },
+    },
+    400: problem('A bad or unknown query parameter (named in errors).'),
+  },
+  async handle({ query, res }, deps) {
+    if (query.cursor !== undefined && query.limit === undefined) {
+      throw new HttpProblem('bad_request', '?cursor needs ?limit', {
+        errors: [{ path: '?cursor', message: 'needs ?limit (a cursor names a page)' }],
+      });
+    }
+    const list = {
+      limit: query.limit ?? null,
+      after: query.cursor !== undefined ? decodeCursor(query.cursor) : null,
+      statuses: query.status?.split(',') ?? null,
+      sweepId: query.sweep_id?.toLowerCase() ?? null,
+      q: query.q ?? null,
+    };
+    if (list.limit === null) await streamAll(deps.pool, res, list);
+    else await sendPage(deps.pool, res, { ...list, limit: list.limit }, query);
+  },
+});
+
+export const getScenario = defineRoute({
+  method: 'get',
+  path: '/api/scenarios/{id}',
+  operationId: 'getScenario',
+  summary: 'Read a scenario',
+  tags: ['scenarios'],
+  params: IdParams('scenario'),
+  notFound: NO_SUCH_SCENARIO,
+  headers: Type.Object({
+    'If-None-Match': Type.Optional(Type.String({ description: 'An ETag from an earlier answer: 304 if unchanged.' })),
+  }),
+  responses: {
+    200: { description: 'The scenario.', json: Scenario, headers: { ETag: 'Changes whenever the scenario does.' } },
+    304: { description: 'Not modified.' },
+    404: problem('No such scenario.'),
+  },
+  async handle({ params, headers, res }, deps) {
+    const row = await findScenario(deps.db, params.id);
+    if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
     const body = JSON.stringify(toScenario(row));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, no-cache');
-    if (etagMatches(req.get('If-None-Match'), etag)) {
+    if (etagMatches(headers['If-None-Match'], etag)) {
       res.status(304).end();
       return;
     }
     res.type('application/json').send(body);
-  }
+  },
+});
 
-  router.route('/api/scenarios').get(list).post(requireJsonMw, json, create).all(methodNotAllowed('GET', 'POST'));
-  async function cancel(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const id = scenarioId(req.params.id);
-    const cancelled = await cancelQueued(pool, boss, { scenarioId: id });
-    const row = await findScenario(db, id);
-    if (!row) throw new HttpProblem('not_found', 'no scenario has this id');
+export const cancelScenario = defineRoute({
+  method: 'post',
+  path: '/api/scenarios/{id}/cancel',
+  operationId: 'cancelScenario',
+  summary: 'Cancel a queued scenario (a running one is let finish)',
+  tags: ['scenarios'],
+  params: IdParams('scenario'),
+  notFound: NO_SUCH_SCENARIO,
+  responses: {
+    200: { description: 'The scenario, now cancelled.', json: Scenario },
+    404: problem('No such scenario.'),
+    409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
+  },
+  async handle({ params, res }, deps: RouteDeps) {
+    const cancelled = await cancelQueued(deps.pool, deps.boss, { scenarioId: params.id });
+    const row = await findScenario(deps.db, params.id);
+    if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     if (cancelled.length === 0) {
       throw new HttpProblem(
         'conflict',
@@ -232,18 +186,7 @@ export function scenarioRoutes(deps: AppDeps): ExpressRouter {
       );
     }
     res.json(toScenario(row));
-  }
+  },
+});
 
-  router.route('/api/scenarios/:id').get(show).all(methodNotAllowed('GET'));
-  router.route('/api/scenarios/:id/cancel').post(cancel).all(methodNotAllowed('POST'));
-  return router;
-
-  function requireJsonMw(req: Request, _res: Response, next: (err?: unknown) => void) {
-    try {
-      requireJson(req);
-      next();
-    } catch (err) {
-      next(err);
-    }
-  }
-}
+export const scenarioRoutes: readonly AnyRoute[] = [createScenario, listScenarios, getScenario, cancelScenario];

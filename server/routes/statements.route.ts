@@ -3,13 +3,15 @@
 
 import { promisify } from 'node:util';
 import { createGzip, gunzip, gzip as gzipCallback } from 'node:zlib';
-import { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { type Static, Type } from '@sinclair/typebox';
+import type { Request, Response } from 'express';
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
-import type { AppDeps } from '../deps.ts';
-import { acceptsGzip, allowQuery, etagMatches, methodNotAllowed, scenarioId } from '../http.ts';
-import { idParam, oneOfJson, problem, type RouteDoc } from '../openapi.parts.ts';
+import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
+import { problem } from '../route.common.ts';
+import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { csvChunks } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -20,111 +22,121 @@ const FULL: Variant = { part: 'statements_gzip', suffix: '', type: 'application/
 const LITE: Variant = { part: 'statements_lite_gzip', suffix: '-lite', type: 'application/json' };
 const CSV: Variant = { part: 'statements_gzip', suffix: '-csv', type: 'text/csv; charset=utf-8' };
 
-function chooseVariant(req: Request): Variant {
-  const { format, hourly, year } = req.query;
+const StatementsQuery = Type.Object({
+  hourly: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: 'false: without the hourly arrays.',
+      errorMessage: 'must be "true" or "false"',
+    }),
+  ),
+  year: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: YEARS,
+      description:
+        'One operating year (1–25) of the hourly arrays only, as an HourlyYear object (~30 kB gzip instead of ~0.85 MB): what a chart of one year needs.',
+      errorMessage: `must be an integer from 1 to ${YEARS}`,
+    }),
+  ),
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description: 'csv: the hourly data as CSV (year,hour,timestamp,solar_mwh,wind_mwh).',
+      errorMessage: 'must be "json" or "csv"',
+    }),
+  ),
+});
+
+function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Variant {
+  const { format, hourly, year } = query;
   if (year !== undefined) {
-    if (typeof year !== 'string' || !/^\d{1,2}$/.test(year) || Number(year) < 1 || Number(year) > YEARS) {
-      throw new HttpProblem('bad_request', `year must be an operating year from 1 to ${YEARS}`, {
-        errors: [{ path: '?year', message: `must be an integer from 1 to ${YEARS}` }],
-      });
-    }
-    if (hourly === 'false' || format === 'csv') {
+    if (hourly === false || format === 'csv') {
       throw new HttpProblem('bad_request', '?year is one year of the hourly arrays, as JSON', {
         errors: [{ path: '?year', message: 'cannot be combined with hourly=false or format=csv' }],
       });
     }
-    return { part: 'statements_gzip', suffix: `-y${Number(year)}`, type: 'application/json', year: Number(year) };
-  }
-  if (format !== undefined && format !== 'json' && format !== 'csv') {
-    throw new HttpProblem('bad_request', 'format must be json or csv', {
-      errors: [{ path: '?format', message: 'must be "json" or "csv"' }],
-    });
-  }
-  if (hourly !== undefined && hourly !== 'true' && hourly !== 'false') {
-    throw new HttpProblem('bad_request', 'hourly must be true or false', {
-      errors: [{ path: '?hourly', message: 'must be "true" or "false"' }],
-    });
+    return { part: 'statements_gzip', suffix: `-y${year}`, type: 'application/json', year };
   }
   const wantsCsv =
     format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
   if (wantsCsv) return CSV;
-  return hourly === 'false' ? LITE : FULL;
+  return hourly === false ? LITE : FULL;
 }
 
 // Finished statements never change (invariant 5): a client may keep them for good. private: with
 // API_KEYS, a shared cache must not hand one client's answer to another.
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
-export const statementsDoc: RouteDoc = {
-  schemas: { ScenarioResult, HourlyYear },
-  paths: {
-    '/api/scenarios/{id}/statements': {
-      get: {
-        operationId: 'getStatements',
-        summary: 'Read the calculated statements',
-        description:
-          'JSON with hourly arrays (25 × 8760 per technology), `?hourly=false` without them, or the hourly data as CSV (`Accept: text/csv` or `?format=csv`). Strong ETag; honors If-None-Match; gzip when asked. Statements never change once calculated: `Cache-Control: immutable`.',
-        tags: ['scenarios'],
-        parameters: [
-          idParam('The scenario id (UUID).'),
-          {
-            name: 'hourly',
-            in: 'query',
-            required: false,
-            description: 'false: without the hourly arrays.',
-            schema: { type: 'boolean', default: true },
-          },
-          {
-            name: 'year',
-            in: 'query',
-            required: false,
-            description:
-              'One operating year (1–25) of the hourly arrays only, as an HourlyYear object (~30 kB gzip instead of ~0.85 MB): what a chart of one year needs.',
-            schema: { type: 'integer', minimum: 1, maximum: YEARS },
-          },
-          {
-            name: 'format',
-            in: 'query',
-            required: false,
-            description: 'csv: the hourly data as CSV (year,hour,timestamp,solar_mwh,wind_mwh).',
-            schema: { type: 'string', enum: ['json', 'csv'] },
-          },
-        ],
-        responses: {
-          200: oneOfJson(
-            'The statements, or one year of their hourly arrays (`?year`).',
-            { name: 'ETag', description: 'A strong validator of this representation.' },
-            ['ScenarioResult', 'HourlyYear'],
-            { 'text/csv': { schema: { type: 'string' } } },
-          ),
-          304: { description: 'Not modified (If-None-Match matched the ETag).' },
-          400: problem('An unknown query parameter or a bad value.'),
-          404: problem('No such scenario.'),
-          409: problem(
-            'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
-          ),
+/** The stored result of a finished scenario, or the problem that says why there is none to send. */
+async function storedStatements(deps: RouteDeps, id: string, variant: Variant) {
+  const state = await findStatements(deps.pool, id, variant.part);
+  if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
+  if (state.status === 'failed') {
+    throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
+      extra: { scenario_status: state.status, error: state.error },
+    });
+  }
+  if (state.status !== 'succeeded') {
+    throw new HttpProblem('not_ready', `the scenario is ${state.status}; follow its events to know when it is done`, {
+      extra: { scenario_status: state.status },
+    });
+  }
+  if (state.etag && !state.bytes && variant !== LITE) {
+    // A sweep's variant keeps no hourly data unless the sweep asked for it (keep_hourly).
+    throw new HttpProblem(
+      'conflict',
+      'this scenario kept no hourly data (a sweep variant without keep_hourly): ?hourly=false gives its statements; to get its hourly data, POST its inputs to /api/scenarios, which recomputes the same result',
+      {
+        extra: {
+          hourly: 'not_kept',
+          statements_without_hourly: `/api/scenarios/${id}/statements?hourly=false`,
+          recompute: { method: 'POST', href: '/api/scenarios', body: `the inputs of GET /api/scenarios/${id}` },
         },
       },
+    );
+  }
+  if (!state.etag || !state.bytes) throw new HttpProblem('not_ready', 'the statements are not stored yet');
+  return { ...state, etag: state.etag, bytes: state.bytes };
+}
+
+export const getStatements = defineRoute({
+  method: 'get',
+  path: '/api/scenarios/{id}/statements',
+  operationId: 'getStatements',
+  summary: 'Read the calculated statements',
+  description:
+    'JSON with hourly arrays (25 × 8760 per technology), `?hourly=false` without them, or the hourly data as CSV (`Accept: text/csv` or `?format=csv`). Strong ETag; honors If-None-Match; gzip when asked. Statements never change once calculated: `Cache-Control: immutable`.',
+  tags: ['scenarios'],
+  params: IdParams('scenario'),
+  notFound: 'no scenario has this id',
+  query: StatementsQuery,
+  headers: Type.Object({
+    'If-None-Match': Type.Optional(Type.String({ description: 'An ETag from an earlier answer: 304 if unchanged.' })),
+  }),
+  responses: {
+    200: {
+      description: 'The statements, or one year of their hourly arrays (`?year`).',
+      json: [ScenarioResult, HourlyYear],
+      media: ['text/csv'],
+      headers: { ETag: 'A strong validator of this representation.' },
     },
+    304: { description: 'Not modified (If-None-Match matched the ETag).' },
+    400: problem('An unknown query parameter or a bad value.'),
+    404: problem('No such scenario.'),
+    409: problem(
+      'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
+    ),
   },
-};
-
-export function statementRoutes(deps: AppDeps): ExpressRouter {
-  const { db, pool } = deps;
-  const router = Router();
-
-  async function statements(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, ['hourly', 'format', 'year']);
-    const id = scenarioId(req.params.id);
-    const variant = chooseVariant(req);
+  async handle({ params, query, headers, req, res }, deps) {
+    const id = params.id;
+    const variant = chooseVariant(req, query);
     const gzip = acceptsGzip(req.get('Accept-Encoding'));
     // The ETag names the representation: which variant, and whether it is gzip-encoded.
     const tag = (etag: string) => `"${etag}${variant.suffix}${gzip ? '-gz' : ''}"`;
     res.setHeader('Vary', 'Accept, Accept-Encoding');
-
-    const ifNoneMatch = req.get('If-None-Match');
+    const ifNoneMatch = headers['If-None-Match'];
     if (ifNoneMatch) {
-      const etag = await findResultEtag(db, id);
+      const etag = await findResultEtag(deps.db, id);
       if (etag && etagMatches(ifNoneMatch, tag(etag))) {
         res.setHeader('ETag', tag(etag));
         res.setHeader('Cache-Control', IMMUTABLE);
@@ -132,64 +144,36 @@ export function statementRoutes(deps: AppDeps): ExpressRouter {
         return;
       }
     }
-
-    const state = await findStatements(pool, id, variant.part);
-    if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
-    if (state.status === 'failed') {
-      throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
-        extra: { scenario_status: state.status, error: state.error },
-      });
-    }
-    if (state.status !== 'succeeded') {
-      throw new HttpProblem('not_ready', `the scenario is ${state.status}; follow its events to know when it is done`, {
-        extra: { scenario_status: state.status },
-      });
-    }
-    if (state.etag && !state.bytes && variant !== LITE) {
-      // A sweep's variant keeps no hourly data unless the sweep asked for it (keep_hourly).
-      throw new HttpProblem(
-        'conflict',
-        'this scenario kept no hourly data (a sweep variant without keep_hourly): ?hourly=false gives its statements; to get its hourly data, POST its inputs to /api/scenarios, which recomputes the same result',
-        {
-          extra: {
-            hourly: 'not_kept',
-            statements_without_hourly: `/api/scenarios/${id}/statements?hourly=false`,
-            recompute: { method: 'POST', href: '/api/scenarios', body: `the inputs of GET /api/scenarios/${id}` },
-          },
-        },
-      );
-    }
-    if (!state.etag || !state.bytes) throw new HttpProblem('not_ready', 'the statements are not stored yet');
-    const stored = { etag: state.etag, bytes: state.bytes };
-
+    const stored = await storedStatements(deps, id, variant);
     res.status(200);
     res.setHeader('ETag', tag(stored.etag));
     res.setHeader('Cache-Control', IMMUTABLE);
     res.type(variant.type);
     if (variant.year !== undefined) {
-      const body = Buffer.from(JSON.stringify(await hourlyYear(stored.bytes, id, state.start_year, variant.year)));
-      if (gzip) {
-        res.setHeader('Content-Encoding', 'gzip');
-        res.end(await gzipAsync(body, { level: 4 }));
-      } else res.end(body);
-      return;
-    }
-    if (variant === CSV) {
+      const body = Buffer.from(JSON.stringify(await hourlyYear(stored.bytes, id, stored.start_year, variant.year)));
+      await sendMaybeGzip(res, body, gzip);
+    } else if (variant === CSV) {
       res.setHeader('Content-Disposition', `attachment; filename="scenario-${id}-hourly.csv"`);
-      await sendCsv(res, stored.bytes, state.start_year, state.timezone_offset_hours, gzip);
-      return;
-    }
-    if (gzip) {
+      await sendCsv(res, stored.bytes, stored.start_year, stored.timezone_offset_hours, gzip);
+    } else if (gzip) {
       res.setHeader('Content-Encoding', 'gzip');
       res.end(stored.bytes);
     } else {
       res.end(await gunzipAsync(stored.bytes));
     }
-  }
+  },
+});
 
-  router.route('/api/scenarios/:id/statements').get(statements).all(methodNotAllowed('GET'));
-  return router;
+async function sendMaybeGzip(res: Response, body: Buffer, gzip: boolean): Promise<void> {
+  if (!gzip) {
+    res.end(body);
+    return;
+  }
+  res.setHeader('Content-Encoding', 'gzip');
+  res.end(await gzipAsync(body, { level: 4 }));
 }
+
+export const statementRoutes: readonly AnyRoute[] = [getStatements];
 
 /** The stored statements' hourly arrays (year × hour). */
 async function hourlyArrays(statementsGzip: Buffer): Promise<{ solar_hourly: number[][]; wind_hourly: number[][] }> {
@@ -223,7 +207,7 @@ async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number,
     scenario_id: id,
     year,
     calendar_year: startYear + year - 1,
-    hours_per_year: 8760,
+    hours_per_year: HOURS_PER_YEAR,
     solar_hourly: solar_hourly[year - 1],
     wind_hourly: wind_hourly[year - 1],
   };

@@ -1,9 +1,7 @@
-// POST /api/sweeps, GET /api/sweeps, GET /api/sweeps/{id}, its events (SSE), its results (JSON or
-// CSV) and POST /api/sweeps/{id}/cancel.
-import { createHash } from 'node:crypto';
-import express, { type Router as ExpressRouter, type Request, type Response, Router } from 'express';
+import { Type } from '@sinclair/typebox';
+import type { Response } from 'express';
 import { sweepChannel } from '../../shared/channels.ts';
-import { isUuid, uuidv7 } from '../../shared/ids.ts';
+import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs, seedFromId } from '../../shared/inputs.resolve.ts';
 import {
   KPI_NAMES,
@@ -13,26 +11,31 @@ import {
   SweepResults,
   Sweep as SweepSchema,
 } from '../../shared/schemas/sweep.ts';
-import type { AppDeps } from '../deps.ts';
-import {
-  allowQuery,
-  checkStreamStart,
-  idempotencyKey,
-  lastEventId,
-  methodNotAllowed,
-  openEventStream,
-  replayCreate,
-  requireJson,
-} from '../http.ts';
-import { created, createResponses, idParam, json, problem, type RouteDoc } from '../openapi.parts.ts';
+import { IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
+import {
+  Cursor,
+  createReplies,
+  decodeCursor,
+  IdempotencyHeaders,
+  keysetPage,
+  pageLimit,
+  problem,
+  ResumeHeaders,
+  ResumeQuery,
+  resumePoint,
+  streamReplies,
+} from '../route.common.ts';
+import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
+import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 import { expandSweep } from '../sweeps.expand.ts';
 import {
   findSweep,
   findSweepByKey,
   insertSweep,
   listSweeps,
+  SWEEP_EVENTS_BATCH,
   type SweepRow,
   sweepEventsAfter,
   sweepVariants,
@@ -43,9 +46,13 @@ const sweepPath = (id: string) => `/api/sweeps/${id}`;
 /** A progress event at most this often per stream: the counts are a query. */
 const PROGRESS_EVERY_MS = 1000;
 
-function sweepId(raw: unknown): string {
-  if (typeof raw !== 'string' || !isUuid(raw)) throw new HttpProblem('not_found', 'no sweep has this id');
-  return raw.toLowerCase();
+const NO_SUCH_SWEEP = 'no sweep has this id';
+const SweepId = IdParams('sweep');
+
+async function sweepOr404(deps: RouteDeps, id: string): Promise<SweepRow> {
+  const row = await findSweep(deps.pool, id);
+  if (!row) throw new HttpProblem('not_found', NO_SUCH_SWEEP);
+  return row;
 }
 
 function toSweep(row: SweepRow): Sweep {
@@ -77,8 +84,6 @@ function toSweep(row: SweepRow): Sweep {
   };
 }
 
-const KPIS = new Set(KPI_NAMES);
-
 function sortVariants(rows: VariantRow[], sort: string): VariantRow[] {
   const desc = sort.startsWith('-');
   const key = desc ? sort.slice(1) : sort;
@@ -98,405 +103,256 @@ const csvCell = (v: unknown): string => {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-export const sweepsDoc: RouteDoc = {
-  schemas: { Sweep: SweepSchema, SweepPage, SweepResults },
-  requestSchemas: { SweepRequest },
-  paths: {
-    '/api/sweeps': {
-      post: {
-        operationId: 'createSweep',
-        summary: 'Create a sweep: many variants of one scenario, queued behind single scenarios',
-        description:
-          "Every variant is a complete scenario, validated before anything is written; a 400 names the variant and the field (`/vary/k/values/j` for a varied value, `/base/...` otherwise). All variants share one seed (the base's, or one from the sweep id) unless `/seed` is varied. One transaction writes the sweep, its variants and their jobs.",
-        tags: ['sweeps'],
-        parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description: 'Repeat a create safely: the same key and body return the first sweep.',
-            schema: { type: 'string', minLength: 1, maxLength: 255 },
-          },
-        ],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/SweepRequest' },
-              example: {
-                name: 'Amarillo mix',
-                base: { site: { latitude: 35.2, longitude: -101.8 } },
-                vary: [
-                  { path: '/solar/capacity_mw_dc', values: [0, 50, 100, 150] },
-                  { path: '/grid/export_limit_mw', from: 100, to: 200, step: 50 },
-                ],
-              },
-            },
-          },
-        },
-        responses: createResponses(
-          created('Created; its variants are queued.', 'The new sweep.', 'Sweep'),
-          'Malformed JSON, a bad parameter, too many variants, or an invalid variant (named).',
-        ),
-      },
-      get: {
-        operationId: 'listSweeps',
-        summary: 'List sweeps, newest first',
-        tags: ['sweeps'],
-        parameters: [
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-          },
-          {
-            name: 'cursor',
-            in: 'query',
-            required: false,
-            description: "The previous page's next_cursor.",
-            schema: { type: 'string' },
-          },
-        ],
-        responses: { 200: json('A page of sweeps.', 'SweepPage'), 400: problem('A bad query parameter.') },
-      },
-    },
-    '/api/sweeps/{id}': {
-      get: {
-        operationId: 'getSweep',
-        summary: 'Read a sweep and its counts',
-        tags: ['sweeps'],
-        parameters: [idParam('The sweep id (UUID).')],
-        responses: { 200: json('The sweep.', 'Sweep'), 404: problem('No such sweep.') },
-      },
-    },
-    '/api/sweeps/{id}/events': {
-      get: {
-        operationId: 'getSweepEvents',
-        summary: 'Follow a sweep live (server-sent events)',
-        description:
-          'Events: `variant {index, scenario_id, status, kpis}` as each variant finishes (id = its seq), `progress {counts, progress}` (at most once a second, no id), then `finished {counts}`. Resume with `Last-Event-ID`; the stream closes after `finished`.',
-        tags: ['sweeps'],
-        parameters: [
-          idParam('The sweep id (UUID).'),
-          { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } },
-          { name: 'last_event_id', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
-        ],
-        responses: {
-          200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          204: { description: 'Finished, and Last-Event-ID is its last event.' },
-          400: problem('Last-Event-ID is not a number, or is after the last event.'),
-          404: problem('No such sweep.'),
-        },
-      },
-    },
-    '/api/sweeps/{id}/results': {
-      get: {
-        operationId: 'getSweepResults',
-        summary: "The sweep's results: one row per variant",
-        tags: ['sweeps'],
-        parameters: [
-          idParam('The sweep id (UUID).'),
-          {
-            name: 'sort',
-            in: 'query',
-            required: false,
-            description: 'A KPI name or `index`; `-` first for descending. Variants without the KPI come last.',
-            schema: { type: 'string', enum: ['index', '-index', ...KPI_NAMES.flatMap((k) => [k, `-${k}`])] },
-          },
-          {
-            name: 'format',
-            in: 'query',
-            required: false,
-            description: 'csv: one row per variant, one column per parameter and per KPI, then the energy totals.',
-            schema: { type: 'string', enum: ['json', 'csv'] },
-          },
-        ],
-        responses: {
-          200: {
-            description: 'The results.',
-            content: {
-              'application/json': { schema: { $ref: '#/components/schemas/SweepResults' } },
-              'text/csv': { schema: { type: 'string' } },
-            },
-          },
-          400: problem('A bad query parameter.'),
-          404: problem('No such sweep.'),
-        },
-      },
-    },
-    '/api/sweeps/{id}/cancel': {
-      post: {
-        operationId: 'cancelSweep',
-        summary: "Cancel a sweep's queued variants (running ones finish)",
-        tags: ['sweeps'],
-        parameters: [idParam('The sweep id (UUID).')],
-        responses: {
-          200: json('The sweep after the cancel.', 'Sweep'),
-          404: problem('No such sweep.'),
-          409: problem('The sweep has finished: nothing to cancel.'),
-        },
-      },
+export const createSweep = defineRoute({
+  method: 'post',
+  path: '/api/sweeps',
+  operationId: 'createSweep',
+  summary: 'Create a sweep: many variants of one scenario, queued behind single scenarios',
+  description:
+    "Every variant is a complete scenario, validated before anything is written; a 400 names the variant and the field (`/vary/k/values/j` for a varied value, `/base/...` otherwise). All variants share one seed (the base's, or one from the sweep id) unless `/seed` is varied. One transaction writes the sweep, its variants and their jobs.",
+  tags: ['sweeps'],
+  headers: IdempotencyHeaders,
+  body: {
+    schema: SweepRequest,
+    name: 'SweepRequest',
+    example: {
+      name: 'Amarillo mix',
+      base: { site: { latitude: 35.2, longitude: -101.8 } },
+      vary: [
+        { path: '/solar/capacity_mw_dc', values: [0, 50, 100, 150] },
+        { path: '/grid/export_limit_mw', from: 100, to: 200, step: 50 },
+      ],
     },
   },
-};
-
-export function sweepRoutes(deps: AppDeps): ExpressRouter {
-  const { pool, boss, config, listener } = deps;
-  const router = Router();
-  const body = express.json({ limit: config.bodyLimitBytes, type: () => true, strict: false });
-
-  const replay = async (res: Response, key: string, hash: string) =>
-    replayCreate(res, await findSweepByKey(pool, key), hash, (s) => ({ location: sweepPath(s.id), body: toSweep(s) }));
-
-  async function create(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const key = idempotencyKey(req);
+  responses: createReplies(
+    { description: 'Created; its variants are queued.', json: SweepSchema },
+    'Malformed JSON, a bad parameter, too many variants, or an invalid variant (named).',
+  ),
+  async handle({ headers, body, req, res }, deps) {
     const id = uuidv7();
-    const expansion = expandSweep(req.body, { maxVariants: config.maxSweepVariants, seed: seedFromId(id) });
+    const expansion = expandSweep(body, { maxVariants: deps.config.maxSweepVariants, seed: seedFromId(id) });
     if (!expansion.ok) {
       throw new HttpProblem('validation', `${expansion.errors.length} problem(s) with the sweep`, {
         errors: expansion.errors,
       });
     }
-    const hash = key ? createHash('sha256').update(JSON.stringify(req.body)).digest('hex') : null;
-    if (key && hash && (await replay(res, key, hash))) return;
+    const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
+      find: (key) => findSweepByKey(deps.pool, key),
+      answer: (s) => ({ location: sweepPath(s.id), body: toSweep(s) }),
+    });
+    if (await create.replay()) return;
     const now = new Date();
     const variants = expansion.plan.variants.map((v) => {
       const variantId = uuidv7();
       return { ...v, id: variantId, inputs: resolveInputs(v.inputs, { scenarioId: variantId, now }) };
     });
     try {
-      await insertSweep(pool, boss, config, {
+      await insertSweep(deps.pool, deps.boss, deps.config, {
         id,
         plan: expansion.plan,
         variants,
-        idempotencyKey: key,
-        requestHash: hash,
+        idempotencyKey: create.key,
+        requestHash: create.hash,
       });
     } catch (err) {
-      if (key && hash && (err as { code?: string }).code === '23505' && (await replay(res, key, hash))) return;
+      if (await create.replayAfter(err)) return;
       throw err;
     }
-    const row = await findSweep(pool, id);
-    if (!row) throw new Error(`sweep ${id} vanished after its commit`);
-    res.status(201).location(sweepPath(id)).json(toSweep(row));
-  }
+    res
+      .status(201)
+      .location(sweepPath(id))
+      .json(toSweep(await sweepOr404(deps, id)));
+  },
+});
 
-  async function list(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, ['limit', 'cursor']);
-    const limitText = req.query.limit;
-    let limit = 100;
-    if (limitText !== undefined) {
-      if (
-        typeof limitText !== 'string' ||
-        !/^\d{1,4}$/.test(limitText) ||
-        Number(limitText) < 1 ||
-        Number(limitText) > 1000
-      ) {
-        throw new HttpProblem('bad_request', '?limit must be an integer from 1 to 1000', {
-          errors: [{ path: '?limit', message: 'must be an integer from 1 to 1000' }],
-        });
-      }
-      limit = Number(limitText);
-    }
-    const cursor = req.query.cursor;
-    let before: string | null = null;
-    if (cursor !== undefined) {
-      const id = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
-      if (!isUuid(id)) {
-        throw new HttpProblem('bad_request', '?cursor is not a cursor this server gave', {
-          errors: [{ path: '?cursor', message: 'use next_cursor as it is' }],
-        });
-      }
-      before = id.toLowerCase();
-    }
-    const rows = await listSweeps(pool, limit + 1, before);
-    const more = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const next = more ? Buffer.from(page[page.length - 1].id, 'latin1').toString('base64url') : null;
-    if (next) res.setHeader('Link', `</api/sweeps?limit=${limit}&cursor=${next}>; rel="next"`);
+const SWEEP_PAGE = 1000;
+
+export const listSweepsRoute = defineRoute({
+  method: 'get',
+  path: '/api/sweeps',
+  operationId: 'listSweeps',
+  summary: 'List sweeps, newest first',
+  tags: ['sweeps'],
+  query: Type.Object({ limit: Type.Optional(pageLimit(SWEEP_PAGE)), cursor: Type.Optional(Cursor) }),
+  responses: {
+    200: {
+      description: 'A page of sweeps.',
+      json: SweepPage,
+      headers: { Link: 'rel="next": the next page, when there is one.' },
+    },
+    400: problem('A bad query parameter.'),
+  },
+  async handle({ query, res }, deps) {
+    const limit = query.limit ?? 100;
+    const rows = await listSweeps(deps.pool, limit + 1, query.cursor !== undefined ? decodeCursor(query.cursor) : null);
+    const { page, next } = keysetPage(res, rows, { path: '/api/sweeps', limit });
     res.json({ items: page.map(toSweep), next_cursor: next });
-  }
+  },
+});
 
-  async function show(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const row = await findSweep(pool, sweepId(req.params.id));
-    if (!row) throw new HttpProblem('not_found', 'no sweep has this id');
+export const getSweep = defineRoute({
+  method: 'get',
+  path: '/api/sweeps/{id}',
+  operationId: 'getSweep',
+  summary: 'Read a sweep and its counts',
+  tags: ['sweeps'],
+  params: SweepId,
+  notFound: NO_SUCH_SWEEP,
+  responses: { 200: { description: 'The sweep.', json: SweepSchema }, 404: problem('No such sweep.') },
+  async handle({ params, res }, deps) {
+    const row = await sweepOr404(deps, params.id);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.json(toSweep(row));
-  }
+  },
+});
 
-  async function results(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, ['sort', 'format']);
-    const { sort, format } = req.query;
-    if (
-      sort !== undefined &&
-      (typeof sort !== 'string' || !(sort.replace(/^-/, '') === 'index' || KPIS.has(sort.replace(/^-/, ''))))
-    ) {
-      throw new HttpProblem('bad_request', '?sort must be a KPI name or index, optionally after -', {
-        errors: [{ path: '?sort', message: `one of index, ${KPI_NAMES.join(', ')} (- first for descending)` }],
-      });
-    }
-    if (format !== undefined && format !== 'json' && format !== 'csv') {
-      throw new HttpProblem('bad_request', '?format must be json or csv', {
-        errors: [{ path: '?format', message: 'must be json or csv' }],
-      });
-    }
-    const id = sweepId(req.params.id);
-    const row = await findSweep(pool, id);
-    if (!row) throw new HttpProblem('not_found', 'no sweep has this id');
-    let variants = await sweepVariants(pool, id);
-    if (typeof sort === 'string') variants = sortVariants(variants, sort);
+/** A sweep's events: `variant` and `finished` rows, with a `progress` block at most once a second per read. */
+function sweepEvents(deps: RouteDeps, id: string): EventSource {
+  let progressAt = 0;
+  return {
+    channel: sweepChannel(id),
+    terminal: FINISHED,
+    async read(after, more) {
+      const rows = await sweepEventsAfter(deps.pool, id, after);
+      more.full = rows.length === SWEEP_EVENTS_BATCH;
+      const finished = rows.some((r) => r.name === 'finished');
+      let extra: Buffer | null = null;
+      if (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS) {
+        progressAt = Date.now();
+        const s = toSweep(await sweepOr404(deps, id));
+        extra = sseBlock(null, 'progress', { counts: s.counts, progress: s.progress });
+      }
+      return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })), extra };
+    },
+  };
+}
+const FINISHED: ReadonlySet<string> = new Set(['finished']);
+
+export const sweepEventStream = defineRoute({
+  method: 'get',
+  path: '/api/sweeps/{id}/events',
+  operationId: 'getSweepEvents',
+  summary: 'Follow a sweep live (server-sent events)',
+  description:
+    'Events: `variant {index, scenario_id, status, kpis}` as each variant finishes (id = its seq), `progress {counts, progress}` (at most once a second, no id), then `finished {counts}`. Resume with `Last-Event-ID`; the stream closes after `finished`.',
+  tags: ['sweeps'],
+  params: SweepId,
+  notFound: NO_SUCH_SWEEP,
+  query: ResumeQuery,
+  headers: ResumeHeaders,
+  responses: streamReplies('sweep'),
+  async handle({ params, query, headers, req, res }, deps) {
+    const row = await sweepOr404(deps, params.id);
+    await deps.streams.serve(req, res, sweepEvents(deps, params.id), {
+      ...resumePoint(query, headers),
+      lastSeq: row.last_seq,
+      finished: row.finished_at !== null,
+      what: 'sweep',
+    });
+  },
+});
+
+const SORTS = ['index', ...KPI_NAMES].flatMap((k) => [k, `-${k}`]);
+
+export const getSweepResults = defineRoute({
+  method: 'get',
+  path: '/api/sweeps/{id}/results',
+  operationId: 'getSweepResults',
+  summary: "The sweep's results: one row per variant",
+  tags: ['sweeps'],
+  params: SweepId,
+  notFound: NO_SUCH_SWEEP,
+  query: Type.Object({
+    sort: Type.Optional(
+      Type.Union(
+        SORTS.map((k) => Type.Literal(k)),
+        {
+          description: 'A KPI name or `index`; `-` first for descending. Variants without the KPI come last.',
+          errorMessage: `one of index, ${KPI_NAMES.join(', ')} (- first for descending)`,
+        },
+      ),
+    ),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+        description: 'csv: one row per variant, one column per parameter and per KPI, then the energy totals.',
+        errorMessage: 'must be json or csv',
+      }),
+    ),
+  }),
+  responses: {
+    200: { description: 'The results.', json: SweepResults, media: ['text/csv'] },
+    400: problem('A bad query parameter.'),
+    404: problem('No such sweep.'),
+  },
+  async handle({ params, query, req, res }, deps) {
+    const row = await sweepOr404(deps, params.id);
+    let variants = await sweepVariants(deps.pool, params.id);
+    if (query.sort !== undefined) variants = sortVariants(variants, query.sort);
     res.setHeader('Cache-Control', 'private, no-cache');
     const csv =
-      format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
-    if (!csv) {
-      res.json({ sweep_id: id, parameters: row.parameters, variants });
-      return;
-    }
-    const header = [
-      'index',
-      'scenario_id',
-      'status',
-      ...row.parameters,
-      ...KPI_NAMES,
-      'solar_mwh',
-      'wind_mwh',
-      'curtailed_mwh',
+      query.format === 'csv' ||
+      (query.format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
+    if (csv) sendResultsCsv(res, row, variants);
+    else res.json({ sweep_id: params.id, parameters: row.parameters, variants });
+  },
+});
+
+function sendResultsCsv(res: Response, row: SweepRow, variants: VariantRow[]): void {
+  const header = [
+    'index',
+    'scenario_id',
+    'status',
+    ...row.parameters,
+    ...KPI_NAMES,
+    'solar_mwh',
+    'wind_mwh',
+    'curtailed_mwh',
+  ];
+  const lines = [header.map(csvCell).join(',')];
+  for (const v of variants) {
+    const cells = [
+      v.index,
+      v.scenario_id,
+      v.status,
+      ...row.parameters.map((p) => v.values[p]),
+      ...KPI_NAMES.map((k) => v.kpis?.[k] ?? null),
+      v.totals?.solar_mwh ?? null,
+      v.totals?.wind_mwh ?? null,
+      v.totals?.curtailed_mwh ?? null,
     ];
-    const lines = [header.map(csvCell).join(',')];
-    for (const v of variants) {
-      lines.push(
-        [
-          v.index,
-          v.scenario_id,
-          v.status,
-          ...row.parameters.map((p) => v.values[p]),
-          ...KPI_NAMES.map((k) => v.kpis?.[k] ?? null),
-          v.totals?.solar_mwh ?? null,
-          v.totals?.wind_mwh ?? null,
-          v.totals?.curtailed_mwh ?? null,
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-    }
-    res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="sweep-${id}.csv"`);
-    res.send(`${lines.join('\n')}\n`);
+    lines.push(cells.map(csvCell).join(','));
   }
+  res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="sweep-${row.id}.csv"`);
+  res.send(`${lines.join('\n')}\n`);
+}
 
-  async function cancel(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, []);
-    const id = sweepId(req.params.id);
-    const before = await findSweep(pool, id);
-    if (!before) throw new HttpProblem('not_found', 'no sweep has this id');
+export const cancelSweep = defineRoute({
+  method: 'post',
+  path: '/api/sweeps/{id}/cancel',
+  operationId: 'cancelSweep',
+  summary: "Cancel a sweep's queued variants (running ones finish)",
+  tags: ['sweeps'],
+  params: SweepId,
+  notFound: NO_SUCH_SWEEP,
+  responses: {
+    200: { description: 'The sweep after the cancel.', json: SweepSchema },
+    404: problem('No such sweep.'),
+    409: problem('The sweep has finished: nothing to cancel.'),
+  },
+  async handle({ params, res }, deps) {
+    const before = await sweepOr404(deps, params.id);
     if (before.finished_at) throw new HttpProblem('conflict', 'the sweep has finished: nothing to cancel');
-    await cancelQueued(pool, boss, { sweepId: id });
-    const after = await findSweep(pool, id);
+    await cancelQueued(deps.pool, deps.boss, { sweepId: params.id });
+    const after = await findSweep(deps.pool, params.id);
     res.json(toSweep(after ?? before));
-  }
+  },
+});
 
-  let open = 0;
-  async function events(req: Request, res: Response): Promise<void> {
-    allowQuery(req.query, ['last_event_id']);
-    const id = sweepId(req.params.id);
-    const from = lastEventId(req);
-    const row = await findSweep(pool, id);
-    if (!row) throw new HttpProblem('not_found', 'no sweep has this id');
-    checkStreamStart(req, { open, max: config.maxSseStreams, from, lastSeq: row.last_seq, what: 'sweep' });
-    if (row.finished_at && from >= row.last_seq) {
-      res.status(204).end();
-      return;
-    }
-    open++;
-    let closed = false;
-    let last = from;
-    let reading = false;
-    let again = false;
-    let progressAt = 0;
-    let unsubscribe: (() => void) | null = null;
-    const ping = setInterval(() => res.write(': ping\n\n'), config.sseHeartbeatMs);
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      open--;
-      clearInterval(ping);
-      unsubscribe?.();
-      res.end();
-    };
-    req.on('close', close);
-    res.on('error', close);
-    const sendProgress = async () => {
-      const now = await findSweep(pool, id);
-      if (!now || closed) return;
-      const s = toSweep(now);
-      res.write(`event: progress\ndata: ${JSON.stringify({ counts: s.counts, progress: s.progress })}\n\n`);
-    };
-    // The row table is the truth: on every wake, read the events after the last one sent.
-    const read = async (): Promise<void> => {
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = true;
-      try {
-        do {
-          again = false;
-          const rows = await sweepEventsAfter(pool, id, last);
-          if (closed) return;
-          let finished = false;
-          let text = '';
-          for (const e of rows) {
-            if (e.seq !== last + 1) break;
-            last = e.seq;
-            if (e.name === 'finished') finished = true;
-            else text += `id: ${e.seq}\nevent: ${e.name}\ndata: ${JSON.stringify(e.data)}\n\n`;
-            if (finished) {
-              res.write(text);
-              text = '';
-              await sendProgress();
-              res.write(`id: ${e.seq}\nevent: finished\ndata: ${JSON.stringify(e.data)}\n\n`);
-              break;
-            }
-          }
-          if (text) res.write(text);
-          if (finished) return close();
-          if (rows.length === 1000) again = true;
-          if (Date.now() - progressAt >= PROGRESS_EVERY_MS) {
-            progressAt = Date.now();
-            await sendProgress();
-          }
-        } while (again && !closed);
-      } catch (err) {
-        deps.logger.warn({ err: (err as Error).message, sweep: id }, 'sweep stream read failed');
-        close();
-      } finally {
-        reading = false;
-      }
-    };
-    openEventStream(res);
-    unsubscribe = await listener.subscribe(sweepChannel(id), { wake: () => void read() });
-    if (closed) {
-      unsubscribe();
-      return;
-    }
-    await read();
-  }
-
-  router.route('/api/sweeps').get(list).post(requireJsonMw, body, create).all(methodNotAllowed('GET', 'POST'));
-  router.route('/api/sweeps/:id').get(show).all(methodNotAllowed('GET'));
-  router.route('/api/sweeps/:id/events').get(events).all(methodNotAllowed('GET'));
-  router.route('/api/sweeps/:id/results').get(results).all(methodNotAllowed('GET'));
-  router.route('/api/sweeps/:id/cancel').post(cancel).all(methodNotAllowed('POST'));
-  return router;
-}
-
-function requireJsonMw(req: Request, _res: Response, next: (err?: unknown) => void): void {
-  try {
-    requireJson(req);
-    next();
-  } catch (err) {
-    next(err);
-  }
-}
+export const sweepRoutes: readonly AnyRoute[] = [
+  createSweep,
+  listSweepsRoute,
+  getSweep,
+  sweepEventStream,
+  getSweepResults,
+  cancelSweep,
+];

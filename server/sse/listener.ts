@@ -20,7 +20,7 @@ export class ChannelListener {
   readonly #connectionString: string;
   readonly #log: ListenerLogger;
   readonly #subs = new Map<string, Set<Subscriber>>();
-  /** Bumped on every notification, reconnect and subscribe: a read started in this epoch has seen every notified commit (scenario-streams.ts). */
+  /** Bumped on every notification, reconnect and subscribe: a read started in this epoch has seen every notified commit (server/sse/event-streams.ts). */
   #epoch = 0;
   #client: pg.Client | null = null;
   #chain: Promise<unknown> = Promise.resolve();

@@ -1,4 +1,4 @@
-// The statements of a calculated scenario (DESIGN.md section 5). One schema
+// The statements of a calculated scenario (their contract: docs/api.md, "The statements"). One schema
 // documents the API (OpenAPI) and types both the engine's output and the
 // stored result, so the three cannot drift.
 //
@@ -182,7 +182,7 @@ export const Kpis = Type.Object(
     energy_p50_mwh: Type.Number({ description: 'Mean of the 25 annual delivered energies, MWh (normal: P50 = mean).' }),
     energy_p90_mwh: Type.Number({
       description:
-        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σs from `uncertainty` (or, for synthetic weather, the inter-annual σ from the simulated years). See the README.',
+        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σs from `uncertainty` (or, for synthetic weather, the inter-annual σ from the simulated years). See docs/methodology.md (P50 and P90).',
     }),
     energy_p90_10y_mwh: Type.Number({
       description: '10-year-average P90: P50 − 1.2816 × √((σ_interannual / √10)² + σ_model²), MWh.',

@@ -25,21 +25,21 @@ export const SweepRequest = Type.Object(
       },
     ),
     vary: Type.Array(
-      Type.Union([
-        Type.Object(
-          { path: Pointer, values: Type.Array(Type.Unknown(), { minItems: 1, description: 'The values to try.' }) },
-          { additionalProperties: false },
-        ),
-        Type.Object(
-          {
-            path: Pointer,
-            from: Type.Number({ description: 'First value.' }),
-            to: Type.Number({ description: 'Last value (included when a whole number of steps away).' }),
-            step: Type.Number({ exclusiveMinimum: 0, description: 'Increment, > 0.' }),
-          },
-          { additionalProperties: false },
-        ),
-      ]),
+      Type.Object(
+        {
+          path: Pointer,
+          values: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, description: 'The values to try.' })),
+          from: Type.Optional(Type.Number({ description: 'First value.' })),
+          to: Type.Optional(Type.Number({ description: 'Last value (included when a whole number of steps away).' })),
+          step: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Increment, > 0.' })),
+        },
+        {
+          additionalProperties: false,
+          description: 'A parameter: its path and either `values`, or `from`, `to` and `step` (`from` ≤ `to`).',
+          // For clients and validators of the document; the server says which is missing, by name.
+          oneOf: [{ required: ['values'] }, { required: ['from', 'to', 'step'] }],
+        },
+      ),
       { minItems: 1, maxItems: 8, description: 'The parameters and their values.' },
     ),
     combine: Type.Optional(
@@ -119,4 +119,5 @@ export const SweepResults = Type.Object(
 );
 
 export type Sweep = Static<typeof Sweep>;
+export type SweepRequest = Static<typeof SweepRequest>;
 export const KPI_NAMES = Object.keys(Kpis.properties);

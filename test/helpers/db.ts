@@ -15,6 +15,16 @@ export function withDatabase(adminUrl: string, database: string): string {
   return u.toString();
 }
 
+/**
+ * A small pool for a test's or the bench's own queries. An idle client's error (Postgres restarted
+ * or stopped under it, as the fault tests do) is not fatal: the next query gets a new connection.
+ */
+export function quietPool(url: string, options: { max: number; applicationName?: string }): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: options.max, application_name: options.applicationName });
+  pool.on('error', () => {});
+  return pool;
+}
+
 export interface TestDatabase {
   url: string;
   name: string;
@@ -34,8 +44,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {});
+  const pool = quietPool(url, { max: 4 });
   return {
     url,
     name,

@@ -1,26 +1,48 @@
-// Small fetch wrappers for tests.
-export async function postScenario(
-  baseUrl: string,
+// Small fetch wrappers for the tests and the bench.
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  json: Record<string, unknown>;
+}
+
+/** POSTs a JSON body (a string is sent as it is); the answer, whatever its status. */
+export async function postJson(
+  url: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
-  const res = await fetch(`${baseUrl}/api/scenarios`, {
+): Promise<JsonResponse> {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return jsonOf(res);
 }
 
-export async function getJson(url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { headers });
+export function postScenario(
+  baseUrl: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return postJson(`${baseUrl}/api/scenarios`, body, headers);
+}
+
+/** The body of a 201 or 200 answer; any other status throws with what the server said. */
+export function accepted(res: JsonResponse, what: string): Record<string, unknown> {
+  if (res.status !== 201 && res.status !== 200) {
+    throw new Error(`${what}: ${res.status} ${JSON.stringify(res.json).slice(0, 300)}`);
+  }
+  return res.json;
+}
+
+export async function getJson(url: string, headers: Record<string, string> = {}): Promise<JsonResponse> {
+  return jsonOf(await fetch(url, { headers }));
+}
+
+async function jsonOf(res: Response): Promise<JsonResponse> {
   const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    json: text ? (JSON.parse(text) as Record<string, unknown>) : ({} as Record<string, unknown>),
-  };
+  return { status: res.status, headers: res.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 export const DEFAULT_SCENARIO = { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } };

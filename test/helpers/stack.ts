@@ -1,8 +1,8 @@
 // One running Hourglass for a test: a database (a fresh clone of the migrated template, or a URL
 // the test owns), a pool on it, the web and worker processes, and the SSE clients following it.
 // stop() ends all of it; logs() is what a failure message shows of every process.
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from './db.ts';
+import type pg from 'pg';
+import { createTestDatabase, quietPool, type TestDatabase } from './db.ts';
 import { killAll } from './faults.ts';
 import { type Proc, startWeb, startWorker, type Web } from './processes.ts';
 import { type Follower, follow } from './sse.ts';
@@ -44,8 +44,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let url: string;
   if (options.databaseUrl) {
     url = options.databaseUrl;
-    pool = new pg.Pool({ connectionString: url, max: 2 });
-    pool.on('error', () => {});
+    pool = quietPool(url, { max: 2 });
   } else {
     owned = await createTestDatabase();
     url = owned.url;

@@ -3,7 +3,7 @@
 //
 // Contract: the full form gunzips to exactly JSON.stringify({ scenario_id, ...statements,
 // solar_hourly, wind_hourly }) with each hourly value rounded to the scenario's decimals of MWh
-// (3, i.e. 1 kWh, for any plant where that moves no annual sum by more than 0.01 %; up to 9 for a
+// (3, i.e. 1 kWh, for any plant where that moves no annual sum by more than 0.05 %; up to 9 for a
 // small system, whose rows then go through zlib: hourly.precision.ts), and the lite form to the
 // same without the two hourly arrays; any gzip reader reads both
 // (test/result.serialize.test.ts checks gunzip against JSON.stringify on real and random results).

@@ -91,6 +91,13 @@ export interface StreamEvent {
   data: unknown;
 }
 
+export interface FollowOptions {
+  /** Aborted when the page is left: the stream stops. */
+  stop: AbortSignal;
+  /** Told when the connection opens and when it is lost (a reconnect follows). */
+  onConnection?: (state: 'open' | 'lost') => void;
+}
+
 /**
  * Follows an event stream until `stop` is aborted or `onEvent` returns true (done). A dropped
  * connection is resumed from the last event id after a short wait, as EventSource would.
@@ -98,8 +105,7 @@ export interface StreamEvent {
 export async function follow(
   path: string,
   onEvent: (e: StreamEvent) => boolean | undefined,
-  stop: AbortSignal,
-  onConnection?: (open: boolean) => void,
+  { stop, onConnection }: FollowOptions,
 ): Promise<void> {
   let lastId: number | null = null;
   let delay = 500;
@@ -111,7 +117,7 @@ export async function follow(
       // 204: finished, and nothing after the last event seen.
       if (res.status === 204) return;
       if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
-      onConnection?.(true);
+      onConnection?.('open');
       delay = 500;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
@@ -143,7 +149,7 @@ export async function follow(
     } catch {
       if (stop.aborted) return;
     }
-    onConnection?.(false);
+    onConnection?.('lost');
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 5000);
   }

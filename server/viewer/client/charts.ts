@@ -37,7 +37,7 @@ function chart(el: HTMLElement, option: echarts.EChartsCoreOption, painted?: () 
     c.on('finished', once);
   }
   // No animation: charts are read, not watched, and a test (or a screenshot) sees them at once.
-  c.setOption({ animation: false, ...option }, true);
+  c.setOption({ animation: false, ...option }, { notMerge: true });
   return c;
 }
 

@@ -89,6 +89,11 @@ export function controls(...pairs: Array<[string, HTMLElement]>): HTMLElement {
 }
 
 /** Where a chart draws: a labelled image for assistive technology, found by tests by its test id. */
-export function chartBox(testid: string, label: string, tall = false): HTMLElement {
-  return h('div', { class: tall ? 'chart tall' : 'chart', 'data-testid': testid, role: 'img', 'aria-label': label });
+export function chartBox(testid: string, label: string, options: { tall?: boolean } = {}): HTMLElement {
+  return h('div', {
+    class: options.tall ? 'chart tall' : 'chart',
+    'data-testid': testid,
+    role: 'img',
+    'aria-label': label,
+  });
 }

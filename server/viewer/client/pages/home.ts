@@ -12,12 +12,23 @@ export function statusBadge(status: string, testid = 'status'): HTMLElement {
 }
 
 export async function homePage(stop: AbortSignal, navigate: (path: string) => void): Promise<void> {
-  const m = main();
-  const scenarioBody = h('tbody');
-  const sweepBody = h('tbody');
-  const moreScenarios = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More scenarios');
-  const moreSweeps = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More sweeps');
-  m.replaceChildren(
+  const scenarios = pagedList<ScenarioItem>({
+    testid: 'scenario-list',
+    headers: ['Name', 'Status', 'Equity NPV', 'Equity IRR', 'Created'],
+    more: 'More scenarios',
+    path: '/api/scenarios?limit=15&sweep_id=none',
+    row: (s) => scenarioRow(s, stop),
+    empty: 'None yet: create one with the form.',
+  });
+  const sweeps = pagedList<SweepItem>({
+    testid: 'sweep-list',
+    headers: ['Name', 'Status', 'Variants', 'Created'],
+    more: 'More sweeps',
+    path: '/api/sweeps?limit=10',
+    row: sweepRow,
+    empty: 'None yet.',
+  });
+  main().replaceChildren(
     h('h1', {}, 'Scenarios and sweeps'),
     h(
       'div',
@@ -26,45 +37,9 @@ export async function homePage(stop: AbortSignal, navigate: (path: string) => vo
         'section',
         { 'aria-labelledby': 'scenarios-h' },
         h('h2', { id: 'scenarios-h' }, 'Scenarios'),
-        h(
-          'div',
-          { class: 'scroll' },
-          h(
-            'table',
-            { 'data-testid': 'scenario-list' },
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                h('th', {}, 'Name'),
-                h('th', {}, 'Status'),
-                h('th', {}, 'Equity NPV'),
-                h('th', {}, 'Equity IRR'),
-                h('th', {}, 'Created'),
-              ),
-            ),
-            scenarioBody,
-          ),
-        ),
-        moreScenarios,
+        ...scenarios.elements,
         h('h2', { id: 'sweeps-h' }, 'Sweeps'),
-        h(
-          'div',
-          { class: 'scroll' },
-          h(
-            'table',
-            { 'data-testid': 'sweep-list' },
-            h(
-              'thead',
-              {},
-              h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Status'), h('th', {}, 'Variants'), h('th', {}, 'Created')),
-            ),
-            sweepBody,
-          ),
-        ),
-        moreSweeps,
+        ...sweeps.elements,
       ),
       h(
         'section',
@@ -76,41 +51,54 @@ export async function homePage(stop: AbortSignal, navigate: (path: string) => vo
       ),
     ),
   );
+  await Promise.all([scenarios.load(), sweeps.load()]);
+}
 
-  let scenarioCursor: string | null = null;
-  let sweepCursor: string | null = null;
-  const loadScenarios = async () => {
-    const q = scenarioCursor ? `&cursor=${encodeURIComponent(scenarioCursor)}` : '';
-    const { json } = await getJson<Page<ScenarioItem>>(`/api/scenarios?limit=15&sweep_id=none${q}`);
-    for (const s of json.items) scenarioBody.append(scenarioRow(s, stop));
-    scenarioCursor = json.next_cursor;
-    moreScenarios.hidden = !scenarioCursor;
-    if (!json.items.length && !scenarioBody.children.length)
-      scenarioBody.append(h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'None yet: create one with the form.')));
+interface PagedListOptions<T> {
+  testid: string;
+  headers: string[];
+  /** The label of the button that loads the next page. */
+  more: string;
+  /** The list's API path with its query, without a cursor. */
+  path: string;
+  row: (item: T) => HTMLElement;
+  /** What the list says when it has no rows at all. */
+  empty: string;
+}
+
+/** A table filled a page at a time through the API's cursor, with a button for the next page. */
+function pagedList<T>(options: PagedListOptions<T>): { elements: HTMLElement[]; load(): Promise<void> } {
+  const body = h('tbody');
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, options.more);
+  let cursor: string | null = null;
+  const load = async () => {
+    const q = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const { json } = await getJson<Page<T>>(`${options.path}${q}`);
+    for (const item of json.items) body.append(options.row(item));
+    cursor = json.next_cursor;
+    more.hidden = !cursor;
+    if (!json.items.length && !body.children.length)
+      body.append(h('tr', {}, h('td', { colspan: options.headers.length, class: 'muted' }, options.empty)));
   };
-  const loadSweeps = async () => {
-    const q = sweepCursor ? `&cursor=${encodeURIComponent(sweepCursor)}` : '';
-    const { json } = await getJson<Page<SweepItem>>(`/api/sweeps?limit=10${q}`);
-    for (const s of json.items) {
-      sweepBody.append(
-        h(
-          'tr',
-          {},
-          h('td', {}, h('a', { href: `/sweeps/${s.id}`, 'data-link': true }, s.name)),
-          h('td', {}, statusBadge(s.status, 'row-status')),
-          h('td', {}, `${s.counts.succeeded + s.counts.failed + s.counts.cancelled} / ${s.counts.total}`),
-          h('td', {}, when(s.created_at)),
-        ),
-      );
-    }
-    sweepCursor = json.next_cursor;
-    moreSweeps.hidden = !sweepCursor;
-    if (!json.items.length && !sweepBody.children.length)
-      sweepBody.append(h('tr', {}, h('td', { colspan: 4, class: 'muted' }, 'None yet.')));
-  };
-  moreScenarios.addEventListener('click', () => void loadScenarios());
-  moreSweeps.addEventListener('click', () => void loadSweeps());
-  await Promise.all([loadScenarios(), loadSweeps()]);
+  more.addEventListener('click', () => void load());
+  const table = h(
+    'table',
+    { 'data-testid': options.testid },
+    h('thead', {}, h('tr', {}, ...options.headers.map((name) => h('th', {}, name)))),
+    body,
+  );
+  return { elements: [h('div', { class: 'scroll' }, table), more], load };
+}
+
+function sweepRow(s: SweepItem): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', {}, h('a', { href: `/sweeps/${s.id}`, 'data-link': true }, s.name)),
+    h('td', {}, statusBadge(s.status, 'row-status')),
+    h('td', {}, `${s.counts.succeeded + s.counts.failed + s.counts.cancelled} / ${s.counts.total}`),
+    h('td', {}, when(s.created_at)),
+  );
 }
 
 /** A list row; an unfinished scenario's status follows its event stream. */
@@ -146,7 +134,7 @@ function scenarioRow(s: ScenarioItem, stop: AbortSignal): HTMLElement {
         if (e.event === 'failed' || e.event === 'cancelled') status.replaceChildren(statusBadge(e.event, 'row-status'));
         return FINISHED.has(e.event);
       },
-      stop,
+      { stop },
     );
   }
   return row;
@@ -209,32 +197,61 @@ const SWEEP_PATHS = [
   '/seed',
 ];
 
+const PARAMETER_SLOTS = [0, 1, 2];
+
+/** Parameter i's path picker, its values and where its errors show. */
+function parameterRow(i: number): HTMLElement {
+  const select = h(
+    'select',
+    { id: `p${i}-path`, 'data-param': String(i) },
+    h('option', { value: '' }, '—'),
+    ...SWEEP_PATHS.map((p) => h('option', { value: p }, p)),
+  );
+  const values = h('input', {
+    id: `p${i}-values`,
+    type: 'text',
+    placeholder: 'e.g. 50, 100, 150',
+    'data-values': String(i),
+  });
+  return h(
+    'div',
+    { class: 'param' },
+    h('label', { for: `p${i}-path` }, `Parameter ${i + 1}`),
+    select,
+    h('label', { for: `p${i}-values` }, 'Values (comma-separated)'),
+    values,
+    h('span', { class: 'error', id: `p${i}-error`, role: 'alert' }),
+  );
+}
+
+/** The parameters chosen in the sweep form, as the API's `vary`: numbers where a value reads as one. */
+function readParameters(form: HTMLFormElement): Array<{ path: string; values: Array<number | string> }> {
+  return PARAMETER_SLOTS.map((i) => ({
+    path: (form.querySelector(`#p${i}-path`) as HTMLSelectElement).value,
+    values: (form.querySelector(`#p${i}-values`) as HTMLInputElement).value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '')
+      .map((v) => (Number.isFinite(Number(v)) ? Number(v) : v)),
+  })).filter((p) => p.path);
+}
+
+/** A refused sweep's errors: each beside its parameter where the pointer names one, the rest below. */
+function showSweepErrors(form: HTMLFormElement, general: HTMLElement, status: number, problem: Problem): void {
+  const errors = problem.errors ?? [{ path: '/', message: problem.title ?? `HTTP ${status}` }];
+  const rest: string[] = [];
+  for (const err of errors) {
+    const m = /^\/vary\/(\d)/.exec(err.path);
+    const slot = m ? form.querySelector(`#p${m[1]}-error`) : null;
+    if (slot) slot.textContent = err.message;
+    else rest.push(`${err.path}: ${err.message}`);
+  }
+  general.textContent = rest.join('\n');
+}
+
 function sweepForm(navigate: (path: string) => void): HTMLFormElement {
   const general = h('pre', { class: 'error general', role: 'alert', 'data-testid': 'sweep-form-errors' });
   const count = h('output', { 'data-testid': 'variant-count', 'aria-live': 'polite' }, '0 variants');
-  const rows = [0, 1, 2].map((i) => {
-    const select = h(
-      'select',
-      { id: `p${i}-path`, 'data-param': String(i) },
-      h('option', { value: '' }, '—'),
-      ...SWEEP_PATHS.map((p) => h('option', { value: p }, p)),
-    );
-    const values = h('input', {
-      id: `p${i}-values`,
-      type: 'text',
-      placeholder: 'e.g. 50, 100, 150',
-      'data-values': String(i),
-    });
-    return h(
-      'div',
-      { class: 'param' },
-      h('label', { for: `p${i}-path` }, `Parameter ${i + 1}`),
-      select,
-      h('label', { for: `p${i}-values` }, 'Values (comma-separated)'),
-      values,
-      h('span', { class: 'error', id: `p${i}-error`, role: 'alert' }),
-    );
-  });
   const name = h('input', { id: 'sweep-name', type: 'text', value: 'My sweep' });
   const form = h(
     'form',
@@ -246,24 +263,13 @@ function sweepForm(navigate: (path: string) => void): HTMLFormElement {
     ),
     h('label', { for: 'sweep-name' }, 'Sweep name'),
     name,
-    ...rows,
+    ...PARAMETER_SLOTS.map(parameterRow),
     h('p', {}, count),
     general,
     h('button', { type: 'submit' }, 'Create sweep'),
   );
-  const params = () =>
-    rows
-      .map((_, i) => ({
-        path: (form.querySelector(`#p${i}-path`) as HTMLSelectElement).value,
-        values: (form.querySelector(`#p${i}-values`) as HTMLInputElement).value
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== '')
-          .map((v) => (Number.isFinite(Number(v)) ? Number(v) : v)),
-      }))
-      .filter((p) => p.path);
   const update = () => {
-    const ps = params();
+    const ps = readParameters(form);
     const n = ps.length ? ps.reduce((a, p) => a * p.values.length, 1) : 0;
     count.textContent = `${n.toLocaleString('en-US')} variant${n === 1 ? '' : 's'}`;
   };
@@ -280,22 +286,9 @@ function sweepForm(navigate: (path: string) => void): HTMLFormElement {
       return;
     }
     const { name: _ignored, ...base } = read.body;
-    const res = await postJson<{ id: string }>('/api/sweeps', { name: name.value, base, vary: params() });
-    if (res.status === 201) {
-      navigate(`/sweeps/${(res.json as { id: string }).id}`);
-      return;
-    }
-    const errors = (res.json as Problem).errors ?? [
-      { path: '/', message: (res.json as Problem).title ?? `HTTP ${res.status}` },
-    ];
-    const rest: string[] = [];
-    for (const err of errors) {
-      const m = /^\/vary\/(\d)/.exec(err.path);
-      const slot = m ? form.querySelector(`#p${m[1]}-error`) : null;
-      if (slot) slot.textContent = err.message;
-      else rest.push(`${err.path}: ${err.message}`);
-    }
-    general.textContent = rest.join('\n');
+    const res = await postJson<{ id: string }>('/api/sweeps', { name: name.value, base, vary: readParameters(form) });
+    if (res.status === 201) navigate(`/sweeps/${(res.json as { id: string }).id}`);
+    else showSweepErrors(form, general, res.status, res.json as Problem);
   });
   return form;
 }

@@ -5,15 +5,9 @@
 import { download, follow, getJson } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
 import { charts } from '../lazy.ts';
+import { HEATMAP_PAINTED } from '../timings.ts';
 import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
 import { statusBadge } from './home.ts';
-
-/** Set by the page when a heatmap has painted: data arrival → painted, for the bench. */
-declare global {
-  interface Window {
-    hourglassTimings?: { heatmapMs?: number[] };
-  }
-}
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
@@ -79,9 +73,11 @@ export async function scenarioPage(id: string, stop: AbortSignal): Promise<void>
       }
       return false;
     },
-    stop,
-    (open) => {
-      connection.textContent = open ? '' : 'Connection lost: reconnecting…';
+    {
+      stop,
+      onConnection: (state) => {
+        connection.textContent = state === 'open' ? '' : 'Connection lost: reconnecting…';
+      },
     },
   );
 }
@@ -106,9 +102,8 @@ function kpiText(name: string, format: string, kpis: Kpis): string {
   return amount(v);
 }
 
-async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
-  const kpis = s.summary ?? {};
-  const cards = h(
+function kpiCards(kpis: Kpis): HTMLElement {
+  return h(
     'div',
     { class: 'kpis' },
     ...KPI_CARDS.filter((k) => k.name !== 'solved_ppa_price_per_mwh' || kpis[k.name] !== null).map((k) =>
@@ -120,74 +115,98 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
       ),
     ),
   );
+}
+
+function downloadButton(label: string, path: string, filename: string): HTMLElement {
+  return h('button', { type: 'button', class: 'secondary', onclick: () => void download(path, filename) }, label);
+}
+
+type ChartModule = Awaited<ReturnType<typeof charts>>;
+
+/** The hourly heatmap's parts: its year and technology pickers and where it and the month chart draw. */
+interface HourlyView {
+  year: HTMLSelectElement;
+  tech: HTMLSelectElement;
+  heatEl: HTMLElement;
+  monthlyEl: HTMLElement;
+}
+
+function hourlyView(): HourlyView {
+  return {
+    year: h(
+      'select',
+      { id: 'heat-year' },
+      ...Array.from({ length: 25 }, (_, i) => h('option', { value: String(i + 1) }, `Year ${i + 1}`)),
+    ),
+    tech: h(
+      'select',
+      { id: 'heat-tech' },
+      h('option', { value: 'solar' }, 'Solar'),
+      h('option', { value: 'wind' }, 'Wind'),
+      h('option', { value: 'total' }, 'Solar + wind'),
+    ),
+    heatEl: chartBox('heatmap', 'Hourly output heatmap', { tall: true }),
+    monthlyEl: chartBox('monthly-chart', 'Monthly energy'),
+  };
+}
+
+async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const annualEl = chartBox('annual-chart', 'Annual energy by technology and curtailment');
-  const heatEl = chartBox('heatmap', 'Hourly output heatmap', true);
-  const monthlyEl = chartBox('monthly-chart', 'Monthly energy');
   const cashEl = chartBox('cashflow-chart', 'Equity cash flow');
-  const year = h(
-    'select',
-    { id: 'heat-year' },
-    ...Array.from({ length: 25 }, (_, i) => h('option', { value: String(i + 1) }, `Year ${i + 1}`)),
-  );
-  const tech = h(
-    'select',
-    { id: 'heat-tech' },
-    h('option', { value: 'solar' }, 'Solar'),
-    h('option', { value: 'wind' }, 'Wind'),
-    h('option', { value: 'total' }, 'Solar + wind'),
-  );
+  const hourly = hourlyView();
   const tables = h('div', {});
   body.replaceChildren(
-    cards,
+    kpiCards(s.summary ?? {}),
     h(
       'p',
       { class: 'downloads' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () => void download(`/api/scenarios/${s.id}/statements`, `scenario-${s.id}.json`),
-        },
-        'Download JSON',
-      ),
+      downloadButton('Download JSON', `/api/scenarios/${s.id}/statements`, `scenario-${s.id}.json`),
       ' ',
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () => void download(`/api/scenarios/${s.id}/statements?format=csv`, `scenario-${s.id}-hourly.csv`),
-        },
+      downloadButton(
         'Download hourly CSV',
+        `/api/scenarios/${s.id}/statements?format=csv`,
+        `scenario-${s.id}-hourly.csv`,
       ),
     ),
     card('Annual energy', annualEl),
     card(
       'Hourly output',
-      controls(['Year', year], ['Technology', tech]),
-      heatEl,
+      controls(['Year', hourly.year], ['Technology', hourly.tech]),
+      hourly.heatEl,
       h('h3', {}, 'Monthly energy of that year'),
-      monthlyEl,
+      hourly.monthlyEl,
     ),
     card('Equity cash flow', cashEl),
     tables,
   );
 
-  const [statements, { annualChart, COLORS, cashflowChart, heatmap, monthlyChart }] = await Promise.all([
+  const [statements, drawn] = await Promise.all([
     getJson<Statements>(`/api/scenarios/${s.id}/statements?hourly=false`).then((r) => r.json),
     charts(),
   ]);
   tables.replaceChildren(cashFlowTable(statements), incomeTable(statements));
-  annualChart(annualEl, statements.annual);
-  cashflowChart(cashEl, statements.cash_flow);
+  drawn.annualChart(annualEl, statements.annual);
+  drawn.cashflowChart(cashEl, statements.cash_flow);
 
+  const draw = hourlyDrawer(s.id, hourly, drawn);
+  hourly.year.addEventListener('change', () => void draw());
+  hourly.tech.addEventListener('change', () => void draw());
+  await draw();
+}
+
+/**
+ * Draws the chosen year's heatmap and month chart, each year's data fetched once; each heatmap
+ * painted leaves a HEATMAP_PAINTED measure (data arrival → painted).
+ */
+function hourlyDrawer(id: string, view: HourlyView, drawn: ChartModule): () => Promise<void> {
+  const { year, tech, heatEl, monthlyEl } = view;
+  const { COLORS, heatmap, monthlyChart } = drawn;
   const cache = new Map<number, HourlyYear>();
-  const draw = async () => {
+  return async () => {
     const y = Number(year.value);
     let data = cache.get(y);
     if (!data) {
-      const res = await getJson<HourlyYear>(`/api/scenarios/${s.id}/statements?year=${y}`);
+      const res = await getJson<HourlyYear>(`/api/scenarios/${id}/statements?year=${y}`);
       if (res.status !== 200) {
         heatEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
         monthlyEl.replaceChildren();
@@ -196,25 +215,21 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
       data = res.json;
       cache.set(y, data);
     }
-    const arrived = performance.now();
+    const arrived = performance.mark(`${HEATMAP_PAINTED}:data`);
+    const technology = tech.value;
     const series =
-      tech.value === 'solar'
+      technology === 'solar'
         ? data.solar_hourly
-        : tech.value === 'wind'
+        : technology === 'wind'
           ? data.wind_hourly
           : data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);
-    const color = tech.value === 'solar' ? COLORS.solar : tech.value === 'wind' ? COLORS.wind : '#6b46c1';
+    const color = technology === 'solar' ? COLORS.solar : technology === 'wind' ? COLORS.wind : '#6b46c1';
     heatmap(heatEl, series, tech.options[tech.selectedIndex].text, color, () => {
-      window.hourglassTimings ??= {};
-      const timings = window.hourglassTimings;
-      timings.heatmapMs = [...(timings.heatmapMs ?? []), performance.now() - arrived];
-      heatEl.dataset.painted = `${data.calendar_year}-${tech.value}`;
+      performance.measure(HEATMAP_PAINTED, { start: arrived.startTime, detail: { year: y, technology } });
+      heatEl.dataset.painted = `${data.calendar_year}-${technology}`;
     });
     monthlyChart(monthlyEl, data.solar_hourly, data.wind_hourly);
   };
-  year.addEventListener('change', () => void draw());
-  tech.addEventListener('change', () => void draw());
-  await draw();
 }
 
 /**

@@ -4,6 +4,7 @@
 import { follow, getJson } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
 import { charts } from '../lazy.ts';
+import { SWEEP_TABLE_SORTED } from '../timings.ts';
 import type { SweepItem, VariantRow } from '../types.ts';
 import { statusBadge } from './home.ts';
 
@@ -19,11 +20,26 @@ const KPI_COLUMNS = [
   'energy_p50_mwh',
   'energy_p90_mwh',
 ];
+/** Variants can finish hundreds a second: the table is re-read at most this often while they do. */
+const REFRESH_MS = 300;
 
-declare global {
-  interface Window {
-    hourglassSweep?: { sortMs: number[] };
-  }
+interface Column {
+  /** `p:<path>` for a parameter, the KPI's name for a KPI. */
+  key: string;
+  label: string;
+}
+
+/** The page's parts that change after it is built. */
+interface SweepView {
+  badge: HTMLElement;
+  bar: HTMLProgressElement;
+  counts: HTMLElement;
+  thead: HTMLTableSectionElement;
+  tbody: HTMLTableSectionElement;
+  kpiSelect: HTMLSelectElement;
+  xSelect: HTMLSelectElement;
+  seriesSelect: HTMLSelectElement;
+  chartEl: HTMLElement;
 }
 
 function show(name: string, v: unknown): string {
@@ -32,6 +48,9 @@ function show(name: string, v: unknown): string {
   if (name.includes('dscr') || name.startsWith('lcoe')) return decimal(v);
   return Math.abs(v) >= 1000 ? amount(v) : decimal(v, Number.isInteger(v) ? 0 : 2);
 }
+
+const columnValue = (r: VariantRow, key: string): unknown =>
+  key.startsWith('p:') ? r.values[key.slice(2)] : r.kpis?.[key];
 
 export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
@@ -42,80 +61,107 @@ export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
   }
   let sweep = first.json;
   document.title = `${sweep.name} · Hourglass`;
-  const params = sweep.parameters;
-  const columns = [
-    ...params.map((p) => ({ key: `p:${p}`, label: p })),
+  const view = sweepLayout(m, sweep);
+  const table = resultsTable(view, [
+    ...sweep.parameters.map((p) => ({ key: `p:${p}`, label: p })),
     ...KPI_COLUMNS.map((k) => ({ key: k, label: k })),
-  ];
-  let sortKey = 'equity_npv';
-  let descending = true;
+  ]);
   let rows: VariantRow[] = [];
-
-  const badge = h('span', {}, statusBadge(sweep.status));
-  const bar = h('progress', {
-    max: 1,
-    value: sweep.progress,
-    'aria-label': 'Variants finished',
-    'data-testid': 'progress',
+  const drawChart = () => renderChart(view, rows);
+  const refresh = oneAtATime(async () => {
+    const [results, s] = await Promise.all([
+      getJson<{ variants: VariantRow[] }>(`/api/sweeps/${id}/results`),
+      getJson<SweepItem>(`/api/sweeps/${id}`),
+    ]);
+    rows = results.json.variants;
+    sweep = s.json;
+    view.badge.replaceChildren(statusBadge(sweep.status));
+    renderCounts(view, sweep);
+    table.render(rows);
+    drawChart();
   });
-  const counts = h('p', { 'data-testid': 'counts', 'aria-live': 'polite' });
-  const thead = h('thead');
-  const tbody = h('tbody');
-  const kpiSelect = h('select', { id: 'chart-kpi' }, ...KPI_COLUMNS.map((k) => h('option', { value: k }, k)));
-  const xSelect = h('select', { id: 'chart-x' }, ...params.map((p) => h('option', { value: p }, p)));
-  const seriesSelect = h(
-    'select',
-    { id: 'chart-series' },
-    h('option', { value: '' }, '(one line)'),
-    ...params.map((p, i) => h('option', { value: p, selected: i === 1 }, p)),
-  );
-  const chartEl = chartBox('sweep-chart', 'KPI against a parameter', true);
+
+  for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
+  await refresh();
+  if (sweep.finished_at) return;
+  await followSweep(id, refresh, stop);
+}
+
+/** Fills the page's container: the heading, progress, the chart's controls and the results table. */
+function sweepLayout(m: HTMLElement, sweep: SweepItem): SweepView {
+  const params = sweep.parameters;
+  const view: SweepView = {
+    badge: h('span', {}, statusBadge(sweep.status)),
+    bar: h('progress', {
+      max: 1,
+      value: sweep.progress,
+      'aria-label': 'Variants finished',
+      'data-testid': 'progress',
+    }),
+    counts: h('p', { 'data-testid': 'counts', 'aria-live': 'polite' }),
+    thead: h('thead'),
+    tbody: h('tbody'),
+    kpiSelect: h('select', { id: 'chart-kpi' }, ...KPI_COLUMNS.map((k) => h('option', { value: k }, k))),
+    xSelect: h('select', { id: 'chart-x' }, ...params.map((p) => h('option', { value: p }, p))),
+    seriesSelect: h(
+      'select',
+      { id: 'chart-series' },
+      h('option', { value: '' }, '(one line)'),
+      ...params.map((p, i) => h('option', { value: p, selected: i === 1 }, p)),
+    ),
+    chartEl: chartBox('sweep-chart', 'KPI against a parameter', { tall: true }),
+  };
   m.replaceChildren(
     h('p', { class: 'crumbs' }, h('a', { href: '/', 'data-link': true }, 'All scenarios and sweeps')),
-    h('h1', {}, sweep.name, ' ', badge),
-    h('div', { class: 'card' }, bar, counts),
+    h('h1', {}, sweep.name, ' ', view.badge),
+    h('div', { class: 'card' }, view.bar, view.counts),
     card(
       'KPI against a parameter',
-      controls(['KPI', kpiSelect], ['against', xSelect], ['one line per', seriesSelect]),
-      chartEl,
+      controls(['KPI', view.kpiSelect], ['against', view.xSelect], ['one line per', view.seriesSelect]),
+      view.chartEl,
     ),
     card(
       'Results',
       h('p', { class: 'muted' }, 'Click a column to sort; the best row by that column is marked ★.'),
-      h('div', { class: 'scroll' }, h('table', { 'data-testid': 'sweep-results' }, thead, tbody)),
+      h('div', { class: 'scroll' }, h('table', { 'data-testid': 'sweep-results' }, view.thead, view.tbody)),
     ),
   );
+  return view;
+}
 
-  const value = (r: VariantRow, key: string): unknown =>
-    key.startsWith('p:') ? r.values[key.slice(2)] : r.kpis?.[key];
+type Keyed = { r: VariantRow; v: unknown };
 
-  const renderHead = () => {
-    thead.replaceChildren(
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, '#'),
-        h('th', { scope: 'col' }, 'Status'),
-        ...columns.map((c) =>
-          h(
-            'th',
-            { scope: 'col', 'aria-sort': c.key === sortKey ? (descending ? 'descending' : 'ascending') : 'none' },
-            h(
-              'button',
-              { type: 'button', class: 'sort', 'data-sort': c.key, onclick: () => sortBy(c.key) },
-              c.label,
-              c.key === sortKey ? (descending ? ' ▼' : ' ▲') : '',
-            ),
-          ),
-        ),
-      ),
-    );
-  };
+/** The rows with their values in the sort column, sorted; rows without the value (not finished, failed) last. */
+function sortRows(rows: VariantRow[], key: string, descending: boolean): Keyed[] {
+  const keyed = rows.map((r) => ({ r, v: columnValue(r, key) }));
+  keyed.sort((a, b) => {
+    const x = a.v;
+    const y = b.v;
+    if (x === undefined || x === null) return y === undefined || y === null ? a.r.index - b.r.index : 1;
+    if (y === undefined || y === null) return -1;
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return (descending ? -c : c) || a.r.index - b.r.index;
+  });
+  return keyed;
+}
 
-  // One <tr> per variant, made when its row first shows or its status changes; sorting only
-  // reorders them (2,000 rows: making them is the slow part, moving them is not).
-  const made = new Map<number, { status: string; tr: HTMLTableRowElement; link: HTMLAnchorElement }>();
-  const rowOf = (r: VariantRow) => {
+/** The best row by the sort column: its first finished row when sorted the better way round. */
+function bestRow(sorted: Keyed[], key: string, descending: boolean): VariantRow | null {
+  const finished = sorted.filter((k) => typeof k.v === 'number');
+  if (!finished.length) return null;
+  const better = LOWER_IS_BETTER.has(key) ? !descending : descending;
+  return (better ? finished[0] : finished[finished.length - 1]).r;
+}
+
+type MadeRow = { status: string; tr: HTMLTableRowElement; link: HTMLAnchorElement };
+
+/**
+ * One <tr> per variant, made when its row first shows or its status changes; sorting only
+ * reorders them (2,000 rows: making them is the slow part, moving them is not).
+ */
+function rowMaker(columns: Column[]): (r: VariantRow) => MadeRow {
+  const made = new Map<number, MadeRow>();
+  return (r) => {
     const have = made.get(r.index);
     if (have && have.status === r.status) return have;
     const link = h('a', { href: `/scenarios/${r.scenario_id}`, 'data-link': true }, String(r.index));
@@ -124,121 +170,145 @@ export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
       { 'data-testid': 'sweep-row', 'data-index': r.index },
       h('td', {}, link),
       h('td', {}, statusBadge(r.status, 'row-status')),
-      ...columns.map((c) => h('td', { class: 'num' }, show(c.key.replace(/^p:/, ''), value(r, c.key)))),
+      ...columns.map((c) => h('td', { class: 'num' }, show(c.key.replace(/^p:/, ''), columnValue(r, c.key)))),
     );
     const entry = { status: r.status, tr, link };
     made.set(r.index, entry);
     return entry;
   };
+}
+
+/** The results table: sorted by a column its header's buttons choose, the best row marked. */
+function resultsTable(view: SweepView, columns: Column[]): { render(rows: VariantRow[]): void } {
+  let sortKey = 'equity_npv';
+  let descending = true;
+  let rows: VariantRow[] = [];
   let marked: { tr: HTMLTableRowElement; link: HTMLAnchorElement; index: number } | null = null;
+  const rowOf = rowMaker(columns);
+
+  const renderHead = () => {
+    const sortBy = (key: string) => {
+      if (key === sortKey) descending = !descending;
+      else {
+        sortKey = key;
+        descending = !LOWER_IS_BETTER.has(key);
+      }
+      renderHead();
+      renderBody();
+    };
+    view.thead.replaceChildren(headRow(columns, { key: sortKey, descending }, sortBy));
+  };
 
   const renderBody = () => {
-    const t0 = performance.now();
-    const keyed = rows.map((r) => ({ r, v: value(r, sortKey) }));
-    keyed.sort((a, b) => {
-      const x = a.v;
-      const y = b.v;
-      // Rows without the value (not finished, failed) go last either way.
-      if (x === undefined || x === null) return y === undefined || y === null ? a.r.index - b.r.index : 1;
-      if (y === undefined || y === null) return -1;
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-      return (descending ? -c : c) || a.r.index - b.r.index;
-    });
-    // The best by the sort column: its first row when sorted the better way round.
-    const finished = keyed.filter((k) => typeof k.v === 'number');
-    const better = LOWER_IS_BETTER.has(sortKey) ? !descending : descending;
-    const best = finished.length ? (better ? finished[0] : finished[finished.length - 1]).r : null;
+    const start = performance.mark(`${SWEEP_TABLE_SORTED}:start`);
+    const sorted = sortRows(rows, sortKey, descending);
+    const best = bestRow(sorted, sortKey, descending);
     if (marked) {
       marked.tr.classList.remove('best');
       marked.link.textContent = String(marked.index);
       marked = null;
     }
-    tbody.replaceChildren(...keyed.map((k) => rowOf(k.r).tr));
+    view.tbody.replaceChildren(...sorted.map((k) => rowOf(k.r).tr));
     if (best) {
       const { tr, link } = rowOf(best);
       tr.classList.add('best');
       link.textContent = `★ ${best.index}`;
       marked = { tr, link, index: best.index };
     }
-    window.hourglassSweep ??= { sortMs: [] };
-    window.hourglassSweep.sortMs.push(performance.now() - t0);
+    performance.measure(SWEEP_TABLE_SORTED, { start: start.startTime, detail: { rows: rows.length, key: sortKey } });
   };
 
-  const renderChart = () => {
-    const kpi = kpiSelect.value;
-    const x = xSelect.value;
-    const series = seriesSelect.value && seriesSelect.value !== x ? seriesSelect.value : '';
-    const points = rows
-      .filter((r) => r.kpis)
-      .map((r) => ({
-        x: r.values[x] as number | string,
-        series: series ? `${series} = ${r.values[series]}` : kpi,
-        y: (r.kpis?.[kpi] as number | null) ?? null,
-      }));
-    void charts().then(({ sweepChart }) => sweepChart(chartEl, points, x, kpi));
+  renderHead();
+  return {
+    render(next) {
+      rows = next;
+      renderBody();
+    },
   };
+}
 
-  function sortBy(key: string): void {
-    if (key === sortKey) descending = !descending;
-    else {
-      sortKey = key;
-      descending = !LOWER_IS_BETTER.has(key);
-    }
-    renderHead();
-    renderBody();
-  }
+/** The header row: a sort button per column, the sorted one marked ▼ or ▲. */
+function headRow(
+  columns: Column[],
+  sorted: { key: string; descending: boolean },
+  sortBy: (key: string) => void,
+): HTMLTableRowElement {
+  return h(
+    'tr',
+    {},
+    h('th', { scope: 'col' }, '#'),
+    h('th', { scope: 'col' }, 'Status'),
+    ...columns.map((c) => {
+      const here = c.key === sorted.key;
+      return h(
+        'th',
+        { scope: 'col', 'aria-sort': here ? (sorted.descending ? 'descending' : 'ascending') : 'none' },
+        h(
+          'button',
+          { type: 'button', class: 'sort', 'data-sort': c.key, onclick: () => sortBy(c.key) },
+          c.label,
+          here ? (sorted.descending ? ' ▼' : ' ▲') : '',
+        ),
+      );
+    }),
+  );
+}
 
-  const renderCounts = () => {
-    const c = sweep.counts;
-    const done = c.succeeded + c.failed + c.cancelled;
-    bar.value = c.total ? done / c.total : 0;
-    counts.textContent = `${done} of ${c.total} variants finished (${c.succeeded} succeeded, ${c.failed} failed, ${c.cancelled} cancelled; ${c.running} running, ${c.queued} queued)`;
-  };
+/** The chosen KPI against the chosen parameter, one line per value of the series parameter. */
+function renderChart(view: SweepView, rows: VariantRow[]): void {
+  const kpi = view.kpiSelect.value;
+  const x = view.xSelect.value;
+  const seriesValue = view.seriesSelect.value;
+  const series = seriesValue && seriesValue !== x ? seriesValue : '';
+  const points = rows
+    .filter((r) => r.kpis)
+    .map((r) => ({
+      x: r.values[x] as number | string,
+      series: series ? `${series} = ${r.values[series]}` : kpi,
+      y: (r.kpis?.[kpi] as number | null) ?? null,
+    }));
+  void charts().then(({ sweepChart }) => sweepChart(view.chartEl, points, x, kpi));
+}
 
-  let refreshing: Promise<void> | null = null;
+function renderCounts(view: SweepView, sweep: SweepItem): void {
+  const c = sweep.counts;
+  const done = c.succeeded + c.failed + c.cancelled;
+  view.bar.value = c.total ? done / c.total : 0;
+  view.counts.textContent = `${done} of ${c.total} variants finished (${c.succeeded} succeeded, ${c.failed} failed, ${c.cancelled} cancelled; ${c.running} running, ${c.queued} queued)`;
+}
+
+/** `task` run at most once at a time; a call while it runs asks for one more run after it. */
+function oneAtATime(task: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
   let again = false;
-  /** Re-reads the results (at most one request at a time; one more if asked meanwhile). */
-  const refresh = async (): Promise<void> => {
-    if (refreshing) {
+  return () => {
+    if (running) {
       again = true;
-      return refreshing;
+      return running;
     }
-    refreshing = (async () => {
+    running = (async () => {
       do {
         again = false;
-        const [results, s] = await Promise.all([
-          getJson<{ variants: VariantRow[] }>(`/api/sweeps/${id}/results`),
-          getJson<SweepItem>(`/api/sweeps/${id}`),
-        ]);
-        rows = results.json.variants;
-        sweep = s.json;
-        badge.replaceChildren(statusBadge(sweep.status));
-        renderCounts();
-        renderBody();
-        renderChart();
+        await task();
       } while (again);
     })().finally(() => {
-      refreshing = null;
+      running = null;
     });
-    return refreshing;
+    return running;
   };
+}
 
-  for (const el of [kpiSelect, xSelect, seriesSelect]) el.addEventListener('change', renderChart);
-  renderHead();
-  await refresh();
-  if (sweep.finished_at) return;
+/** Refreshes on the sweep's events (at most every REFRESH_MS), and once more when it finishes. */
+function followSweep(id: string, refresh: () => Promise<void>, stop: AbortSignal): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  await follow(
+  return follow(
     `/api/sweeps/${id}/events`,
     (e) => {
-      if (e.event === 'variant' || e.event === 'progress') {
-        // Variants can finish hundreds a second: the table is re-read at most every 300 ms.
-        if (timer === null) {
-          timer = setTimeout(() => {
-            timer = null;
-            void refresh();
-          }, 300);
-        }
+      if ((e.event === 'variant' || e.event === 'progress') && timer === null) {
+        timer = setTimeout(() => {
+          timer = null;
+          void refresh();
+        }, REFRESH_MS);
       }
       if (e.event === 'finished') {
         void refresh();
@@ -246,6 +316,6 @@ export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
       }
       return false;
     },
-    stop,
+    { stop },
   );
 }

@@ -1,0 +1,271 @@
+// One declaration per route: its path, parameters, query, headers, body and responses as TypeBox
+// schemas beside its handler. From the declaration come the request validation (compiled once,
+// every failing field named: `?name` for the query, `header:Name` for a header, a JSON Pointer for
+// the body; defaults applied), the OpenAPI operation (server/openapi.ts), and the response check
+// that tests switch on (`AppDeps.checkResponses`).
+import { FormatRegistry, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { isUuid } from '../shared/ids.ts';
+import type { FieldError } from '../shared/schemas/problem.ts';
+import type { AppDeps } from './deps.ts';
+import { methodNotAllowed, requireJson } from './http.ts';
+import { HttpProblem } from './problem.ts';
+import type { EventStreams } from './sse/event-streams.ts';
+import { compileValidator, type Validator } from './validate.ts';
+
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
+if (!FormatRegistry.Has('date-time')) {
+  FormatRegistry.Set('date-time', (s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s));
+}
+
+/** One answer of a route: a JSON schema (or several, one of which), a problem, or another media type. */
+export interface Reply {
+  description: string;
+  json?: TSchema | readonly TSchema[];
+  problem?: true;
+  /** Other media types of a 200, each a string body (CSV, an event stream, a page). */
+  media?: readonly string[];
+  /** Response headers, name → description. */
+  headers?: Record<string, string>;
+}
+
+export interface BodySpec<B extends TSchema> {
+  schema: B;
+  /** Its request form's component name in the OpenAPI document (defaulted fields optional). */
+  name: string;
+  description?: string;
+  example?: unknown;
+  /** Rules the schema cannot say, run on a body it accepted; each error names its field. */
+  refine?: (value: Static<B>) => FieldError[];
+  /** A validator already compiled for this schema (shared with other callers), instead of compiling one. */
+  validator?: Validator<Static<B>>;
+}
+
+type Empty = TObject<Record<string, never>>;
+
+export interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
+  params: Static<P>;
+  query: Static<Q>;
+  headers: Static<H>;
+  body: Static<B>;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<
+  P extends TObject = Empty,
+  Q extends TObject = Empty,
+  H extends TObject = Empty,
+  B extends TSchema = TSchema,
+> {
+  method: 'get' | 'post';
+  /** The OpenAPI form of the path: `/api/scenarios/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Path parameters; a value that fails is a 404 with `notFound` (an unknown and a malformed id are alike). */
+  params?: P;
+  notFound?: string;
+  /** Query parameters; any other is refused. */
+  query?: Q;
+  /** Request headers by their canonical name (`Idempotency-Key`). */
+  headers?: H;
+  body?: BodySpec<B>;
+  responses: Record<number, Reply>;
+  handle(input: RouteInput<P, Q, H, B>, deps: RouteDeps): Promise<void> | void;
+}
+
+/** What a handler is given besides its request: the app's dependencies and the process's event streams. */
+export type RouteDeps = AppDeps & { streams: EventStreams };
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+/** Declares a route; the identity, for the types. */
+export function defineRoute<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema>(
+  spec: RouteSpec<P, Q, H, B>,
+): RouteSpec<P, Q, H, B> {
+  return spec;
+}
+
+/** `{ id }` as a path parameter: a UUID, lower-cased. */
+export const IdParams = (what: string) =>
+  Type.Object({ id: Type.String({ format: 'uuid', description: `The ${what} id (UUID).` }) });
+
+/** What the response check reports: the route, the status and what did not match. */
+export type ResponseCheck = (failure: { operationId: string; status: number; errors: string[] }) => void;
+
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+const INTEGER_TEXT = /^-?\d{1,15}$/;
+const NUMBER_TEXT = /^-?\d{1,15}(\.\d{1,15})?$/;
+
+/**
+ * Query strings are text: a number or boolean parameter is converted only when its text is exactly
+ * one (`1.5` stays text where an integer belongs, and fails as such); everything else is left as it came.
+ */
+function convertQuery(schema: TObject, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...raw };
+  for (const [key, prop] of Object.entries(schema.properties) as [string, TSchema][]) {
+    const v = out[key];
+    if (typeof v !== 'string') continue;
+    if (prop.type === 'integer' && INTEGER_TEXT.test(v)) out[key] = Number(v);
+    else if (prop.type === 'number' && NUMBER_TEXT.test(v)) out[key] = Number(v);
+    else if (prop.type === 'boolean' && (v === 'true' || v === 'false')) out[key] = v === 'true';
+  }
+  return out;
+}
+
+/** The query's errors, `?name` each; a parameter given twice is an array and fails as one. */
+function queryErrors(schema: TObject, check: TypeCheck<TObject>, query: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  const allowed = Object.keys(schema.properties);
+  for (const key of Object.keys(query)) {
+    if (allowed.includes(key)) continue;
+    errors.push({
+      path: `?${key}`,
+      message: allowed.length ? `unknown parameter; allowed: ${allowed.join(', ')}` : 'this route takes no parameters',
+    });
+  }
+  if (errors.length > 0) return errors;
+  for (const e of check.Errors(query)) {
+    const key = e.path.split('/')[1] ?? '';
+    if (errors.some((x) => x.path === `?${key}`)) continue;
+    const prop = schema.properties[key] as TSchema | undefined;
+    const message = Array.isArray(query[key])
+      ? 'must be given once'
+      : ((prop?.errorMessage as string | undefined) ?? e.message);
+    errors.push({ path: `?${key}`, message });
+  }
+  return errors;
+}
+
+interface Compiled {
+  params?: TypeCheck<TObject>;
+  query?: TypeCheck<TObject>;
+  headers?: TypeCheck<TObject>;
+  body?: Validator<unknown>;
+  replies: Map<number, TypeCheck<TSchema>[]>;
+}
+
+function compile(spec: AnyRoute): Compiled {
+  const replies = new Map<number, TypeCheck<TSchema>[]>();
+  for (const [status, reply] of Object.entries(spec.responses)) {
+    const schemas = reply.json === undefined ? [] : Array.isArray(reply.json) ? reply.json : [reply.json as TSchema];
+    if (schemas.length > 0)
+      replies.set(
+        Number(status),
+        schemas.map((s) => TypeCompiler.Compile(s)),
+      );
+  }
+  return {
+    params: spec.params && TypeCompiler.Compile(spec.params),
+    query: spec.query && TypeCompiler.Compile(spec.query),
+    headers: spec.headers && TypeCompiler.Compile(spec.headers),
+    body: spec.body && (spec.body.validator ?? compileValidator(spec.body.schema, spec.body.refine)),
+    replies,
+  };
+}
+
+/** The request's parts, validated as the declaration says; a part that fails throws its problem. */
+function parse(spec: AnyRoute, c: Compiled, req: Request) {
+  let params: Record<string, unknown> = {};
+  if (spec.params && c.params) {
+    params = { ...req.params };
+    if (!c.params.Check(params)) throw new HttpProblem('not_found', spec.notFound ?? 'not found');
+    for (const [k, v] of Object.entries(params)) if (typeof v === 'string' && isUuid(v)) params[k] = v.toLowerCase();
+  }
+  const rawQuery = req.query as Record<string, unknown>;
+  const query = spec.query ? (Value.Default(spec.query, convertQuery(spec.query, rawQuery)) as object) : {};
+  const errors = spec.query && c.query ? queryErrors(spec.query, c.query, query as Record<string, unknown>) : [];
+  if (!spec.query) errors.push(...queryErrors(Type.Object({}), TypeCompiler.Compile(Type.Object({})), rawQuery));
+  if (errors.length > 0) throw new HttpProblem('bad_request', errors[0].message, { errors });
+  const headers: Record<string, unknown> = {};
+  if (spec.headers && c.headers) {
+    for (const name of Object.keys(spec.headers.properties)) {
+      const v = req.get(name);
+      if (v !== undefined) headers[name] = v;
+    }
+    const failed = [...c.headers.Errors(headers)].map((e) => {
+      const name = e.path.slice(1);
+      const message = (spec.headers?.properties[name]?.errorMessage as string | undefined) ?? e.message;
+      return { path: `header:${name}`, message };
+    });
+    if (failed.length > 0)
+      throw new HttpProblem('bad_request', `${failed[0].path} ${failed[0].message}`, { errors: failed });
+  }
+  let body: unknown;
+  if (c.body) {
+    const result = c.body(req.body);
+    if (!result.ok) {
+      throw new HttpProblem('validation', `${result.errors.length} field(s) failed validation`, {
+        errors: result.errors,
+      });
+    }
+    body = result.value;
+  }
+  return { params, query, headers, body };
+}
+
+/** Wraps `res.json`/`res.send` to check JSON answers against the declared schema of their status. */
+function checkingResponses(res: Response, spec: AnyRoute, c: Compiled, report: ResponseCheck): void {
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) => {
+    const checks = c.replies.get(res.statusCode);
+    const type = String(res.getHeader('Content-Type') ?? '');
+    if (checks && type.startsWith('application/json') && body !== undefined) {
+      const value = typeof body === 'string' || Buffer.isBuffer(body) ? JSON.parse(String(body)) : body;
+      if (!checks.some((ch) => ch.Check(value))) {
+        const errors = [...checks[0].Errors(value)].slice(0, 5).map((e) => `${e.path} ${e.message}`);
+        report({ operationId: spec.operationId, status: res.statusCode, errors });
+        // The test that switched the check on sees a 500 it cannot miss, naming what did not match.
+        res.status(500).type('application/problem+json');
+        return send(
+          JSON.stringify({ type: 'about:blank', title: 'Response check', status: 500, detail: errors.join('; ') }),
+        );
+      }
+    } else if (res.statusCode < 300 && spec.responses[res.statusCode] === undefined) {
+      report({ operationId: spec.operationId, status: res.statusCode, errors: ['this status is not declared'] });
+    }
+    return send(body as never);
+  };
+}
+
+/**
+ * A router serving `routes`: one JSON body parser for every route with a body, each route's request
+ * validated before its handler runs, and a 405 naming the allowed methods on each path.
+ */
+export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: deps.config.bodyLimitBytes, type: () => true, strict: false });
+  const jsonOnly: RequestHandler = (req, _res, next) => {
+    try {
+      requireJson(req);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+  const methods = new Map<string, string[]>();
+  for (const spec of routes) {
+    const c = compile(spec);
+    const handler: RequestHandler = async (req, res) => {
+      if (deps.checkResponses) checkingResponses(res, spec, c, deps.checkResponses);
+      const input = parse(spec, c, req);
+      await spec.handle(
+        { ...(input as Omit<RouteInput<Empty, Empty, Empty, TSchema>, 'req' | 'res'>), req, res },
+        deps,
+      );
+    };
+    const path = expressPath(spec.path);
+    if (spec.body) router[spec.method](path, jsonOnly, json, handler);
+    else router[spec.method](path, handler);
+    methods.set(path, [...(methods.get(path) ?? []), spec.method.toUpperCase()]);
+  }
+  for (const [path, allowed] of methods) router.all(path, methodNotAllowed(...allowed.sort()));
+  return router;
+}
