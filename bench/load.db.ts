@@ -6,11 +6,11 @@ import { createQueuedScenario } from '../server/scenarios.create.ts';
 import { validateScenario } from '../server/validate.ts';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool, type Db } from '../shared/db.ts';
+import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
-import { appendEvent } from '../shared/scenarios.repository.ts';
-import { uuidv7 } from '../shared/uuid.ts';
 import { epochMs, waitUntil } from '../test/helpers/wait.ts';
+import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
 import { DEFAULT_SCENARIO } from './load.protocol.ts';
 import { sleep } from './stats.ts';
@@ -153,12 +153,13 @@ export async function commitBroadcast(databaseUrl: string, broadcast: Broadcast)
   }
   // The worker's progress transaction (worker/calculate.job.ts), but with the fsync: one commit.
   await db.transaction().execute(async (trx) => {
-    await appendEvent(
+    await appendEventIf(
       trx,
       broadcast.scenarioId,
       'progress',
       { progress: 0.5, stage: 'generation', message: 'bench broadcast' },
       { progress: 0.5, stage: 'generation' },
+      {},
     );
   });
   return epochMs();

@@ -2,7 +2,7 @@
 // keyset paging, and the answers every create gives.
 import { type Static, Type } from '@sinclair/typebox';
 import type { Response } from 'express';
-import { isUuid } from '../shared/uuid.ts';
+import { isUuid } from '../shared/ids.ts';
 import { HttpProblem } from './problem.ts';
 import type { Reply } from './route.ts';
 

@@ -7,8 +7,8 @@ import { FormatRegistry, type Static, type TObject, type TSchema, Type } from '@
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { isUuid } from '../shared/ids.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
-import { isUuid } from '../shared/uuid.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';

@@ -7,8 +7,11 @@
 // never met, and no row moves across a cursor, so pages neither skip nor repeat a row.
 import type { Response } from 'express';
 import type pg from 'pg';
-import { copyOut, uuidLiteral } from '../shared/pg.copy.ts';
+import type { CopyRun } from '../shared/pg.copy.ts';
 import { keysetPage } from './route.common.ts';
+import { copyListItems, type ListQuery, listPage } from './scenarios.repository.ts';
+
+export type { ListQuery };
 
 /** Bytes per write of the list. */
 const LIST_CHUNK = 64 * 1024;
@@ -18,35 +21,6 @@ const LIST_BUFFER_LIMIT = 1024 * 1024;
 const LIST_TIMEOUT_MS = 5 * 60 * 1000;
 export const MAX_PAGE = 1000;
 
-export interface ListQuery {
-  limit: number | null;
-  /** The id after which the page starts (exclusive), newest first. */
-  after: string | null;
-  statuses: string[] | null;
-  sweepId: string | null;
-  q: string | null;
-}
-
-/** `name ILIKE '%q%'` with q's own % and _ taken literally. */
-function nameContains(client: pg.ClientBase, q: string): string {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return `s.name ILIKE ${client.escapeLiteral(pattern)}`;
-}
-
-/** SELECT of list items as text, newest first, with every value a literal (COPY takes no parameters). */
-function listSql(client: pg.ClientBase, query: ListQuery): string {
-  const where: string[] = [];
-  if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => client.escapeLiteral(s)).join(', ')})`);
-  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL');
-  else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
-  if (query.q !== null) where.push(nameContains(client, query.q));
-  if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);
-  // A page also needs each row's id, for its cursor; the stream does not.
-  return `SELECT COALESCE(s.list_json, scenario_list_json(s))${query.limit !== null ? ', s.id::text' : ''}
-    FROM scenarios s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-    ORDER BY s.id DESC${query.limit !== null ? ` LIMIT ${query.limit + 1}` : ''}`;
-}
-
 /** One page: `{items, next_cursor}`, and a `Link: <…>; rel="next"` header when there is more. */
 export async function sendPage(
   pool: pg.Pool,
@@ -54,15 +28,7 @@ export async function sendPage(
   query: ListQuery & { limit: number },
   filters: { status?: string; sweep_id?: string; q?: string },
 ): Promise<void> {
-  const client = await pool.connect();
-  let rows: Array<{ item: string; id: string }>;
-  try {
-    const sql = listSql(client, query);
-    const result = await client.query<[string, string]>({ text: sql, rowMode: 'array' });
-    rows = result.rows.map(([item, id]) => ({ item, id }));
-  } finally {
-    client.release();
-  }
+  const rows = await listPage(pool, query);
   const { page, next } = keysetPage(res, rows, {
     path: '/api/scenarios',
     limit: query.limit,
@@ -80,72 +46,63 @@ export async function sendPage(
  * so memory stays flat whatever the number of scenarios.
  */
 export async function streamAll(pool: pg.Pool, res: Response, query: ListQuery): Promise<void> {
-  const client = await pool.connect();
-  let released = false;
-  const release = (err?: Error) => {
-    if (released) return;
-    released = true;
-    client.release(err);
+  // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
+  const spare: Buffer[] = [];
+  const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
+  let chunk = take();
+  chunk.write('{"items":[');
+  let used = 10;
+  let total = 0;
+  let dropped = false;
+  let copy: CopyRun | null = null;
+  const flush = () => {
+    if (used === 0 || dropped) return;
+    const written = chunk;
+    res.write(written.subarray(0, used), () => {
+      if (written.length === LIST_CHUNK) spare.push(written);
+    });
+    chunk = take();
+    used = 0;
+    // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
+    if (res.writableLength >= LIST_BUFFER_LIMIT) {
+      copy?.pause();
+      res.once('drain', () => copy?.resume());
+    }
+  };
+  // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      dropped = true;
+      copy?.resume();
+    }
+  });
+  const onItem = ([json]: Array<Buffer | null>) => {
+    if (dropped || !json) return;
+    const need = json.length + 1;
+    if (used + need > chunk.length) flush();
+    if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
+    if (total++ > 0) chunk[used++] = 0x2c; // ','
+    used += json.copy(chunk, used);
   };
   try {
     // A slow client holds the COPY open: it gets LIST_TIMEOUT_MS, not the pool's statement timeout.
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${LIST_TIMEOUT_MS}`);
-    res.status(200).type('application/json');
-    // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
-    const spare: Buffer[] = [];
-    const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
-    let chunk = take();
-    chunk.write('{"items":[');
-    let used = 10;
-    let total = 0;
-    let dropped = false;
-    const flush = () => {
-      if (used === 0 || dropped) return;
-      const written = chunk;
-      res.write(written.subarray(0, used), () => {
-        if (written.length === LIST_CHUNK) spare.push(written);
-      });
-      chunk = take();
-      used = 0;
-      // Pausing at every full 16 kB socket buffer would stall Postgres on each chunk: allow a little more.
-      if (res.writableLength >= LIST_BUFFER_LIMIT) {
-        copy.pause();
-        res.once('drain', () => copy.resume());
-      }
-    };
-    // A client that went away: read the rest of the COPY and drop it (the connection stays usable).
-    res.once('close', () => {
-      if (!res.writableFinished) {
-        dropped = true;
-        copy.resume();
-      }
-    });
-    const copy = copyOut(
-      client,
-      listSql(client, query),
-      ([json]) => {
-        if (dropped || !json) return;
-        const need = json.length + 1;
-        if (used + need > chunk.length) flush();
-        if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
-        if (total++ > 0) chunk[used++] = 0x2c; // ','
-        used += json.copy(chunk, used);
+    await copyListItems(
+      pool,
+      query,
+      LIST_TIMEOUT_MS,
+      (started) => {
+        copy = started;
+        res.status(200).type('application/json');
       },
-      { timeoutMs: LIST_TIMEOUT_MS + 1000 },
+      onItem,
     );
-    await copy.done;
-    await client.query('COMMIT');
-    release();
-    if (dropped) return;
-    flush();
-    res.end(`],"total":${total}}`);
   } catch (err) {
-    release(err as Error);
     // Once the body has started, a failure can only cut the response short.
     if (res.headersSent) res.destroy(err as Error);
     else throw err;
-  } finally {
-    release();
+    return;
   }
+  if (dropped) return;
+  flush();
+  res.end(`],"total":${total}}`);
 }

@@ -1,12 +1,14 @@
 // A sweep's SQL: the create transaction (the sweep, its variants, their `queued` events and their
 // pg-boss jobs, all or nothing, in a few round trips whatever the number of variants), the reads
-// (counts are counted from the variants, never stored), the results table and cancel.
+// (counts are counted from the variants, never stored), the results table and the event log.
+// Cancelling a sweep's variants is a scenario statement (server/scenarios.repository.ts cancelQueued).
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
+import { SCENARIO_STATUSES, type ScenarioStatus, type SweepEventName } from '../shared/lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from '../shared/queue.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-
+import { bossOn, inTransaction } from '../shared/transaction.ts';
 import type { SweepPlan } from './sweeps.expand.ts';
 
 export interface NewSweep {
@@ -30,47 +32,63 @@ export interface SweepRow {
   finished_at: Date | null;
   last_seq: number;
   request_hash: string | null;
-  counts: { queued: number; running: number; succeeded: number; failed: number; cancelled: number };
+  /** How many of its variants are in each status. */
+  counts: Record<ScenarioStatus, number>;
 }
 
-const SWEEP_SELECT = `
+/** One count per status, as a JSON object keyed by status. */
+const COUNTS_BY_STATUS = SCENARIO_STATUSES.map((s) => `'${s}', count(*) FILTER (WHERE status = '${s}')`).join(', ');
+
+/** The sweep's row with its counts (counted from the variants, never stored); callers add the WHERE. */
+const SELECT_SWEEPS_SQL = `
   SELECT w.id, w.name, w.base, w.vary, w.combine, w.keep_hourly, w.parameters, w.total, w.created_at,
          w.finished_at, w.last_seq, w.request_hash,
-         (SELECT json_build_object(
-            'queued', count(*) FILTER (WHERE status = 'queued'),
-            'running', count(*) FILTER (WHERE status = 'running'),
-            'succeeded', count(*) FILTER (WHERE status = 'succeeded'),
-            'failed', count(*) FILTER (WHERE status = 'failed'),
-            'cancelled', count(*) FILTER (WHERE status = 'cancelled'))
-          FROM scenarios s WHERE s.sweep_id = w.id) AS counts
+         (SELECT json_build_object(${COUNTS_BY_STATUS}) FROM scenarios s WHERE s.sweep_id = w.id) AS counts
   FROM sweeps w`;
 
+/** $1–$10: id, name, base, vary, combine, keep_hourly, parameters (JSON text), total, idempotency key, request hash. */
+const INSERT_SWEEP_SQL = `
+  INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, idempotency_key, request_hash)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+
 /**
- * One transaction: the sweep row, every variant and its `queued` event from one JSON parameter
- * each (INSERT … SELECT FROM json_to_recordset), and every job through pg-boss's bulk insert over
- * the same connection; then a check that each variant has its job. Five round trips for any size.
+ * Every variant and its `queued` event from one JSON parameter (INSERT … SELECT FROM
+ * json_to_recordset): $1 the variants, $2 the sweep id, $3 keep_hourly.
+ */
+const INSERT_VARIANTS_SQL = `
+  WITH v AS (
+    SELECT * FROM json_to_recordset($1::json)
+      AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
+  ), scenario AS (
+    INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, variant_index, variant_values, keep_hourly)
+    SELECT id, name, inputs, 1, $2, variant_index, variant_values, $3 FROM v
+  )
+  INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`;
+
+/** How many of the sweep's variants have their job: $1 the queue, $2 the sweep id. Reads pgboss.job, never writes it. */
+const COUNT_VARIANT_JOBS_SQL = `
+  SELECT count(*) AS n FROM pgboss.job j JOIN scenarios s ON s.id = j.id
+  WHERE j.name = $1 AND s.sweep_id = $2`;
+
+/**
+ * One transaction: the sweep row, every variant and its `queued` event, and every job through
+ * pg-boss's bulk insert over the same connection; then a check that each variant has its job.
+ * Five round trips for any size.
  */
 export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<Config>, s: NewSweep): Promise<void> {
-  const client = await pool.connect();
-  let failed: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, idempotency_key, request_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        s.id,
-        s.plan.name,
-        JSON.stringify(s.plan.base),
-        JSON.stringify(s.plan.vary),
-        s.plan.combine,
-        s.plan.keepHourly,
-        JSON.stringify(s.plan.parameters.map((p) => p.path)),
-        s.variants.length,
-        s.idempotencyKey,
-        s.requestHash,
-      ],
-    );
+  await inTransaction(pool, async (client) => {
+    await client.query(INSERT_SWEEP_SQL, [
+      s.id,
+      s.plan.name,
+      JSON.stringify(s.plan.base),
+      JSON.stringify(s.plan.vary),
+      s.plan.combine,
+      s.plan.keepHourly,
+      JSON.stringify(s.plan.parameters.map((p) => p.path)),
+      s.variants.length,
+      s.idempotencyKey,
+      s.requestHash,
+    ]);
     const rows = s.variants.map((v) => ({
       id: v.id,
       name: v.name,
@@ -78,54 +96,33 @@ export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<
       variant_index: v.index,
       variant_values: v.values,
     }));
-    await client.query(
-      `WITH v AS (
-         SELECT * FROM json_to_recordset($1::json)
-           AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
-       ), scenario AS (
-         INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, variant_index, variant_values, keep_hourly)
-         SELECT id, name, inputs, 1, $2, variant_index, variant_values, $3 FROM v
-       )
-       INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`,
-      [JSON.stringify(rows), s.id, s.plan.keepHourly],
-    );
+    await client.query(INSERT_VARIANTS_SQL, [JSON.stringify(rows), s.id, s.plan.keepHourly]);
     const jobs = s.variants.map((v) => {
       const { id: _id, ...options } = calculateJobOptions(config, v.id);
       return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
     });
-    await boss.insert(CALCULATE_QUEUE, jobs, { db: { executeSql: (text, values) => client.query(text, values) } });
+    await boss.insert(CALCULATE_QUEUE, jobs, { db: bossOn(client) });
     // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.
-    const { rows: check } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pgboss.job j JOIN scenarios s ON s.id = j.id
-       WHERE j.name = $1 AND s.sweep_id = $2`,
-      [CALCULATE_QUEUE, s.id],
-    );
+    const { rows: check } = await client.query<{ n: string }>(COUNT_VARIANT_JOBS_SQL, [CALCULATE_QUEUE, s.id]);
     if (Number(check[0].n) !== s.variants.length) {
       throw new Error(`sweep ${s.id}: ${check[0].n} of ${s.variants.length} jobs were queued`);
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    failed = err as Error;
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release(failed && !(failed as { code?: string }).code ? failed : undefined);
-  }
+  });
 }
 
 export async function findSweep(pool: pg.Pool, id: string): Promise<SweepRow | undefined> {
-  const { rows } = await pool.query<SweepRow>(`${SWEEP_SELECT} WHERE w.id = $1`, [id]);
+  const { rows } = await pool.query<SweepRow>(`${SELECT_SWEEPS_SQL} WHERE w.id = $1`, [id]);
   return rows[0];
 }
 
 export async function findSweepByKey(pool: pg.Pool, key: string): Promise<SweepRow | undefined> {
-  const { rows } = await pool.query<SweepRow>(`${SWEEP_SELECT} WHERE w.idempotency_key = $1`, [key]);
+  const { rows } = await pool.query<SweepRow>(`${SELECT_SWEEPS_SQL} WHERE w.idempotency_key = $1`, [key]);
   return rows[0];
 }
 
 export async function listSweeps(pool: pg.Pool, limit: number, before: string | null): Promise<SweepRow[]> {
   const { rows } = await pool.query<SweepRow>(
-    `${SWEEP_SELECT} WHERE ($1::uuid IS NULL OR w.id < $1) ORDER BY w.id DESC LIMIT $2`,
+    `${SELECT_SWEEPS_SQL} WHERE ($1::uuid IS NULL OR w.id < $1) ORDER BY w.id DESC LIMIT $2`,
     [before, limit],
   );
   return rows;
@@ -134,7 +131,7 @@ export async function listSweeps(pool: pg.Pool, limit: number, before: string | 
 export interface VariantRow {
   index: number;
   scenario_id: string;
-  status: string;
+  status: ScenarioStatus;
   values: Record<string, unknown>;
   kpis: Record<string, number | null> | null;
   totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number } | null;
@@ -152,66 +149,18 @@ export async function sweepVariants(pool: pg.Pool, id: string): Promise<VariantR
 
 export interface SweepEventRow {
   seq: number;
-  name: string;
+  name: SweepEventName;
   data: unknown;
 }
 
-/** The most sweep events one read returns; a full batch is read again at once. */
-export const SWEEP_EVENTS_BATCH = 1000;
+/** At most this many sweep events per read: a stream that got a full page reads again at once. */
+export const SWEEP_EVENTS_PAGE = 1000;
 
+/** The sweep's events after seq `after`, in order, at most SWEEP_EVENTS_PAGE of them. */
 export async function sweepEventsAfter(pool: pg.Pool, id: string, after: number): Promise<SweepEventRow[]> {
   const { rows } = await pool.query<SweepEventRow>(
     'SELECT seq, name, data FROM sweep_events WHERE sweep_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-    [id, after, SWEEP_EVENTS_BATCH],
+    [id, after, SWEEP_EVENTS_PAGE],
   );
   return rows;
-}
-
-/**
- * Cancels queued scenarios (one, or a sweep's) with their jobs, in one transaction: each becomes
- * `cancelled` with a `cancelled` event, and pg-boss cancels its job. A scenario a worker has
- * started is not queued any more and is left to finish; a worker that claimed a job just before
- * finds its scenario cancelled when it writes `running` (which needs queued or running) and
- * writes nothing. Returns the ids cancelled.
- */
-export async function cancelQueued(
-  pool: pg.Pool,
-  boss: PgBoss,
-  where: { scenarioId: string } | { sweepId: string },
-): Promise<string[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const filter = 'scenarioId' in where ? 'id = $1' : 'sweep_id = $1';
-    const value = 'scenarioId' in where ? where.scenarioId : where.sweepId;
-    const { rows } = await client.query<{ id: string; seq: number }>(
-      `WITH cancelled AS (
-         UPDATE scenarios SET status = 'cancelled', stage = 'cancelled', finished_at = now(), updated_at = now(),
-                last_seq = last_seq + 1
-         WHERE ${filter} AND status = 'queued'
-         RETURNING id, last_seq
-       ), event AS (
-         INSERT INTO scenario_events (scenario_id, seq, name, data)
-         SELECT id, last_seq, 'cancelled', '{}' FROM cancelled
-       )
-       SELECT id, last_seq AS seq FROM cancelled`,
-      [value],
-    );
-    if (rows.length > 0) {
-      const ids = rows.map((r) => r.id);
-      await boss.cancel(CALCULATE_QUEUE, ids, { db: { executeSql: (text, values) => client.query(text, values) } });
-      await client.query(
-        `SELECT pg_notify('scenario_' || replace(id::text, '-', ''), seq::text)
-         FROM json_to_recordset($1::json) AS x(id uuid, seq int)`,
-        [JSON.stringify(rows.map((r) => ({ id: r.id, seq: r.seq })))],
-      );
-    }
-    await client.query('COMMIT');
-    return rows.map((r) => r.id);
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
 }

@@ -1,6 +1,7 @@
 // Hand-written table types composed into one Database type (kysely's example-app style).
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Selectable } from 'kysely';
 import pg from 'pg';
+import type { ScenarioEventName, ScenarioStatus, Stage } from './lifecycle.ts';
 import { hasQueryInFlight } from './pg.internals.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -9,9 +10,10 @@ type Json<T> = ColumnType<T, string, string>;
 export interface ScenariosTable {
   id: string;
   name: string;
-  status: ColumnType<'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled', string | undefined, string>;
+  status: ColumnType<ScenarioStatus, ScenarioStatus | undefined, ScenarioStatus>;
   progress: ColumnType<number, number | undefined, number>;
-  stage: string | null;
+  /** Written as a Stage (shared/lifecycle.ts), apart from the status. */
+  stage: ColumnType<string | null, Stage | null | undefined, Stage | null>;
   attempt: ColumnType<number, number | undefined, number>;
   inputs: Json<unknown>;
   summary: Json<unknown> | null;
@@ -31,7 +33,7 @@ export interface ScenariosTable {
 export interface ScenarioEventsTable {
   scenario_id: string;
   seq: number;
-  name: string;
+  name: ScenarioEventName;
   data: Json<unknown>;
   created_at: Generated<Date>;
 }

@@ -2,10 +2,19 @@
 // inputs are complete and the engine never guesses.
 import { defaultMonthlyClimate } from './climate.defaults.ts';
 import type { ResolvedInputs, ScenarioInputs } from './schemas/inputs.ts';
-import { seedFromId } from './uuid.ts';
 
 const twelve = (v: number | number[] | undefined, fallback: number[]): number[] =>
   v === undefined ? fallback : typeof v === 'number' ? Array.from({ length: 12 }, () => v) : v;
+
+/** A stable 32-bit seed from a scenario (or sweep) id, for synthetic weather when none is given. */
+export function seedFromId(id: string): number {
+  let h = 2166136261;
+  for (const ch of id.replaceAll('-', '')) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  return h >>> 0;
+}
 
 /** PVWatts-style total of a loss breakdown: losses compound, they do not add. */
 export function totalLossPercent(breakdown: Record<string, number>): number {

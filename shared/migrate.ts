@@ -4,10 +4,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Config } from './config.ts';
 import { createBoss, ensureQueues } from './queue.ts';
+import { inTransaction } from './transaction.ts';
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
 // An arbitrary constant that names "hourglass migrations" among advisory locks.
 const LOCK_KEY = 7_340_211;
+const LOCK_SQL = 'SELECT pg_advisory_lock($1)';
+const UNLOCK_SQL = 'SELECT pg_advisory_unlock($1)';
+const CREATE_MIGRATIONS_TABLE_SQL =
+  'CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())';
+const APPLIED_MIGRATIONS_SQL = 'SELECT id FROM schema_migrations';
+/** Recorded before the migration runs, in its transaction: $1 id, $2 file name. */
+const RECORD_MIGRATION_SQL = 'INSERT INTO schema_migrations (id, name) VALUES ($1, $2)';
 
 export interface Migration {
   id: number;
@@ -29,28 +37,21 @@ export async function migrate(connectionString: string): Promise<string[]> {
   await client.connect();
   const applied: string[] = [];
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    const done = new Set(
-      (await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => r.id),
-    );
+    await client.query(LOCK_SQL, [LOCK_KEY]);
+    await client.query(CREATE_MIGRATIONS_TABLE_SQL);
+    const done = new Set((await client.query<{ id: number }>(APPLIED_MIGRATIONS_SQL)).rows.map((r) => r.id));
     for (const m of listMigrations()) {
       if (done.has(m.id)) continue;
-      await client.query('BEGIN');
-      try {
-        await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-        await client.query(m.sql);
-        await client.query('COMMIT');
-        applied.push(m.name);
-      } catch (err) {
-        await client.query('ROLLBACK');
-        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
-      }
+      await inTransaction(client, async (tx) => {
+        await tx.query(RECORD_MIGRATION_SQL, [m.id, m.name]);
+        await tx.query(m.sql);
+      }).catch((err: Error) => {
+        throw new Error(`migration ${m.name} failed: ${err.message}`);
+      });
+      applied.push(m.name);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
+    await client.query(UNLOCK_SQL, [LOCK_KEY]).catch(() => {});
     await client.end();
   }
   return applied;

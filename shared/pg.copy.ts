@@ -170,7 +170,7 @@ export interface CopyRun {
  * COPY takes no bind parameters: `query` must carry its values as literals (see uuidLiteral).
  */
 export function copyOut(
-  client: pg.PoolClient | pg.Client,
+  client: pg.ClientBase,
   query: string,
   onRow: RowHandler,
   options: { timeoutMs?: number } = {},

@@ -22,7 +22,8 @@ export function createBoss(config: Readonly<Config>, connectionString: string, r
   const boss = new PgBoss({
     connectionString,
     application_name: `hourglass-${role}-boss`,
-    max: role === 'web' ? 4 : 4,
+    // One size for every role: the web's creates, sweeps and cancels run pg-boss's SQL on our own pools.
+    max: 4,
     // Only the worker may take lost jobs back (supervise) and listen for new ones.
     supervise: role === 'worker',
     superviseIntervalSeconds: config.superviseIntervalSeconds,

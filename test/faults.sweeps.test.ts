@@ -3,6 +3,7 @@
 // has a cancelled job, a killed one is retried and succeeds once, and the sweep's event log has one
 // `variant` event per variant and one `finished`.
 import t, { type Test } from 'tap';
+import { isTerminal } from '../shared/lifecycle.ts';
 import { getJson } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -54,7 +55,7 @@ async function audit(t: Test, id: string, total: number): Promise<Record<string,
   const counts: Record<string, number> = {};
   for (const r of rows) {
     counts[r.status] = (counts[r.status] ?? 0) + 1;
-    const terminal = r.events.filter((e) => ['succeeded', 'failed', 'cancelled'].includes(e));
+    const terminal = r.events.filter(isTerminal);
     if (terminal.length !== 1 || terminal[0] !== r.status || r.events.at(-1) !== r.status) {
       bad.push(`#${r.variant_index}: ${r.status} with events ${r.events.join(',')}`);
     }

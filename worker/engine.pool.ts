@@ -21,11 +21,21 @@ export class WorkerStopping extends Error {}
 
 type ProgressListener = (stage: string, fraction: number) => void;
 
+/** Who asks for a thread: a single scenario goes ahead of every waiting variant of a sweep. */
+export type ThreadPriority = 'single' | 'variant';
+
+export interface RunOptions {
+  onProgress: ProgressListener;
+  /** The job's signal: pg-boss aborts a job it has failed. */
+  signal?: AbortSignal;
+  /** Keep the hourly statements (false: only the annual ones, a sweep variant's default). */
+  keepHourly: boolean;
+}
+
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
 interface Waiter {
-  /** A single scenario: it goes ahead of every waiting variant. */
-  first: boolean;
+  priority: ThreadPriority;
   grant: (thread: EngineThread) => void;
   refuse: (err: Error) => void;
 }
@@ -105,11 +115,10 @@ export class EnginePool {
 
   /**
    * A thread for one calculation, as soon as one is free: first come, first served, except that a
-   * `first` job (a single scenario) goes ahead of every waiting variant of a sweep, which the worker
-   * claims in batches. Rejects with WorkerStopping once the pool drains, and with
+   * single scenario goes ahead of every waiting variant of a sweep, which the worker claims in batches. Rejects with WorkerStopping once the pool drains, and with
    * EngineThreadFailure if the job is aborted meanwhile.
    */
-  acquire(signal?: AbortSignal, first = false): Promise<EngineLease> {
+  acquire(signal: AbortSignal | undefined, priority: ThreadPriority): Promise<EngineLease> {
     if (this.#draining) return Promise.reject(new WorkerStopping('the worker is stopping'));
     if (signal?.aborted)
       return Promise.reject(new EngineThreadFailure('the job was aborted before it got an engine thread'));
@@ -122,7 +131,7 @@ export class EnginePool {
         reject(new EngineThreadFailure('the job was aborted while it waited for an engine thread'));
       };
       const waiter: Waiter = {
-        first,
+        priority,
         grant: (t) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(this.#lease(t));
@@ -132,8 +141,8 @@ export class EnginePool {
           reject(err);
         },
       };
-      // Behind the other first ones, ahead of the rest.
-      const at = first ? this.#waiting.findIndex((w) => !w.first) : -1;
+      // Behind the other single ones, ahead of the variants.
+      const at = priority === 'single' ? this.#waiting.findIndex((w) => w.priority === 'variant') : -1;
       this.#waiting.splice(at < 0 ? this.#waiting.length : at, 0, waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -193,9 +202,7 @@ export class EngineLease {
   async run(
     scenarioId: string,
     inputs: ResolvedInputs,
-    onProgress: ProgressListener,
-    signal?: AbortSignal,
-    keepHourly = true,
+    { onProgress, signal, keepHourly }: RunOptions,
   ): Promise<EngineOutcome> {
     const engine = this.#thread;
     const thread = engine.worker;

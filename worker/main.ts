@@ -3,6 +3,7 @@
 import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import { loadConfigOrExit } from '../shared/config.ts';
 import { createDb, createPool } from '../shared/db.ts';
+import type { JobOutcome } from '../shared/lifecycle.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
   CALCULATE_DEAD_QUEUE,
@@ -14,7 +15,7 @@ import {
 } from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
-import { EnginePool } from './engine.pool.ts';
+import { EnginePool, type ThreadPriority } from './engine.pool.ts';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
@@ -49,8 +50,8 @@ async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
 const inflight = new Set<Promise<unknown>>();
 
 /** One job's calculation, tracked until it has settled (for shutdown). */
-async function track(job: Job<CalculateJob>, single = false): Promise<string> {
-  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, single);
+async function track(job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
+  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop);
   inflight.add(run);
   try {
     return await run;
@@ -90,7 +91,7 @@ async function startQueue(): Promise<void> {
         { batchSize: 1, minPriority: 0, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 10 },
         async ([job]: Job<CalculateJob>[]) => {
           try {
-            return await track(job, true);
+            return await track(job, 'single');
           } finally {
             boss.notifyWorker(workId);
           }
@@ -110,11 +111,11 @@ async function startQueue(): Promise<void> {
         },
         async (jobs: Job<CalculateJob>[]) => {
           try {
-            const settled = await Promise.allSettled(jobs.map((job) => track(job)));
+            const settled = await Promise.allSettled(jobs.map((job) => track(job, 'variant')));
             return settled.map(
               (r, i): JobResult =>
                 r.status === 'fulfilled'
-                  ? { id: jobs[i].id, status: 'completed', output: { outcome: r.value } }
+                  ? { id: jobs[i].id, status: 'completed', output: r.value }
                   : { id: jobs[i].id, status: 'failed', output: errorOutput(r.reason) },
             );
           } finally {

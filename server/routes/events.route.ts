@@ -1,14 +1,12 @@
 // GET /api/scenarios/{id}/events: the scenario's events as server-sent events, through the one
 // event-stream mechanism of server/sse/event-streams.ts.
-import { eventsAfter, findStreamState } from '../../shared/scenarios.repository.ts';
-import { TERMINAL_EVENTS } from '../../shared/schemas/events.ts';
-import { scenarioChannel } from '../../shared/uuid.ts';
+import { scenarioChannel } from '../../shared/channels.ts';
+import { isTerminal, TERMINAL_EVENTS } from '../../shared/lifecycle.ts';
 import { HttpProblem } from '../problem.ts';
 import { ResumeHeaders, ResumeQuery, resumePoint, streamReplies } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { eventsAfter, findStreamState } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
-
-const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 /** A scenario's events: its rows in scenario_events, notified on its channel. */
 function scenarioEvents(deps: RouteDeps, id: string): EventSource {
@@ -41,7 +39,7 @@ export const scenarioEventStream = defineRoute({
     await deps.streams.serve(req, res, scenarioEvents(deps, params.id), {
       ...resumePoint(query, headers),
       lastSeq: state.last_seq,
-      finished: TERMINAL_STATUSES.has(state.status),
+      finished: isTerminal(state.status),
       what: 'scenario',
     });
   },

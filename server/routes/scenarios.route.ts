@@ -3,11 +3,12 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { ScenarioRow } from '../../shared/db.ts';
+import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
-import { findByIdempotencyKey, findScenario } from '../../shared/scenarios.repository.ts';
+import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
+import { findScenario } from '../../shared/scenarios.repository.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
-import { Scenario, ScenarioList, ScenarioPage, ScenarioStatus } from '../../shared/schemas/scenario.ts';
-import { uuidv7 } from '../../shared/uuid.ts';
+import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
@@ -15,11 +16,10 @@ import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.t
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
 import { MAX_PAGE, sendPage, streamAll } from '../scenarios.list.ts';
-import { cancelQueued } from '../sweeps.repository.ts';
+import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 import { validateScenario } from '../validate.ts';
 
 const NO_SUCH_SCENARIO = 'no scenario has this id';
-const STATUSES = ScenarioStatus.anyOf.map((s) => s.const);
 const statusList = `(${STATUSES.join('|')})`;
 
 export const createScenario = defineRoute({

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Response } from 'express';
-import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { sweepChannel } from '../../shared/channels.ts';
+import { uuidv7 } from '../../shared/ids.ts';
+import { resolveInputs, seedFromId } from '../../shared/inputs.resolve.ts';
 import {
   KPI_NAMES,
   type Sweep,
@@ -9,7 +11,6 @@ import {
   SweepResults,
   Sweep as SweepSchema,
 } from '../../shared/schemas/sweep.ts';
-import { seedFromId, sweepChannel, uuidv7 } from '../../shared/uuid.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import {
@@ -26,15 +27,15 @@ import {
   streamReplies,
 } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 import { expandSweep } from '../sweeps.expand.ts';
 import {
-  cancelQueued,
   findSweep,
   findSweepByKey,
   insertSweep,
   listSweeps,
-  SWEEP_EVENTS_BATCH,
+  SWEEP_EVENTS_PAGE,
   type SweepRow,
   sweepEventsAfter,
   sweepVariants,
@@ -213,7 +214,7 @@ function sweepEvents(deps: RouteDeps, id: string): EventSource {
     terminal: FINISHED,
     async read(after, more) {
       const rows = await sweepEventsAfter(deps.pool, id, after);
-      more.full = rows.length === SWEEP_EVENTS_BATCH;
+      more.full = rows.length === SWEEP_EVENTS_PAGE;
       const finished = rows.some((r) => r.name === 'finished');
       let extra: Buffer | null = null;
       if (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS) {

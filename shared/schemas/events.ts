@@ -1,5 +1,6 @@
 // The server-sent events of a scenario, as stored in scenario_events.data and sent as `data:`.
 import { type Static, Type } from '@sinclair/typebox';
+import type { ScenarioEventName } from '../lifecycle.ts';
 import { ScenarioError, Summary } from './scenario.ts';
 
 export const QueuedEvent = Type.Object({
@@ -15,12 +16,14 @@ export const ProgressEvent = Type.Object({
 export const SucceededEvent = Type.Object({ summary: Summary, statements_url: Type.String() });
 export const FailedEvent = Type.Object({ error: ScenarioError });
 
-export type EventName = 'queued' | 'running' | 'progress' | 'succeeded' | 'failed';
+export const CancelledEvent = Type.Object({});
+
+export type EventName = ScenarioEventName;
 export type EventData = {
   queued: Static<typeof QueuedEvent>;
   running: Static<typeof RunningEvent>;
   progress: Static<typeof ProgressEvent>;
   succeeded: Static<typeof SucceededEvent>;
   failed: Static<typeof FailedEvent>;
+  cancelled: Static<typeof CancelledEvent>;
 };
-export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);

@@ -1,6 +1,6 @@
 // String formats our response schemas use, registered with TypeBox so Value.Check can verify them.
 import { FormatRegistry } from '@sinclair/typebox';
-import { isUuid } from '../uuid.ts';
+import { isUuid } from '../ids.ts';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { SCENARIO_STATUSES } from '../lifecycle.ts';
 import { ScenarioInputs } from './inputs.ts';
 import { Summary } from './result.ts';
 
@@ -6,13 +7,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 export const ScenarioStatus = Type.Union(
-  [
-    Type.Literal('queued'),
-    Type.Literal('running'),
-    Type.Literal('succeeded'),
-    Type.Literal('failed'),
-    Type.Literal('cancelled'),
-  ],
+  SCENARIO_STATUSES.map((s) => Type.Literal(s)),
   {
     description:
       'queued → running → succeeded | failed, or queued → cancelled. A retry after a crash goes back to queued.',

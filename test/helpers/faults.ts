@@ -2,10 +2,11 @@
 // finished, has exactly one result (or none when failed), and an event log without gaps, with
 // exactly one terminal event, last. Plus small pollers that wait on rows, never on time.
 import type pg from 'pg';
+import { type ScenarioStatus, TERMINAL_STATUSES, UNFINISHED_STATUSES } from '../../shared/lifecycle.ts';
 import type { Proc } from './processes.ts';
 import { waitUntil } from './wait.ts';
 
-export type Status = 'queued' | 'running' | 'succeeded' | 'failed';
+export type Status = ScenarioStatus;
 
 export interface ScenarioAudit {
   id: string;
@@ -27,8 +28,8 @@ export async function auditScenarios(pool: pg.Pool, ids?: readonly string[]): Pr
   const { rows } = await pool.query<ScenarioAudit>(
     `WITH ev AS (
        SELECT scenario_id, count(*)::int AS events, min(seq) AS min_seq, max(seq) AS max_seq,
-              count(*) FILTER (WHERE name IN ('succeeded', 'failed'))::int AS terminals,
-              max(seq) FILTER (WHERE name IN ('succeeded', 'failed')) AS terminal_seq
+              count(*) FILTER (WHERE name = ANY($2::text[]))::int AS terminals,
+              max(seq) FILTER (WHERE name = ANY($2::text[])) AS terminal_seq
        FROM scenario_events GROUP BY scenario_id
      ), res AS (
        SELECT scenario_id, count(*)::int AS results FROM scenario_results GROUP BY scenario_id
@@ -42,7 +43,7 @@ export async function auditScenarios(pool: pg.Pool, ids?: readonly string[]): Pr
      LEFT JOIN pgboss.job j ON j.id = s.id AND j.name = 'calculate'
      WHERE $1::uuid[] IS NULL OR s.id = ANY($1::uuid[])
      ORDER BY s.id`,
-    [ids ? [...ids] : null],
+    [ids ? [...ids] : null, TERMINAL_STATUSES],
   );
   return rows;
 }
@@ -91,8 +92,8 @@ export async function waitForAllFinished(
       async () => {
         const { rows } = await pool.query<{ open: number }>(
           `SELECT count(*)::int AS open FROM scenarios
-           WHERE status IN ('queued', 'running') AND ($1::uuid[] IS NULL OR id = ANY($1::uuid[]))`,
-          [ids ? [...ids] : null],
+           WHERE status = ANY($2::text[]) AND ($1::uuid[] IS NULL OR id = ANY($1::uuid[]))`,
+          [ids ? [...ids] : null, UNFINISHED_STATUSES],
         );
         last = await statusCounts(pool);
         return rows[0].open === 0;

@@ -4,6 +4,7 @@
 // measuring: it does not parse events, it notes the moment a marker first appears in the stream.
 import { connect, type Socket } from 'node:net';
 import { EventSource } from 'eventsource';
+import { isTerminal, SCENARIO_EVENTS, SWEEP_EVENTS } from '../../shared/lifecycle.ts';
 import { Arrivals, epochMs } from './wait.ts';
 
 export interface ReceivedEvent {
@@ -12,7 +13,8 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-const NAMES = ['queued', 'running', 'progress', 'succeeded', 'failed', 'cancelled', 'variant', 'finished'];
+/** A scenario's events, a sweep's stored ones and the `progress` its stream adds (a scenario's name too). */
+const NAMES = [...SCENARIO_EVENTS, ...SWEEP_EVENTS];
 
 export interface Follower {
   events: ReceivedEvent[];
@@ -40,7 +42,7 @@ export function follow(url: string, opts: { lastEventId?: number; headers?: Reco
   for (const name of NAMES) {
     source.addEventListener(name, (ev: MessageEvent) => {
       received.push({ id: Number(ev.lastEventId), event: name, data: JSON.parse(ev.data as string) });
-      if (name === 'succeeded' || name === 'failed') source.close();
+      if (isTerminal(name)) source.close();
     });
   }
   const events = received.items;

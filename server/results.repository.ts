@@ -1,0 +1,59 @@
+// The web's reads of a stored result (the worker saves it: worker/scenarios.repository.ts saveResultSucceeded).
+import type pg from 'pg';
+import type { Db } from '../shared/db.ts';
+import type { ScenarioStatus } from '../shared/lifecycle.ts';
+import { copyRows, uuidLiteral } from '../shared/pg.copy.ts';
+
+export async function findResultEtag(db: Db, scenarioId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('scenario_results')
+    .select('etag')
+    .where('scenario_id', '=', scenarioId)
+    .executeTakeFirst();
+  return row?.etag;
+}
+
+export type ResultPart = 'statements_gzip' | 'statements_lite_gzip';
+
+export interface StatementsRow {
+  status: ScenarioStatus;
+  error: { code: string; message: string } | null;
+  start_year: number;
+  timezone_offset_hours: number;
+  etag: string | null;
+  bytes: Buffer | null;
+}
+
+/**
+ * The scenario's state and one stored part of its result, in one round trip (the statements hot
+ * path). Read by a binary COPY, so the stored gzip arrives as raw bytes: a plain query would get
+ * bytea as hex text twice its size and decode it (see shared/pg.copy.ts).
+ */
+export async function findStatements(
+  pool: pg.Pool,
+  scenarioId: string,
+  part: ResultPart,
+): Promise<StatementsRow | undefined> {
+  const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
+  const rows = await copyRows(
+    pool,
+    `SELECT s.status::text, s.error::text,
+            (s.inputs->>'start_year')::int::text,
+            (s.inputs->'site'->>'timezone_offset_hours')::float8::text,
+            r.etag, ${column}
+     FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
+     WHERE s.id = ${uuidLiteral(scenarioId)}`,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const text = (i: number) => row[i]?.toString('utf8') ?? null;
+  const error = text(1);
+  return {
+    status: text(0) as StatementsRow['status'],
+    error: error === null ? null : JSON.parse(error),
+    start_year: Number(text(2)),
+    timezone_offset_hours: Number(text(3)),
+    etag: text(4),
+    bytes: row[5],
+  };
+}

@@ -1,0 +1,14 @@
+// Ids: scenarios and sweeps are named by UUIDv7.
+import { v7 } from 'uuid';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * RFC 9562 UUIDv7 (the `uuid` package): 48-bit Unix milliseconds, then a counter, so ids made by
+ * one process sort in creation order even within a millisecond, which keyset paging relies on.
+ * Ids from different processes in the same millisecond sort by their random bits.
+ */
+export const uuidv7 = (): string => v7();
+
+/** Any RFC 4122 / 9562 variant UUID; the id routes answer 404 for anything else. */
+export const isUuid = (s: string): boolean => UUID_RE.test(s);

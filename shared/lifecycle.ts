@@ -1,0 +1,59 @@
+// A scenario's lifecycle, defined once: its statuses and which of them are final, the stage a
+// calculation reports (apart from the status), the events of its stream (and of a sweep's), and
+// what one calculation job came to. Schemas, SQL, the worker, the routes and the tests import these.
+
+export const SCENARIO_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
+
+/** A scenario in one of these never changes again (invariant 5): its stream ends, its job is done. */
+export const TERMINAL_STATUSES = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly ScenarioStatus[];
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+/** Still to be calculated: only these may become `running`, `succeeded` or `failed`. */
+export const UNFINISHED_STATUSES = ['queued', 'running'] as const satisfies readonly ScenarioStatus[];
+export type UnfinishedStatus = (typeof UNFINISHED_STATUSES)[number];
+
+export const isTerminal = (status: string): status is TerminalStatus =>
+  (TERMINAL_STATUSES as readonly string[]).includes(status);
+
+export const isScenarioStatus = (status: string): status is ScenarioStatus =>
+  (SCENARIO_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Where a calculation is, which the status does not say: `starting` once a worker has it, then the
+ * engine's stages as it reports them; a finished scenario's stage is FINAL_STAGE of its status.
+ * A queued scenario has none (null).
+ */
+export const ENGINE_STAGES = ['weather', 'generation', 'market', 'finance'] as const;
+export type EngineStage = (typeof ENGINE_STAGES)[number];
+export const STARTING_STAGE = 'starting';
+export const FINAL_STAGE = { succeeded: 'done', failed: 'failed', cancelled: 'cancelled' } as const satisfies Record<
+  TerminalStatus,
+  string
+>;
+export type Stage = typeof STARTING_STAGE | EngineStage | (typeof FINAL_STAGE)[TerminalStatus];
+
+/** The events of a scenario's stream (scenario_events.name); its terminal events are its terminal statuses. */
+export const SCENARIO_EVENTS = ['queued', 'running', 'progress', ...TERMINAL_STATUSES] as const;
+export type ScenarioEventName = (typeof SCENARIO_EVENTS)[number];
+export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<string>(TERMINAL_STATUSES);
+
+/** The events a sweep stores (sweep_events.name, written by its trigger); its stream adds `progress`. */
+export const SWEEP_EVENTS = ['variant', 'finished'] as const;
+export type SweepEventName = (typeof SWEEP_EVENTS)[number];
+
+/**
+ * What one calculation job came to (the worker's handler returns it, and pg-boss stores it as the
+ * job's output). A job that throws instead is retried by pg-boss.
+ * - `succeeded`: the result is saved; `saved` false when another attempt had saved it first.
+ * - `failed`: the engine refused the inputs; the scenario failed with `code`.
+ * - `skipped`: nothing to do: the scenario is gone (`missing`) or already finished (its status).
+ * - `finished meanwhile`: it finished (or was cancelled) while this job waited for an engine thread.
+ * - `given back`: the worker is stopping; the job went back to the queue unstarted.
+ */
+export type JobOutcome =
+  | { outcome: 'succeeded'; saved: boolean }
+  | { outcome: 'failed'; code: string }
+  | { outcome: 'skipped'; status: TerminalStatus | 'missing' }
+  | { outcome: 'finished meanwhile' }
+  | { outcome: 'given back' };
