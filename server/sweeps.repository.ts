@@ -153,14 +153,14 @@ export interface SweepEventRow {
   data: unknown;
 }
 
-/** The most sweep events one read returns; a full batch is read again at once. */
-export const SWEEP_EVENTS_BATCH = 1000;
+/** At most this many sweep events per read: a stream that got a full page reads again at once. */
+export const SWEEP_EVENTS_PAGE = 1000;
 
-/** The sweep's events after seq `after`, in order, at most SWEEP_EVENTS_BATCH of them. */
+/** The sweep's events after seq `after`, in order, at most SWEEP_EVENTS_PAGE of them. */
 export async function sweepEventsAfter(pool: pg.Pool, id: string, after: number): Promise<SweepEventRow[]> {
   const { rows } = await pool.query<SweepEventRow>(
     'SELECT seq, name, data FROM sweep_events WHERE sweep_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-    [id, after, SWEEP_EVENTS_BATCH],
+    [id, after, SWEEP_EVENTS_PAGE],
   );
   return rows;
 }

@@ -5,9 +5,10 @@ import { Type } from '@sinclair/typebox';
 import type { ScenarioRow } from '../../shared/db.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
 import { findScenario } from '../../shared/scenarios.repository.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
-import { Scenario, ScenarioList, ScenarioPage, ScenarioStatus } from '../../shared/schemas/scenario.ts';
+import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
@@ -19,7 +20,6 @@ import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 import { validateScenario } from '../validate.ts';
 
 const NO_SUCH_SCENARIO = 'no scenario has this id';
-const STATUSES = ScenarioStatus.anyOf.map((s) => s.const);
 const statusList = `(${STATUSES.join('|')})`;
 
 export const createScenario = defineRoute({

@@ -105,7 +105,7 @@ export const getStatements = defineRoute({
   operationId: 'getStatements',
   summary: 'Read the calculated statements',
   description:
-    'JSON with hourly arrays (25 × 8760 per technology), `?hourly=false` without them, or the hourly data as CSV (`Accept: text/csv` or `?format=csv`). Strong ETag; honors If-None-Match; gzip when asked. Statements never change once calculated: `Cache-Control: immutable`.',
+    'JSON with hourly arrays (25 × 8,760 per technology), `?hourly=false` without them, or the hourly data as CSV (`Accept: text/csv` or `?format=csv`). Strong ETag; honors If-None-Match; gzip when asked. Statements never change once calculated: `Cache-Control: immutable`.',
   tags: ['scenarios'],
   params: IdParams('scenario'),
   notFound: 'no scenario has this id',

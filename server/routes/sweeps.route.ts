@@ -35,7 +35,7 @@ import {
   findSweepByKey,
   insertSweep,
   listSweeps,
-  SWEEP_EVENTS_BATCH,
+  SWEEP_EVENTS_PAGE,
   type SweepRow,
   sweepEventsAfter,
   sweepVariants,
@@ -214,7 +214,7 @@ function sweepEvents(deps: RouteDeps, id: string): EventSource {
     terminal: FINISHED,
     async read(after, more) {
       const rows = await sweepEventsAfter(deps.pool, id, after);
-      more.full = rows.length === SWEEP_EVENTS_BATCH;
+      more.full = rows.length === SWEEP_EVENTS_PAGE;
       const finished = rows.some((r) => r.name === 'finished');
       let extra: Buffer | null = null;
       if (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS) {

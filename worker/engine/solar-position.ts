@@ -1,5 +1,7 @@
 // The sun's position: NREL's SPA (solar-position.spa.ts, re-exported here) and the
 // per-hour geometry of a reference year that the solar model reuses for every project year.
+
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import {
   completeTopocentric,
   emptyTopocentric,
@@ -12,10 +14,10 @@ import {
   topocentric,
 } from './solar-position.spa.ts';
 
+export { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 export * from './solar-position.spa.ts';
 
 const DEG = Math.PI / 180;
-export const HOURS_PER_YEAR = 8760;
 const HOUR_DAYS = 1 / 24;
 /** Days between full evaluations of the geocentric sun; cubic interpolation keeps it within 0.00002°. */
 const SAMPLE_DAYS = 3;
@@ -58,26 +60,15 @@ export function pressureAtElevation(elevationM: number): number {
   return 1013.25 * (1 - 2.25577e-5 * elevationM) ** 5.25588;
 }
 
-/**
- * Per-hour sun geometry for one reference year. A full hour is evaluated at its middle; the
- * hour that contains sunrise or sunset (PVWatts), at the middle of the part of the hour when
- * the sun is up. "Up" means, as in PVWatts, that the sun's centre is geometrically above the
- * horizon (no refraction); the positions themselves include refraction. (The Denver PVWatts
- * export fits this rule better than SPA's upper-limb sunrise.)
- */
-export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometry {
-  const deltaT = opts.deltaT ?? estimateDeltaT(opts.year);
-  const obs = observer({
-    latitude: opts.latitude,
-    longitude: opts.longitude,
-    elevationM: opts.elevationM,
-    pressureMbar: opts.pressureMbar ?? pressureAtElevation(opts.elevationM),
-    temperatureC: opts.temperatureC ?? 15 - 0.0065 * opts.elevationM,
-    deltaT,
-  });
-  const jd0 = julianDay({ year: opts.year, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: 0 });
+type Observer = ReturnType<typeof observer>;
 
-  // Geocentric samples from 6 days before the year to past its end, for any time zone.
+/**
+ * The sun's topocentric position at any moment of the year: the geocentric sun is evaluated in
+ * full every SAMPLE_DAYS (from 6 days before the year to past its end, for any time zone) and
+ * interpolated between (Lagrange cubic). Returns the position object it reuses, and the
+ * interpolated geocentric values of the last call.
+ */
+function sunTrack(jd0: number, deltaT: number, obs: Observer) {
   const first = -2 * SAMPLE_DAYS;
   const count = Math.ceil((368 - first) / SAMPLE_DAYS) + 3;
   const alpha = new Float64Array(count);
@@ -111,30 +102,83 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
     geo.nutationRa = w0 * nutation[k - 1] + w1 * nutation[k] + w2 * nutation[k + 1] + w3 * nutation[k + 2];
     return topocentric(geo, meanSiderealTime(jd) + geo.nutationRa, obs, pos);
   };
+  return { at, geo, pos };
+}
+
+/** Regula falsi (Illinois) for the horizon crossing between a and b (heights of opposite sign). */
+function crossing(height: (jd: number) => number, a: number, fa: number, b: number, fb: number): number {
+  let side = 0;
+  for (let i = 0; i < 40 && Math.abs(b - a) > 1e-6; i++) {
+    const c = (a * fb - b * fa) / (fb - fa);
+    const fc = height(c);
+    if (fc * fb > 0) {
+      b = c;
+      fb = fc;
+      if (side === -1) fa /= 2;
+      side = -1;
+    } else if (fa * fc > 0) {
+      a = c;
+      fa = fc;
+      if (side === 1) fb /= 2;
+      side = 1;
+    } else {
+      return c;
+    }
+  }
+  return (a * fb - b * fa) / (fb - fa);
+}
+
+/**
+ * The part of an hour near the horizon with the sun up, from the heights at its start, middle and
+ * end; null when it is never up.
+ */
+function upPart(
+  height: (jd: number) => number,
+  hour: { start: number; mid: number; end: number },
+  f: { start: number; mid: number; end: number },
+): { from: number; to: number } | null {
+  const { start, mid, end } = hour;
+  if (f.start > 0 && f.end <= 0) {
+    return {
+      from: start,
+      to: f.mid > 0 ? crossing(height, mid, f.mid, end, f.end) : crossing(height, start, f.start, mid, f.mid),
+    };
+  }
+  if (f.start <= 0 && f.end > 0) {
+    return {
+      from: f.mid > 0 ? crossing(height, start, f.start, mid, f.mid) : crossing(height, mid, f.mid, end, f.end),
+      to: end,
+    };
+  }
+  if (f.start <= 0 && f.end <= 0) {
+    // Up only around the middle: a grazing sun near the poles.
+    if (f.mid <= 0) return null;
+    return { from: crossing(height, start, f.start, mid, f.mid), to: crossing(height, mid, f.mid, end, f.end) };
+  }
+  return { from: start, to: end };
+}
+
+/**
+ * Per-hour sun geometry for one reference year. A full hour is evaluated at its middle; the
+ * hour that contains sunrise or sunset (PVWatts), at the middle of the part of the hour when
+ * the sun is up. "Up" means, as in PVWatts, that the sun's centre is geometrically above the
+ * horizon (no refraction); the positions themselves include refraction. (The Denver PVWatts
+ * export fits this rule better than SPA's upper-limb sunrise.)
+ */
+export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometry {
+  const deltaT = opts.deltaT ?? estimateDeltaT(opts.year);
+  const obs = observer({
+    latitude: opts.latitude,
+    longitude: opts.longitude,
+    elevationM: opts.elevationM,
+    pressureMbar: opts.pressureMbar ?? pressureAtElevation(opts.elevationM),
+    temperatureC: opts.temperatureC ?? 15 - 0.0065 * opts.elevationM,
+    deltaT,
+  });
+  const jd0 = julianDay({ year: opts.year, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: 0 });
+  const { at, geo, pos } = sunTrack(jd0, deltaT, obs);
   // Same sign and same zero as the true elevation, without the arcsine.
   const height = (jd: number): number => at(jd).sinElevationTrue;
-  // Regula falsi (Illinois) for the horizon crossing between a and b (heights of opposite sign).
-  const crossing = (a: number, fa: number, b: number, fb: number): number => {
-    let side = 0;
-    for (let i = 0; i < 40 && Math.abs(b - a) > 1e-6; i++) {
-      const c = (a * fb - b * fa) / (fb - fa);
-      const fc = height(c);
-      if (fc * fb > 0) {
-        b = c;
-        fb = fc;
-        if (side === -1) fa /= 2;
-        side = -1;
-      } else if (fa * fc > 0) {
-        a = c;
-        fa = fc;
-        if (side === 1) fb /= 2;
-        side = 1;
-      } else {
-        return c;
-      }
-    }
-    return (a * fb - b * fa) / (fb - fa);
-  };
 
   const out: HourlySunGeometry = {
     up: new Uint8Array(HOURS_PER_YEAR),
@@ -152,33 +196,26 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
   for (let h = 0; h < HOURS_PER_YEAR; h++) {
     const day = Math.floor(h / 24);
     const start = jd0 + day + (leap && day >= 59 ? 1 : 0) + (h - day * 24 - opts.timezoneHours) * HOUR_DAYS;
-    const mid = start + HOUR_DAYS / 2;
-    const end = start + HOUR_DAYS;
-    const fMid = height(mid);
-    let from = start;
-    let to = end;
+    const hour = { start, mid: start + HOUR_DAYS / 2, end: start + HOUR_DAYS };
+    const fMid = height(hour.mid);
+    let part = { from: start, to: hour.end };
     if (fMid <= -band) continue;
     if (fMid < band) {
       // Near the horizon: find where in the hour the sun is up.
       const fStart = Math.abs(start - prevEnd) < 1e-9 ? prevEndHeight : height(start);
-      const fEnd = height(end);
-      prevEnd = end;
+      const fEnd = height(hour.end);
+      prevEnd = hour.end;
       prevEndHeight = fEnd;
-      if (fStart > 0 && fEnd <= 0) to = fMid > 0 ? crossing(mid, fMid, end, fEnd) : crossing(start, fStart, mid, fMid);
-      else if (fStart <= 0 && fEnd > 0)
-        from = fMid > 0 ? crossing(start, fStart, mid, fMid) : crossing(mid, fMid, end, fEnd);
-      else if (fStart <= 0 && fEnd <= 0) {
-        // Up only around the middle: a grazing sun near the poles.
-        if (fMid <= 0) continue;
-        from = crossing(start, fStart, mid, fMid);
-        to = crossing(mid, fMid, end, fEnd);
-      }
-      if (from !== start || to !== end) at((from + to) / 2);
-      else at(mid);
+      const up = upPart(height, hour, { start: fStart, mid: fMid, end: fEnd });
+      if (!up) continue;
+      part = up;
+      if (part.from !== start || part.to !== hour.end) at((part.from + part.to) / 2);
+      else at(hour.mid);
     }
     completeTopocentric(obs, pos);
     out.up[h] = 1;
-    out.upFraction[h] = from === start && to === end ? 1 : Math.min(1, (to - from) / HOUR_DAYS);
+    out.upFraction[h] =
+      part.from === start && part.to === hour.end ? 1 : Math.min(1, (part.to - part.from) / HOUR_DAYS);
     out.zenith[h] = pos.zenith;
     out.azimuth[h] = pos.azimuth;
     out.cosZenith[h] = Math.cos(pos.zenith * DEG);

@@ -8,12 +8,13 @@
 // factor ~ N(1, cv), so the spread of annual totals is the configured one, not an accident
 // of sampling. Geometry and tables depend only on the inputs and are cached across years.
 
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import { pressureFromElevation } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { deriveSeed, lnGamma, normalCdf, normalPdf, normalQuantile, Rng } from './random.ts';
 
-const HOURS = 8760;
+const HOURS = HOURS_PER_YEAR;
 const DAYS = 365;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const SOLAR_CONSTANT = 1367;
@@ -109,15 +110,10 @@ function smoothDaily(values: readonly number[], monthOfDay: Uint8Array): Float64
   return out;
 }
 
-function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
-  const climate = climateOf(inputs);
-  const { latitude, longitude, elevation_m: elevation, timezone_offset_hours: tz } = inputs.site;
-  const kt = monthly(climate.clearness_index);
-  const monthOfDay = new Uint8Array(DAYS);
-  for (let m = 0, d = 0; m < 12; m++) for (let i = 0; i < MONTH_DAYS[m]; i++) monthOfDay[d++] = m;
-
+/** The sun's daily path (Spencer's series) at the site: hourly extraterrestrial irradiance, cos zenith, air mass and the temperature's day shape. */
+function sunAndDayShape(site: ResolvedInputs['site'], pressureMbar: number) {
+  const { latitude, longitude, timezone_offset_hours: tz } = site;
   const phi = latitude * DEG;
-  const pressureMbar = pressureFromElevation(elevation);
   const h0 = new Float64Array(HOURS);
   const cosZ = new Float64Array(HOURS);
   const airMass = new Float64Array(HOURS);
@@ -161,13 +157,23 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
     }
     for (let h = 0; h < 24; h++) tempShape[d * 24 + h] = (tempShape[d * 24 + h] - sum / 24) / (hi - lo);
   }
+  return { h0, cosZ, airMass, tempShape };
+}
 
+/**
+ * Ineichen & Perez (2002) clear-sky GHI. Turbidity 3 suits most rural sites; where the input
+ * clearness would need a clearer sky than that, the sky is made clearer.
+ */
+function clearSky(
+  sun: { h0: Float64Array; airMass: Float64Array },
+  elevation: number,
+  kt: number[],
+  monthOfDay: Uint8Array,
+) {
+  const { h0, airMass } = sun;
   const h0Month = new Float64Array(12);
   for (let i = 0; i < HOURS; i++) h0Month[monthOfDay[(i / 24) | 0]] += h0[i];
   const brightest = Math.max(...h0Month);
-
-  // Ineichen & Perez (2002) clear-sky GHI. Turbidity 3 suits most rural sites; where the
-  // input clearness would need a clearer sky than that, the sky is made clearer.
   const ghiClear = new Float64Array(HOURS);
   const cg1 = 5.09e-5 * elevation + 0.868;
   const cg2 = 3.92e-5 * elevation + 0.0387;
@@ -192,18 +198,13 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
     if (worst <= MAX_MONTH_CLEAR_INDEX || linke <= 1.75) break;
     linke -= 0.25;
   }
-  const alpha = new Float64Array(12);
-  const spread = Math.sqrt(1 + DAILY_BETA * DAILY_BETA);
-  for (let m = 0; m < 12; m++) {
-    // E[Φ(α + βZ)] = Φ(α / √(1 + β²)), so the monthly mean is hit exactly in expectation.
-    alpha[m] = normalQuantile(Math.min(0.98, Math.max(0.02, meanClearIndex[m]))) * spread;
-  }
-  const dayClear = new Float64Array(DAYS);
-  for (let i = 0; i < HOURS; i++) dayClear[(i / 24) | 0] += ghiClear[i];
   let targetAnnualGhi = 0;
   for (let m = 0; m < 12; m++) targetAnnualGhi += kt[m] * h0Month[m];
+  return { ghiClear, meanClearIndex, linke, targetAnnualGhi };
+}
 
-  // Standardised (mean 1) Weibull quantile of Φ(z), tabulated on z.
+/** The standardised (mean 1) Weibull quantile of Φ(z), tabulated on z, and the wind's diurnal shape. */
+function windShape(climate: ReturnType<typeof climateOf>) {
   const k = climate.weibull_k;
   const scale1 = 1 / Math.exp(lnGamma(1 + 1 / k));
   const windTable = new Float64Array(2 * Z_MAX * Z_CELLS + 2);
@@ -216,24 +217,41 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
   const windDiurnal = new Float64Array(24);
   for (let h = 0; h < 24; h++)
     windDiurnal[h] = 1 + WIND_DIURNAL_AMPLITUDE * Math.cos(((h + 0.5 - peakHour) * Math.PI) / 12);
+  return { windTable, windDiurnal };
+}
 
+function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
+  const climate = climateOf(inputs);
+  const kt = monthly(climate.clearness_index);
+  const monthOfDay = new Uint8Array(DAYS);
+  for (let m = 0, d = 0; m < 12; m++) for (let i = 0; i < MONTH_DAYS[m]; i++) monthOfDay[d++] = m;
+  const pressureMbar = pressureFromElevation(inputs.site.elevation_m);
+  const sun = sunAndDayShape(inputs.site, pressureMbar);
+  const sky = clearSky(sun, inputs.site.elevation_m, kt, monthOfDay);
+  const alpha = new Float64Array(12);
+  const spread = Math.sqrt(1 + DAILY_BETA * DAILY_BETA);
+  for (let m = 0; m < 12; m++) {
+    // E[Φ(α + βZ)] = Φ(α / √(1 + β²)), so the monthly mean is hit exactly in expectation.
+    alpha[m] = normalQuantile(Math.min(0.98, Math.max(0.02, sky.meanClearIndex[m]))) * spread;
+  }
+  const dayClear = new Float64Array(DAYS);
+  for (let i = 0; i < HOURS; i++) dayClear[(i / 24) | 0] += sky.ghiClear[i];
   return {
-    h0,
-    cosZ,
-    ghiClear,
+    h0: sun.h0,
+    cosZ: sun.cosZ,
+    ghiClear: sky.ghiClear,
     dayClear,
     monthOfDay,
     alpha,
-    meanClearIndex,
-    targetAnnualGhi,
+    meanClearIndex: sky.meanClearIndex,
+    targetAnnualGhi: sky.targetAnnualGhi,
     tempMeanDay: smoothDaily(monthly(climate.temp_mean_c), monthOfDay),
     tempRangeDay: smoothDaily(monthly(climate.temp_diurnal_range_c), monthOfDay),
-    tempShape,
-    tempDailySd: 0.8 + 0.05 * Math.min(Math.abs(latitude), 60),
-    windTable,
-    windDiurnal,
+    tempShape: sun.tempShape,
+    tempDailySd: 0.8 + 0.05 * Math.min(Math.abs(inputs.site.latitude), 60),
+    ...windShape(climate),
     pressureMbar,
-    linkeTurbidity: linke,
+    linkeTurbidity: sky.linke,
   };
 }
 
@@ -318,11 +336,19 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
   const w = out ?? allocWeatherYear(climate.wind_reference_height_m);
   w.windHeightM = climate.wind_reference_height_m;
   const factors = yearFactors(inputs, yearIndex);
-  const { ghi, dni, dhi, tempC, windMs, pressureMbar } = w;
-
   const rng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.solar));
-  const target = prep.targetAnnualGhi * factors.solar;
-  dailyClearness(prep, rng, target);
+  dailyClearness(prep, rng, prep.targetAnnualGhi * factors.solar);
+  hourlyIrradiance(prep, rng, prep.targetAnnualGhi * factors.solar, w);
+  hourlyTemperature(prep, new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.temp)), factors.tempOffsetC, w.tempC);
+  const windMean = climate.wind_mean_ms * factors.wind;
+  hourlyWind(prep, new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.wind)), windMean, w.windMs);
+  w.pressureMbar.fill(prep.pressureMbar);
+  return w;
+}
+
+/** GHI from the daily clearness with hourly noise, rescaled to the year's total, then split into DNI and DHI. */
+function hourlyIrradiance(prep: SyntheticPrep, rng: Rng, target: number, w: WeatherYear): void {
+  const { ghi, dni, dhi } = w;
   const { ghiClear, h0, cosZ } = prep;
   let total = 0;
   for (let d = 0; d < DAYS; d++) {
@@ -369,9 +395,10 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
     dhi[h] = diffuse;
     dni[h] = Math.min((g - diffuse) / c, h0[h] / c);
   }
+}
 
-  // Temperature: anomalies anchored at noon, linear between, so midnight has no jump.
-  const trng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.temp));
+/** Temperature: anomalies anchored at noon, linear between, so midnight has no jump. */
+function hourlyTemperature(prep: SyntheticPrep, trng: Rng, yearOffsetC: number, tempC: Float64Array): void {
   const sdT = prep.tempDailySd;
   let a = sdT * trng.normal();
   for (let d = 0; d < DAYS + 2; d++) {
@@ -380,7 +407,7 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
   }
   const { tempMeanDay, tempRangeDay, tempShape, meanClearIndex, monthOfDay } = prep;
   for (let d = 0; d < DAYS; d++) {
-    const base = tempMeanDay[d] + factors.tempOffsetC;
+    const base = tempMeanDay[d] + yearOffsetC;
     // Clear days swing more than cloudy ones; the ratio averages ≈1 so the mean range holds.
     const mu = meanClearIndex[monthOfDay[d]];
     const swing = tempRangeDay[d] * (mu > 0 ? Math.min(1.6, Math.max(0.3, 0.55 + (0.45 * dailyK[d]) / mu)) : 1);
@@ -394,8 +421,10 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
       tempC[i] = base + anomaly + swing * tempShape[i];
     }
   }
+}
 
-  const wrng = new Rng(deriveSeed(inputs.seed, yearIndex, STREAM.wind));
+/** Wind speed: an AR(1) latent through the Weibull quantile table and the diurnal shape, scaled to the year's mean. */
+function hourlyWind(prep: SyntheticPrep, wrng: Rng, meanMs: number, windMs: Float64Array): void {
   const { windTable, windDiurnal } = prep;
   const innovation = Math.sqrt(1 - WIND_PHI * WIND_PHI);
   const top = windTable.length - 2;
@@ -410,9 +439,6 @@ export function syntheticYear(inputs: ResolvedInputs, yearIndex: number, out?: W
     windMs[h] = v;
     sum += v;
   }
-  const windScale = sum > 0 ? (climate.wind_mean_ms * factors.wind * HOURS) / sum : 0;
+  const windScale = sum > 0 ? (meanMs * HOURS) / sum : 0;
   for (let h = 0; h < HOURS; h++) windMs[h] *= windScale;
-
-  pressureMbar.fill(prep.pressureMbar);
-  return w;
 }
