@@ -2,10 +2,19 @@
 // Every failing field is reported, each with a JSON Pointer path.
 import type { TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import { SamCsvWeather, ScenarioInputs, SuppliedWeather, SyntheticWeather } from '../shared/schemas/inputs.ts';
+import {
+  EpwWeather,
+  SamCsvWeather,
+  ScenarioInputs,
+  SrwResource,
+  SrwYearsResource,
+  SuppliedWeather,
+  SyntheticWeather,
+  YearsWeather,
+} from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
-import { parseSamCsv, WeatherFileError } from '../shared/weather/samcsv.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
+import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 
 const compiled = TypeCompiler.Compile(ScenarioInputs);
 const applyDefaults = compileDefaults(ScenarioInputs);
@@ -13,6 +22,12 @@ const weatherVariants: Record<string, TypeCheck<TSchema>> = {
   synthetic: TypeCompiler.Compile(SyntheticWeather),
   supplied: TypeCompiler.Compile(SuppliedWeather),
   sam_csv: TypeCompiler.Compile(SamCsvWeather),
+  epw: TypeCompiler.Compile(EpwWeather),
+  years: TypeCompiler.Compile(YearsWeather),
+};
+const windResourceVariants: Record<string, TypeCheck<TSchema>> = {
+  srw: TypeCompiler.Compile(SrwResource),
+  years: TypeCompiler.Compile(SrwYearsResource),
 };
 
 export type Validation = { ok: true; value: ScenarioInputs } | { ok: false; errors: FieldError[] };
@@ -44,14 +59,23 @@ function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix: string,
   }
 }
 
-function weatherErrors(weather: unknown, out: FieldError[]): void {
-  const source = isObject(weather) ? weather.source : undefined;
-  const check = typeof source === 'string' ? weatherVariants[source] : undefined;
+/** A union chosen by `source`: the chosen variant's own errors, or the allowed sources. */
+function sourceErrors(
+  value: unknown,
+  variants: Record<string, TypeCheck<TSchema>>,
+  prefix: string,
+  out: FieldError[],
+): void {
+  const source = isObject(value) ? value.source : undefined;
+  const check = typeof source === 'string' ? variants[source] : undefined;
   if (!check) {
-    out.push({ path: '/weather/source', message: 'must be one of: "synthetic", "supplied", "sam_csv"' });
+    const allowed = Object.keys(variants)
+      .map((k) => JSON.stringify(k))
+      .join(', ');
+    out.push({ path: `${prefix}/source`, message: `must be one of: ${allowed}` });
     return;
   }
-  schemaErrors(check, weather, '/weather', out);
+  schemaErrors(check, value, prefix, out);
 }
 
 /** Checks that need more than one field, or more than a schema can say. */
@@ -96,14 +120,7 @@ function physicsErrors(v: ScenarioInputs, out: FieldError[]): void {
       }
     });
   }
-  if (v.weather.source === 'sam_csv') {
-    try {
-      parseSamCsv(v.weather.text);
-    } catch (err) {
-      if (!(err instanceof WeatherFileError)) throw err;
-      out.push({ path: '/weather/text', message: err.message });
-    }
-  }
+  resourceErrors(v, out);
 }
 
 /** Far deeper than any scenario (power_curve/i/j is 4 levels); deeper bodies would exhaust the stack below. */
@@ -151,11 +168,16 @@ export function validateScenario(body: unknown): Validation {
   const errors: FieldError[] = [];
   // The compiled check is fast; walking for errors is not, so it runs only for a body that fails.
   if (!compiled.Check(value)) schemaErrors(compiled, value, '', errors);
-  const weatherIdx = errors.findIndex((e) => e.path === '/weather');
-  if (weatherIdx >= 0) {
-    errors.splice(weatherIdx, 1);
-    weatherErrors((value as Record<string, unknown>).weather, errors);
+  for (const [path, variants] of [
+    ['/weather', weatherVariants],
+    ['/wind_resource', windResourceVariants],
+  ] as const) {
+    const idx = errors.findIndex((e) => e.path === path);
+    if (idx < 0) continue;
+    errors.splice(idx, 1);
+    sourceErrors((value as Record<string, unknown>)[path.slice(1)], variants, path, errors);
   }
   if (errors.length === 0) physicsErrors(value as ScenarioInputs, errors);
+  if (errors.length === 0) layoutCapacityErrors(body, value as ScenarioInputs, errors);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as ScenarioInputs };
 }

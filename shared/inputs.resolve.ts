@@ -14,6 +14,11 @@ export function totalLossPercent(breakdown: Record<string, number>): number {
   return Math.round((1 - kept) * 100 * 1e4) / 1e4;
 }
 
+/** One turbine's rating, kW: its power curve's highest point, else rated_kw. */
+export function turbineRatingKw(turbine: ScenarioInputs['wind']['turbine']): number {
+  return turbine.power_curve ? Math.max(...turbine.power_curve.map(([, kw]) => kw)) : turbine.rated_kw;
+}
+
 export interface ResolveContext {
   scenarioId: string;
   /** The web process's clock, read once at creation; the engine itself reads no clock. */
@@ -55,6 +60,8 @@ export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): Reso
     },
     wind: {
       ...wind,
+      // A laid-out farm's capacity is its turbines × their rating (the validator checks a given one agrees).
+      capacity_mw: wind.layout ? (wind.layout.x_m.length * turbineRatingKw(wind.turbine)) / 1000 : wind.capacity_mw,
       losses_percent: wind.losses_breakdown ? totalLossPercent(wind.losses_breakdown) : wind.losses_percent,
     },
   };

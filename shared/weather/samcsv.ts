@@ -5,21 +5,14 @@
 import type { Static } from '@sinclair/typebox';
 import type { SuppliedWeather } from '../schemas/inputs.ts';
 import type { WeatherYear } from './types.ts';
+import { WeatherFileError } from './weather.error.ts';
+
+export { WeatherFileError };
 
 const HOURS = 8760;
 const LEAP_HOURS = 8784;
 /** Feb 29 starts after 31 + 28 days. */
 const FEB29_FIRST_ROW = 59 * 24;
-
-export class WeatherFileError extends Error {
-  readonly line: number;
-
-  constructor(line: number, message: string) {
-    super(`line ${line}: ${message}`);
-    this.name = 'WeatherFileError';
-    this.line = line;
-  }
-}
 
 export interface SamCsvData {
   latitude: number;
