@@ -62,7 +62,14 @@ export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): Reso
       ...wind,
       // A laid-out farm's capacity is its turbines × their rating (the validator checks a given one agrees).
       capacity_mw: wind.layout ? (wind.layout.x_m.length * turbineRatingKw(wind.turbine)) / 1000 : wind.capacity_mw,
-      losses_percent: wind.losses_breakdown ? totalLossPercent(wind.losses_breakdown) : wind.losses_percent,
+      // A wake model replaces the flat `wake` category (worker/engine/wind.ts leaves it out too).
+      losses_percent: wind.losses_breakdown
+        ? totalLossPercent(
+            wind.layout && wind.wake_model !== 'constant'
+              ? { ...wind.losses_breakdown, wake: 0 }
+              : wind.losses_breakdown,
+          )
+        : wind.losses_percent,
     },
   };
 }

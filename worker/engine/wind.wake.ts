@@ -119,44 +119,37 @@ function rankTurbines(
 function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
   const { order, down, cross } = rankTurbines(wake, directionDeg);
   const n = order.length;
+  const most = (n * (n - 1)) / 2;
   const start = new Int32Array(n + 1);
-  const upwind: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
-  const c: number[] = [];
+  const upwind = new Int32Array(most);
+  const a = new Float64Array(most);
+  const b = new Float64Array(most);
+  const c = new Float64Array(most);
   const radius = wake.rotorDiameterM / 2;
+  const simple = wake.kind === 'simple';
+  let m = 0;
   for (let k = 0; k < n; k++) {
-    start[k] = upwind.length;
+    start[k] = m;
     for (let j = 0; j < k; j++) {
       const axial = Math.abs(down[j] - down[k]);
       const aside = Math.abs(cross[j] - cross[k]);
-      if (wake.kind === 'simple') {
+      if (simple) {
         // SSC's velDeltaPQ returns before touching the turbulence for these.
         if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
-        upwind.push(j);
-        a.push(aside * aside);
-        b.push(axial * axial);
-        c.push((1 - 0.4 * Math.log(2 * axial)) / 7);
+        a[m] = aside * aside;
+        b[m] = axial * axial;
+        c[m] = (1 - 0.4 * Math.log(2 * axial)) / 7;
       } else {
         const wakeRadius = radius + PARK_K * radius * axial;
         const overlap = circleOverlap(radius * aside, radius, wakeRadius);
         if (overlap <= 0) continue;
-        upwind.push(j);
-        a.push((radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius)));
-        b.push(0);
-        c.push(0);
+        a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
       }
+      upwind[m++] = j;
     }
   }
-  start[n] = upwind.length;
-  return {
-    order,
-    start,
-    upwind: Int32Array.from(upwind),
-    a: Float64Array.from(a),
-    b: Float64Array.from(b),
-    c: Float64Array.from(c),
-  };
+  start[n] = m;
+  return { order, start, upwind: upwind.slice(0, m), a: a.slice(0, m), b: b.slice(0, m), c: c.slice(0, m) };
 }
 
 function geometryOf(wake: FarmWake, directionDeg: number): Geometry {
