@@ -2,10 +2,13 @@
 // for a file, the line and column), and creates no row; a good SRW file with a layout is accepted.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { calculate } from '../worker/engine/index.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
+import { waitUntil } from './helpers/wait.ts';
 
-const stack = await startStack({ web: { BODY_LIMIT_BYTES: String(4 * 1024 * 1024) } });
+const stack = await startStack({ web: { BODY_LIMIT_BYTES: String(4 * 1024 * 1024) }, workers: [{}] });
 const { web } = stack;
 t.teardown(() => stack.stop());
 
@@ -167,9 +170,27 @@ for (const c of cases) {
   });
 }
 
-t.test('a good SRW file with a 2-turbine layout and the simple wake model is accepted', async (t) => {
+t.test('a good SRW file with a 2-turbine layout and the simple wake model runs to its statements', async (t) => {
   const res = await post({ ...base, wind: { turbine, wake_model: 'simple', layout: { x_m: [0, 616], y_m: [0, 0] } } });
   t.equal(res.status, 201, await res.clone().text());
-  const scenario = (await res.json()) as { inputs: { wind: { capacity_mw: number } } };
+  const scenario = (await res.json()) as { id: string; inputs: { wind: { capacity_mw: number } } };
   t.equal(scenario.inputs.wind.capacity_mw, 3, 'the capacity is the layout’s 2 × 1.5 MW');
+  const done = await waitUntil(
+    async () => {
+      const r = await fetch(`${web.baseUrl}/api/scenarios/${scenario.id}`);
+      const body = (await r.json()) as { status: string };
+      return body.status === 'succeeded' || body.status === 'failed' ? body : null;
+    },
+    { timeoutMs: 120_000, what: 'the scenario to finish' },
+  );
+  t.equal(done.status, 'succeeded', JSON.stringify(done).slice(0, 300));
+  const statements = (await (
+    await fetch(`${web.baseUrl}/api/scenarios/${scenario.id}/statements?hourly=false`)
+  ).json()) as {
+    annual: Array<{ wind_mwh: number }>;
+  };
+  // The worker's figure is the engine's on the stored inputs: the SRW file and the wakes went all the way.
+  const expected = calculate(scenario.inputs as unknown as ResolvedInputs).annual[0].wind_mwh;
+  t.ok(expected > 0, `year-1 wind ${expected.toFixed(1)} MWh`);
+  t.ok(Math.abs(statements.annual[0].wind_mwh - expected) < 1e-6 * expected, 'the statements have the engine’s wind');
 });
