@@ -1,6 +1,7 @@
 // The checks of a scenario's measured resource and wind farm layout that no schema can say: each
 // weather or wind file is read as the engine will read it, so a file that cannot be read gets a
 // 400 naming the field, the line and the column before anything is stored.
+import { createHash } from 'node:crypto';
 import { turbineRatingKw } from '../shared/inputs.resolve.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
@@ -12,18 +13,46 @@ import { WeatherFileError } from '../shared/weather/weather.error.ts';
 
 type WeatherFile = { source: 'sam_csv' | 'epw'; text: string };
 
-/** Runs `read`; a file error becomes a field error at `path`. */
-function readFile(path: string, read: () => unknown, out: FieldError[]): void {
-  try {
-    read();
-  } catch (err) {
-    if (!(err instanceof WeatherFileError)) throw err;
-    out.push({ path, message: err.message });
+/**
+ * The answers of the last few file checks, by a digest of what was checked: a sweep validates every variant,
+ * and its variants carry the same files, so each file is read once, not once per variant.
+ */
+const recent = new Map<string, FieldError[]>();
+const RECENT_FILES = 16;
+
+function remembered(text: string, check: () => FieldError[], out: FieldError[]): void {
+  // A digest, not the text, is kept: the files are up to 8 MB each.
+  const key = createHash('sha256').update(text).digest('base64');
+  let errors = recent.get(key);
+  if (!errors) {
+    errors = check();
+    if (recent.size >= RECENT_FILES) recent.delete(recent.keys().next().value as string);
+    recent.set(key, errors);
   }
+  out.push(...errors);
+}
+
+/** Reads a file with `read` (once for the same `key`); a file error becomes a field error at `path`. */
+function readFile(key: string, path: string, read: () => unknown, out: FieldError[]): void {
+  remembered(
+    `${path}\n${key}`,
+    () => {
+      try {
+        read();
+        return [];
+      } catch (err) {
+        if (err instanceof HubHeightError)
+          return [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }];
+        if (err instanceof WeatherFileError) return [{ path, message: err.message }];
+        throw err;
+      }
+    },
+    out,
+  );
 }
 
 function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): void {
-  readFile(path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
+  readFile(`${w.source}\n${w.text}`, path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
 }
 
 function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
@@ -33,15 +62,14 @@ function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
     r.source === 'years'
       ? r.years.map((y, i) => ({ text: y.text, path: `/wind_resource/years/${i}/text` }))
       : [{ text: r.text, path: '/wind_resource/text' }];
+  const hub = v.wind.turbine.hub_height_m;
   for (const { text, path } of files) {
-    try {
-      srwHubSteps(parseSrw(text), v.wind.turbine.hub_height_m, r.shear_exponent);
-    } catch (err) {
-      if (err instanceof HubHeightError)
-        out.push({ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` });
-      else if (err instanceof WeatherFileError) out.push({ path, message: err.message });
-      else throw err;
-    }
+    readFile(
+      `srw\n${hub}\n${r.shear_exponent}\n${text}`,
+      path,
+      () => srwHubSteps(parseSrw(text), hub, r.shear_exponent),
+      out,
+    );
   }
 }
 
