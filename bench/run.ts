@@ -4,7 +4,7 @@
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
-//                     sweeps (#12), viewer (#13, in Chromium)
+//                     sweeps (#12), viewer (#13, in Chromium), resource (#20: files and wakes, in-process)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { diskPerScenario } from './figures.disk.ts';
 import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
+import { resourceRows } from './figures.resource.rows.ts';
 import { sseFanout } from './figures.sse.ts';
 import { SWEEP_FULL, SWEEP_QUICK, sweeps } from './figures.sweeps.ts';
 import { VIEWER_FULL, VIEWER_QUICK, viewer } from './figures.viewer.ts';
@@ -24,7 +25,7 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'resource'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -73,6 +74,11 @@ rows.push({
 notes.push(
   `#1: serializing the result (JSON + gzip + int32) after the engine: median ${engine.serializeMs.toFixed(1)} ms`,
 );
+
+if (only.has('resource')) {
+  step('#20 resource: SRW and EPW files, the simple wake model');
+  rows.push(...resourceRows(sizes.engineWarmup, Math.max(5, Math.round(sizes.engineRuns / 4))));
+}
 
 const logDir = mkdtempSync(join(tmpdir(), 'hourglass-bench-logs-'));
 const pools = poolCache();

@@ -79,12 +79,15 @@ export function sendProblem(res: Response, p: HttpProblem): void {
 }
 
 /** body-parser's errors carry a `type`; map each to the problem a client can act on. */
-function fromBodyParser(err: { type?: string; status?: number }): HttpProblem | undefined {
+function fromBodyParser(err: { type?: string; status?: number; limit?: number }): HttpProblem | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return new HttpProblem('malformed_json', 'the body is not valid JSON');
     case 'entity.too.large':
-      return new HttpProblem('payload_too_large', 'the body is larger than the limit');
+      return new HttpProblem(
+        'payload_too_large',
+        `the body is larger than the limit of ${err.limit ?? 'BODY_LIMIT_BYTES'} bytes (BODY_LIMIT_BYTES)`,
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpProblem('unsupported_media_type', 'unsupported body encoding or charset');

@@ -38,7 +38,7 @@ export interface BodySpec<B extends TSchema> {
   description?: string;
   example?: unknown;
   /** Rules the schema cannot say, run on a body it accepted; each error names its field. */
-  refine?: (value: Static<B>) => FieldError[];
+  refine?: (value: Static<B>, body: Record<string, unknown>) => FieldError[];
   /** A validator already compiled for this schema (shared with other callers), instead of compiling one. */
   validator?: Validator<Static<B>>;
 }

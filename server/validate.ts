@@ -5,8 +5,8 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
-import { parseSamCsv, WeatherFileError } from '../shared/weather/samcsv.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
+import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 export type Validator<T> = (body: unknown) => Validation<T>;
@@ -128,14 +128,8 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
       }
     });
   }
-  if (v.weather.source === 'sam_csv') {
-    try {
-      parseSamCsv(v.weather.text);
-    } catch (err) {
-      if (!(err instanceof WeatherFileError)) throw err;
-      out.push({ path: '/weather/text', message: err.message });
-    }
-  }
+  // Files are read as the engine will read them (a 400 names the line and column).
+  resourceErrors(v, out);
   return out;
 }
 
@@ -181,7 +175,7 @@ function shapeErrors(body: unknown): FieldError[] {
  */
 export function compileValidator<S extends TSchema>(
   schema: S,
-  refine: (value: Static<S>) => FieldError[] = () => [],
+  refine: (value: Static<S>, body: Record<string, unknown>) => FieldError[] = () => [],
 ): Validator<Static<S>> {
   const check = TypeCompiler.Compile(schema);
   const applyDefaults = compileDefaults(schema);
@@ -192,10 +186,14 @@ export function compileValidator<S extends TSchema>(
     const value = applyDefaults(copyJson(body));
     const errors: FieldError[] = [];
     if (!check.Check(value)) schemaErrors(check, value, '', errors);
-    else errors.push(...refine(value as Static<S>));
+    else errors.push(...refine(value as Static<S>, body));
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as Static<S> };
   };
 }
 
 /** A scenario's inputs: the schema, then the rules it cannot say. */
-export const validateScenario: Validator<ScenarioInputs> = compileValidator(ScenarioInputs, physicsErrors);
+export const validateScenario: Validator<ScenarioInputs> = compileValidator(ScenarioInputs, (value, body) => {
+  const errors = physicsErrors(value);
+  if (errors.length === 0) layoutCapacityErrors(body, value, errors);
+  return errors;
+});

@@ -90,7 +90,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     variantBatch: int(env, 'WORKER_VARIANT_BATCH', 4, 1, 64),
     maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
     engineCacheMb: int(env, 'ENGINE_CACHE_MB', 256, 0, 65_536),
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024),
+    // 16 MiB: a solar file and a wind file with 3 more real years of each (PSM3 ~1.3 MB, SRW ~1 MB a year).
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 10_000, 100),
     jobRetryLimit: int(env, 'JOB_RETRY_LIMIT', 2, 0, 20),

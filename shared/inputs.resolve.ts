@@ -23,6 +23,11 @@ export function totalLossPercent(breakdown: Record<string, number>): number {
   return Math.round((1 - kept) * 100 * 1e4) / 1e4;
 }
 
+/** One turbine's rating, kW: its power curve's highest point, else rated_kw. */
+export function turbineRatingKw(turbine: ScenarioInputs['wind']['turbine']): number {
+  return turbine.power_curve ? Math.max(...turbine.power_curve.map(([, kw]) => kw)) : turbine.rated_kw;
+}
+
 export interface ResolveContext {
   scenarioId: string;
   /** The web process's clock, read once at creation; the engine itself reads no clock. */
@@ -64,7 +69,16 @@ export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): Reso
     },
     wind: {
       ...wind,
-      losses_percent: wind.losses_breakdown ? totalLossPercent(wind.losses_breakdown) : wind.losses_percent,
+      // A laid-out farm's capacity is its turbines × their rating (the validator checks a given one agrees).
+      capacity_mw: wind.layout ? (wind.layout.x_m.length * turbineRatingKw(wind.turbine)) / 1000 : wind.capacity_mw,
+      // A wake model replaces the flat `wake` category (worker/engine/wind.ts leaves it out too).
+      losses_percent: wind.losses_breakdown
+        ? totalLossPercent(
+            wind.layout && wind.wake_model !== 'constant'
+              ? { ...wind.losses_breakdown, wake: 0 }
+              : wind.losses_breakdown,
+          )
+        : wind.losses_percent,
     },
   };
 }

@@ -103,7 +103,7 @@ t.test('thin warm air reads the sea-level curve at v·(ρ/ρ₀)^(1/3)', async (
   const out = annual(farm(1.5), constantWeather(8, 80, 35, 900));
   const rho = 90_000 / (R_DRY_AIR * (35 + 273.15));
   t.ok(Math.abs(rho - 1.0175) < 1e-3, `ρ = ${rho}`);
-  const u = 8 * (rho / 1.225) ** (1 / 3);
+  const u = 8 * (rho / RHO_SEA_LEVEL) ** (1 / 3);
   t.ok(u > 7.5 && u < 7.55, `effective speed ${u}`);
   const expected = curveAt(CURVE, u) / 1000;
   t.ok(Math.abs(out[0] - expected) < 1e-9, `${out[0]} vs ${expected}`);
@@ -165,7 +165,7 @@ t.test('the generic curve: ½ρAv³·Cp up to rated, 3 to 25 m/s', async (t) => 
   const area = Math.PI * 60 * 60;
   const at = (v: number) => curve.find(([s]) => s === v)?.[1];
   t.equal(at(2.75), 0, 'below cut-in');
-  t.ok(Math.abs((at(5) ?? 0) - (0.5 * 1.225 * area * 0.45 * 125) / 1000) < 1e-9, 'cubic region');
+  t.ok(Math.abs((at(5) ?? 0) - (0.5 * RHO_SEA_LEVEL * area * 0.45 * 125) / 1000) < 1e-9, 'cubic region');
   t.equal(at(15), 3000, 'rated');
   t.equal(at(25), 3000, 'rated until cut-out');
   t.equal(at(25.25), 0, 'cut out');

@@ -1,13 +1,16 @@
 // More bad input, beyond test/scenarios.bad-input.test.ts: cases generated from the schema (every
 // required field missing in turn, wrong types, out of bounds, ±1e400), bodies that no schema
-// describes (NUL, unpaired surrogates, deep nesting, 10 MB), names stored byte for byte (control
+// describes (NUL, unpaired surrogates, deep nesting, 17 MB), names stored byte for byte (control
 // characters, emoji, SQL and HTML fragments), and every {id} route, header, query and method.
+import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { parseSamCsv } from '../shared/weather/samcsv.ts';
+import { psm3 } from './fixtures/weather.writers.ts';
 import { getJson, postScenario } from './helpers/http.ts';
 import { BASE, schemaCases, WEATHER } from './helpers/schema-cases.ts';
 import { startStack } from './helpers/stack.ts';
 
-// The default body limit (8 MB), so the 10 MB body meets the limit production has.
+// The default body limit (16 MiB), so the 17 MB body meets the limit production has.
 const stack = await startStack();
 const { web } = stack;
 t.teardown(() => stack.stop());
@@ -79,10 +82,10 @@ t.test('bodies no schema describes', async (t) => {
         headers: { 'idempotency-key': 'deep' },
       },
       { name: 'nested 1,000,000 deep (unparseable)', body: '['.repeat(1_000_000), status: 400 },
-      { name: 'a 10 MB body', body: JSON.stringify({ ...BASE, pad: 'x'.repeat(10 * 1024 * 1024) }), status: 413 },
+      { name: 'a 17 MB body', body: JSON.stringify({ ...BASE, pad: 'x'.repeat(17 * 1024 * 1024) }), status: 413 },
       {
-        name: 'a 10 MB body of weather text',
-        body: JSON.stringify({ ...BASE, weather: { source: 'sam_csv', text: 'x'.repeat(10 * 1024 * 1024) } }),
+        name: 'a 17 MB body of weather text',
+        body: JSON.stringify({ ...BASE, weather: { source: 'sam_csv', text: 'x'.repeat(17 * 1024 * 1024) } }),
         status: 413,
       },
       {
@@ -276,3 +279,23 @@ t.test('methods not allowed: 405 with Allow on every path; OPTIONS answers Allow
     t.same(options.headers.get('allow')?.split(', ').sort(), [...allowed].sort());
   }
 });
+
+t.test(
+  'the default limit admits a solar file, a wind file and 3 more real years of each; beyond, a 413 names it',
+  async (t) => {
+    const reference = (name: string) => readFileSync(new URL(`./fixtures/reference/${name}`, import.meta.url), 'utf8');
+    // NSRDB PSM3 hourly files (13 columns, the larger solar format) and 4-height SRW files.
+    const solar = psm3(parseSamCsv(reference('phoenix_az_tmy2.csv')), 1, false);
+    const srw = reference('az_eastern_rolling_hills.srw');
+    const body = JSON.stringify({
+      ...BASE,
+      weather: { source: 'years', years: Array.from({ length: 4 }, () => ({ source: 'sam_csv', text: solar })) },
+      wind_resource: { source: 'years', years: Array.from({ length: 4 }, () => ({ text: srw })) },
+    });
+    const { res, json } = await post(body);
+    t.equal(res.status, 201, `${(body.length / 1e6).toFixed(1)} MB accepted: ${JSON.stringify(json).slice(0, 200)}`);
+    const over = await post(JSON.stringify({ ...BASE, pad: 'x'.repeat(16 * 1024 * 1024) }));
+    t.equal(over.res.status, 413);
+    t.match((over.json as Problem & { detail?: string }).detail, /limit of 16777216 bytes \(BODY_LIMIT_BYTES\)/);
+  },
+);

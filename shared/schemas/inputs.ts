@@ -98,9 +98,74 @@ export const SamCsvWeather = Type.Object(
   { additionalProperties: false, description: 'A SAM CSV weather file, used for every project year.' },
 );
 
-export const Weather = Type.Union([SyntheticWeather, SuppliedWeather, SamCsvWeather], {
+export const EpwWeather = Type.Object(
+  {
+    source: Type.Literal('epw'),
+    text: Type.String({
+      minLength: 1,
+      maxLength: 8_000_000,
+      description: 'The text of an EnergyPlus weather (EPW) file: 8 header lines, then 8,760 (or 8,784) hourly rows.',
+    }),
+    shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent from the 10 m wind speed to hub height.'),
+  },
+  { additionalProperties: false, description: 'An EnergyPlus weather file, used for every project year.' },
+);
+
+/** One real year in `weather.years`. */
+export const WeatherFileYear = Type.Union([SamCsvWeather, EpwWeather], {
+  description: 'One year of weather: a SAM CSV (NSRDB PSM3 included) or an EPW file. Chosen by `source`.',
+});
+
+export const YearsWeather = Type.Object(
+  {
+    source: Type.Literal('years'),
+    years: Type.Array(WeatherFileYear, {
+      minItems: 1,
+      maxItems: 25,
+      description: 'Real years of weather, in order: operating year n uses years[n mod k].',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: 'Several real years of weather; P50/P90 come from their spread (see docs/resource.md).',
+  },
+);
+
+export const Weather = Type.Union([SyntheticWeather, SuppliedWeather, SamCsvWeather, EpwWeather, YearsWeather], {
   default: { source: 'synthetic' },
-  description: 'Weather: synthetic (default), supplied arrays, or a SAM CSV weather file. Chosen by `source`.',
+  description:
+    'Weather (solar and temperature; wind too unless wind_resource is given): synthetic (default), supplied arrays, a SAM CSV or EPW file, or several real years. Chosen by `source`.',
+});
+
+const SrwText = Type.String({
+  minLength: 1,
+  maxLength: 8_000_000,
+  description:
+    "The text of a SAM SRW wind resource file (as NREL's WIND Toolkit gives it): temperature, pressure, speed and direction at one or more heights, hourly or sub-hourly.",
+});
+const SrwShear = Num(0, 1, 0.14, 'Power-law shear exponent, used only when the hub lies outside the measured heights.');
+
+export const SrwResource = Type.Object(
+  { source: Type.Literal('srw'), text: SrwText, shear_exponent: SrwShear },
+  { additionalProperties: false, description: 'One SRW wind resource file, used for every project year.' },
+);
+
+export const SrwYearsResource = Type.Object(
+  {
+    source: Type.Literal('years'),
+    years: Type.Array(Type.Object({ text: SrwText }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 25,
+      description: 'Real years of SRW files, in order: operating year n uses years[n mod k].',
+    }),
+    shear_exponent: SrwShear,
+  },
+  { additionalProperties: false, description: 'Several real years of SRW wind resource files.' },
+);
+
+export const WindResource = Type.Union([SrwResource, SrwYearsResource], {
+  description:
+    "The wind at the site from SAM SRW files. When given, the wind model reads speed, direction, temperature and pressure at hub height from here, not the weather's own wind columns.",
 });
 
 export const PvLossBreakdown = LossPercentages(
@@ -193,6 +258,33 @@ export const Wind = Obj(
     losses_percent: Num(0, 99, 12, 'Total losses, %. Ignored when losses_breakdown is given.'),
     losses_breakdown: Type.Optional(WindLossBreakdown),
     degradation_percent_per_year: Num(0, 10, 0.3, 'Yearly output decline, compounded, %.'),
+    layout: Type.Optional(
+      Type.Object(
+        {
+          x_m: Type.Array(Type.Number({ minimum: -100_000, maximum: 100_000 }), {
+            minItems: 1,
+            maxItems: 300,
+            description: "Each turbine's position east of an origin, metres.",
+          }),
+          y_m: Type.Array(Type.Number({ minimum: -100_000, maximum: 100_000 }), {
+            minItems: 1,
+            maxItems: 300,
+            description: "Each turbine's position north of the origin, metres (same order as x_m).",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The farm as laid out (at most 300 turbines, as SSC). The number of turbines is the layout's length, so the capacity is that times the turbine's rating.",
+        },
+      ),
+    ),
+    wake_model: Type.Union([Type.Literal('constant'), Type.Literal('simple'), Type.Literal('park')], {
+      default: 'constant',
+      description:
+        "constant: the flat `wake` loss percentage; simple: SAM's Pennsylvania (Quinlan) wake model; park: Jensen (WAsP) with k = 0.07. simple and park need a layout and a wind_resource (for the hour's direction); with them the `wake` loss category is not applied.",
+    }),
+    turbulence_intensity: Num(0.01, 0.5, 0.1, 'Ambient turbulence intensity (fraction) of the simple wake model.'),
   },
   'The wind farm (SAM wind power model).',
 );
@@ -458,6 +550,7 @@ export const ScenarioInputs = Type.Object(
       }),
     ),
     weather: Weather,
+    wind_resource: Type.Optional(WindResource),
     solar: Solar,
     wind: Wind,
     grid: Grid,
@@ -482,6 +575,8 @@ export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed'
         climate: ClimateInputs & { clearness_index: number[]; temp_mean_c: number[]; temp_diurnal_range_c: number[] };
       }
     | Static<typeof SuppliedWeather>
-    | Static<typeof SamCsvWeather>;
+    | Static<typeof SamCsvWeather>
+    | Static<typeof EpwWeather>
+    | Static<typeof YearsWeather>;
   solar: ScenarioInputs['solar'] & { tilt_deg: number; azimuth_deg: number };
 };

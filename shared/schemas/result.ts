@@ -182,7 +182,7 @@ export const Kpis = Type.Object(
     energy_p50_mwh: Type.Number({ description: 'Mean of the 25 annual delivered energies, MWh (normal: P50 = mean).' }),
     energy_p90_mwh: Type.Number({
       description:
-        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σs from `uncertainty` (or, for synthetic weather, the inter-annual σ from the simulated years). See docs/methodology.md (P50 and P90).',
+        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σ_model from `uncertainty`; σ_interannual from the simulated years (synthetic weather), the spread of the real years (weather.years, wind_resource.years), or `uncertainty` for one measured year. See docs/methodology.md (P50 and P90) and docs/resource.md.',
     }),
     energy_p90_10y_mwh: Type.Number({
       description: '10-year-average P90: P50 − 1.2816 × √((σ_interannual / √10)² + σ_model²), MWh.',

@@ -1,25 +1,25 @@
 // Reads SAM's CSV weather format (line 1 metadata names, line 2 their values, line 3
-// column names, then one row per hour) and turns supplied weather into the engine's
+// column names, then one row per time step) and turns supplied weather into the engine's
 // WeatherYear. Shared because the web validator rejects a bad upload with the line
 // number before it is stored, and the engine reads the same text the same way.
+// Time: rows are in local standard time, in order; row h of an hourly file is the engine's hour
+// h (hour-beginning), whether it is stamped hh:00 (SAM's TMY, values for the hour) or hh:30
+// (NSRDB PSM3, values at the middle of the hour). Sub-hourly files (PSM3 30-minute: rows at :00
+// and :30) are averaged to the hour. A leap year's Feb 29 (by its Month and Day columns, else
+// day 60) is dropped.
 import type { Static } from '@sinclair/typebox';
 import type { SuppliedWeather } from '../schemas/inputs.ts';
 import type { WeatherYear } from './types.ts';
+import { WeatherFileError } from './weather.error.ts';
+
+export { WeatherFileError };
 
 const HOURS = 8760;
 const LEAP_HOURS = 8784;
+/** One-minute data at the finest. */
+const MAX_STEPS_PER_HOUR = 60;
 /** Feb 29 starts after 31 + 28 days. */
 const FEB29_FIRST_ROW = 59 * 24;
-
-export class WeatherFileError extends Error {
-  readonly line: number;
-
-  constructor(line: number, message: string) {
-    super(`line ${line}: ${message}`);
-    this.name = 'WeatherFileError';
-    this.line = line;
-  }
-}
 
 export interface SamCsvData {
   latitude: number;
@@ -35,6 +35,17 @@ export interface SamCsvData {
   windMs: Float64Array;
   /** mbar, converted from Pa or kPa when the column is plainly in those units. */
   pressureMbar: Float64Array | null;
+}
+
+/** The mean of each hour's steps: sub-hourly (e.g. NSRDB PSM3 30-minute) data to hours. */
+function hourlyMeans(a: Float64Array, stepsPerHour: number): Float64Array {
+  const out = new Float64Array(HOURS);
+  for (let h = 0; h < HOURS; h++) {
+    let sum = 0;
+    for (let s = h * stepsPerHour; s < (h + 1) * stepsPerHour; s++) sum += a[s];
+    out[h] = sum / stepsPerHour;
+  }
+  return out;
 }
 
 /** Standard-atmosphere pressure at an elevation, mbar. */
@@ -151,18 +162,20 @@ export function parseSamCsv(text: string): SamCsvData {
   let last = lines.length;
   while (last > first && lines[last - 1].trim() === '') last--;
   const rows = last - first;
-  if (rows > LEAP_HOURS) {
+  const stepsPerHour = [HOURS, LEAP_HOURS].map((h) => rows / h).find((k) => Number.isInteger(k) && k >= 1);
+  if (rows > LEAP_HOURS * MAX_STEPS_PER_HOUR) {
     throw new WeatherFileError(
-      first + LEAP_HOURS + 1,
-      `more than ${LEAP_HOURS} data rows; expected one year of hourly data`,
+      first + LEAP_HOURS * MAX_STEPS_PER_HOUR + 1,
+      `more than ${LEAP_HOURS * MAX_STEPS_PER_HOUR} data rows; expected one year of data at ${MAX_STEPS_PER_HOUR} steps per hour at most`,
     );
   }
-  if (rows !== HOURS && rows !== LEAP_HOURS) {
+  if (stepsPerHour === undefined) {
     throw new WeatherFileError(
       Math.max(last, first),
-      `found ${rows} data rows; expected ${HOURS} (or ${LEAP_HOURS} for a leap year)`,
+      `found ${rows} data rows; expected ${HOURS} (or ${LEAP_HOURS} for a leap year), or a multiple for sub-hourly data`,
     );
   }
+  const leapYear = rows === LEAP_HOURS * stepsPerHour;
 
   const ghi = new Float64Array(rows);
   const dni = new Float64Array(rows);
@@ -210,21 +223,26 @@ export function parseSamCsv(text: string): SamCsvData {
   }
 
   let keep = (a: Float64Array): Float64Array => a;
-  if (rows === LEAP_HOURS) {
-    let start = FEB29_FIRST_ROW;
+  if (leapYear) {
+    const dayRows = 24 * stepsPerHour;
+    let start = FEB29_FIRST_ROW * stepsPerHour;
     if (col.month >= 0 && col.day >= 0) {
       start = months.findIndex((m, r) => m === 2 && days[r] === 29);
       const count = months.filter((m, r) => m === 2 && days[r] === 29).length;
-      if (start < 0 || count !== 24) {
-        throw new WeatherFileError(first + 1, `${LEAP_HOURS} rows but Feb 29 has ${Math.max(count, 0)} hours, not 24`);
+      if (start < 0 || count !== dayRows) {
+        throw new WeatherFileError(first + 1, `${rows} rows but Feb 29 has ${Math.max(count, 0)} rows, not ${dayRows}`);
       }
     }
     keep = (a) => {
-      const out = new Float64Array(HOURS);
+      const out = new Float64Array(HOURS * stepsPerHour);
       out.set(a.subarray(0, start));
-      out.set(a.subarray(start + 24), start);
+      out.set(a.subarray(start + dayRows), start);
       return out;
     };
+  }
+  if (stepsPerHour > 1) {
+    const withoutLeapDay = keep;
+    keep = (a) => hourlyMeans(withoutLeapDay(a), stepsPerHour);
   }
   return {
     latitude,

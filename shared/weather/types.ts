@@ -18,3 +18,16 @@ export interface WeatherYear {
   /** Height of windMs above ground, m. */
   windHeightM: number;
 }
+
+/**
+ * The wind at hub height, one value per time step of one year (8,760 × stepsPerHour, Feb 29
+ * skipped), as the wind model reads it. Speed is at hub height already (shear applied).
+ */
+export interface WindSteps {
+  stepsPerHour: number;
+  speedMs: Float64Array;
+  /** Degrees clockwise from north the wind comes from; null when the source has no direction. */
+  directionDeg: Float64Array | null;
+  tempC: Float64Array;
+  pressurePa: Float64Array;
+}

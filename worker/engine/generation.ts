@@ -3,13 +3,12 @@
 // the part a sweep's variants share through the ProfileCache.
 import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
-import { parseSamCsv, weatherYearFromSamCsv, weatherYearFromSupplied } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
-import { CalculationInputError } from './engine.error.ts';
 import { type GenerationProfile, type ProfileCache, profileKeys } from './profiles.ts';
 import { prepareSolar, solarYear } from './solar.ts';
+import { loadWeather, loadWindSteps, measuredYears, windResourceYears } from './weather.load.ts';
 import { syntheticYear } from './weather.synthetic.ts';
-import { prepareWind, windYear } from './wind.ts';
+import { prepareWind, windStepsYear, windYear } from './wind.ts';
 
 /** Called ~30–60 times with the stage just finished and the overall fraction done (0..1, never decreasing). */
 export type ProgressReporter = (stage: string, fraction: number) => void;
@@ -32,7 +31,9 @@ export function profileYear(profile: GenerationProfile | null, i: number): Float
 
 /**
  * The profiles of `inputs`, from `cache` when it has them; the ones computed here are left in it.
- * Reports progress from 0 up to `share`.
+ * Solar (and wind without a wind_resource) covers the weather's years: 25 synthetic, k real, or
+ * one measured year; wind from a wind_resource covers its own k files. Reports progress from 0 up
+ * to `share`.
  */
 export function generationProfiles(
   inputs: ResolvedInputs,
@@ -46,46 +47,41 @@ export function generationProfiles(
   const solarModel = inputs.solar.capacity_mw_dc > 0 && !cachedSolar ? prepareSolar(perUnit(inputs, 'solar')) : null;
   const windModel = inputs.wind.capacity_mw > 0 && !cachedWind ? prepareWind(perUnit(inputs, 'wind')) : null;
   const synthetic = inputs.weather.source === 'synthetic';
-  const weatherYears = synthetic ? YEARS : 1;
-  const fresh = (model: unknown): GenerationProfile | null =>
-    model ? { years: weatherYears, perMw: new Float64Array(weatherYears * HOURS_PER_YEAR) } : null;
-  const generation: Generation = { solar: cachedSolar ?? fresh(solarModel), wind: cachedWind ?? fresh(windModel) };
-  if (!solarModel && !windModel) {
-    report('generation', share);
-    return generation;
-  }
+  const weatherYears = synthetic ? YEARS : measuredYears(inputs);
+  const windYears = windResourceYears(inputs);
+  const fresh = (model: unknown, years: number): GenerationProfile | null =>
+    model ? { years, perMw: new Float64Array(years * HOURS_PER_YEAR) } : null;
+  const generation: Generation = {
+    solar: cachedSolar ?? fresh(solarModel, weatherYears),
+    wind: cachedWind ?? fresh(windModel, windYears ?? weatherYears),
+  };
+  const windFromWeather = windModel && windYears === null ? windModel : null;
+  const work = (solarModel || windFromWeather ? weatherYears : 0) + (windModel && windYears !== null ? windYears : 0);
+  let done = 0;
+  const step = () => report('generation', work > 0 ? (share * ++done) / work : share);
 
-  // Synthetic weather is drawn year by year into one reused buffer; a supplied year is read once.
-  let weather: WeatherYear | undefined;
-  for (let i = 0; i < weatherYears; i++) {
-    weather = synthetic ? syntheticYear(inputs, i, weather) : loadWeather(inputs);
-    if (solarModel) solarYear(solarModel, weather, profileYear(generation.solar, i));
-    if (windModel) windYear(windModel, weather, profileYear(generation.wind, i));
-    report('generation', (share * (i + 1)) / weatherYears);
+  if (solarModel || windFromWeather) {
+    // Synthetic weather is drawn year by year into one reused buffer; measured years are read one by one.
+    let weather: WeatherYear | undefined;
+    for (let i = 0; i < weatherYears; i++) {
+      weather = synthetic ? syntheticYear(inputs, i, weather) : loadWeather(inputs, i);
+      if (solarModel) solarYear(solarModel, weather, profileYear(generation.solar, i));
+      if (windFromWeather) windYear(windFromWeather, weather, profileYear(generation.wind, i));
+      step();
+    }
   }
+  if (windModel && windYears !== null) {
+    for (let i = 0; i < windYears; i++) {
+      windStepsYear(windModel, loadWindSteps(inputs, i), profileYear(generation.wind, i));
+      step();
+    }
+  }
+  if (work === 0) step();
   if (cache && keys) {
     if (keys.solar && solarModel && generation.solar) cache.set(keys.solar, generation.solar);
     if (keys.wind && windModel && generation.wind) cache.set(keys.wind, generation.wind);
   }
   return generation;
-}
-
-/** The one year of a supplied or SAM CSV weather source; a file that cannot be read is the scenario's error. */
-function loadWeather(inputs: ResolvedInputs): WeatherYear {
-  const w = inputs.weather;
-  try {
-    if (w.source === 'supplied') return weatherYearFromSupplied(w, inputs.site.elevation_m);
-    if (w.source === 'sam_csv') {
-      return weatherYearFromSamCsv(parseSamCsv(w.text), {
-        windHeightM: w.wind_height_m,
-        siteElevationM: inputs.site.elevation_m,
-      });
-    }
-    throw new CalculationInputError('invalid_weather', `weather source ${w.source} is not a single supplied year`);
-  } catch (err) {
-    if (err instanceof CalculationInputError) throw err;
-    throw new CalculationInputError('invalid_weather', err instanceof Error ? err.message : String(err));
-  }
 }
 
 /** The inputs of one MW of a technology: its profile is the per-unit output. */

@@ -43,6 +43,7 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     market: _market,
     finance: _finance,
     uncertainty: _uncertainty,
+    wind_resource,
     ...common
   } = inputs as ResolvedInputs & {
     name?: string;
@@ -50,8 +51,9 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
   const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
   const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
   return {
+    // The wind resource file moves wind only.
     solar: capacity_mw_dc > 0 ? canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign }) : null,
-    wind: capacity_mw > 0 ? canonicalJson({ v: 1, tech: 'wind', common, design: windDesign }) : null,
+    wind: capacity_mw > 0 ? canonicalJson({ v: 1, tech: 'wind', common, wind_resource, design: windDesign }) : null,
   };
 }
 

@@ -1,0 +1,137 @@
+// The checks of a scenario's measured resource and wind farm layout that no schema can say: each
+// weather or wind file is read as the engine will read it, so a file that cannot be read gets a
+// 400 naming the field, the line and the column before anything is stored.
+import { createHash } from 'node:crypto';
+import { turbineRatingKw } from '../shared/inputs.resolve.ts';
+import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
+import type { FieldError } from '../shared/schemas/problem.ts';
+import { parseEpw } from '../shared/weather/epw.ts';
+import { parseSamCsv } from '../shared/weather/samcsv.ts';
+import { HubHeightError, srwHubSteps } from '../shared/weather/srw.hub.ts';
+import { parseSrw } from '../shared/weather/srw.ts';
+import { WeatherFileError } from '../shared/weather/weather.error.ts';
+
+type WeatherFile = { source: 'sam_csv' | 'epw'; text: string };
+
+/**
+ * The answers of the last few file checks, by a digest of what was checked: a sweep validates every variant,
+ * and its variants carry the same files, so each file is read once, not once per variant.
+ */
+const recent = new Map<string, FieldError[]>();
+const RECENT_FILES = 16;
+
+function remembered(text: string, check: () => FieldError[], out: FieldError[]): void {
+  // A digest, not the text, is kept: the files are up to 8 MB each.
+  const key = createHash('sha256').update(text).digest('base64');
+  let errors = recent.get(key);
+  if (!errors) {
+    errors = check();
+    if (recent.size >= RECENT_FILES) recent.delete(recent.keys().next().value as string);
+    recent.set(key, errors);
+  }
+  out.push(...errors);
+}
+
+/** Reads a file with `read` (once for the same `key`); a file error becomes a field error at `path`. */
+function readFile(key: string, path: string, read: () => unknown, out: FieldError[]): void {
+  remembered(
+    `${path}\n${key}`,
+    () => {
+      try {
+        read();
+        return [];
+      } catch (err) {
+        if (err instanceof HubHeightError)
+          return [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }];
+        if (err instanceof WeatherFileError) return [{ path, message: err.message }];
+        throw err;
+      }
+    },
+    out,
+  );
+}
+
+function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): void {
+  readFile(`${w.source}\n${w.text}`, path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
+}
+
+function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
+  const r = v.wind_resource;
+  if (!r) return;
+  const files =
+    r.source === 'years'
+      ? r.years.map((y, i) => ({ text: y.text, path: `/wind_resource/years/${i}/text` }))
+      : [{ text: r.text, path: '/wind_resource/text' }];
+  const hub = v.wind.turbine.hub_height_m;
+  for (const { text, path } of files) {
+    readFile(
+      `srw\n${hub}\n${r.shear_exponent}\n${text}`,
+      path,
+      () => srwHubSteps(parseSrw(text), hub, r.shear_exponent),
+      out,
+    );
+  }
+}
+
+function layoutErrors(v: ScenarioInputs, out: FieldError[]): void {
+  const { layout, wake_model } = v.wind;
+  if (wake_model !== 'constant' && v.wind.capacity_mw > 0) {
+    if (!layout)
+      out.push({ path: '/wind/wake_model', message: `${wake_model} needs wind.layout: the turbines' positions` });
+    if (!v.wind_resource) {
+      out.push({
+        path: '/wind/wake_model',
+        message: `${wake_model} needs a wind_resource: the direction of each hour's wind`,
+      });
+    }
+  }
+  if (!layout) return;
+  const { x_m, y_m } = layout;
+  if (x_m.length !== y_m.length) {
+    out.push({
+      path: '/wind/layout/y_m',
+      message: `${y_m.length} positions for the ${x_m.length} of x_m: one each per turbine`,
+    });
+    return;
+  }
+  const seen = new Map<string, number>();
+  for (let i = 0; i < x_m.length; i++) {
+    const spot = `${x_m[i]},${y_m[i]}`;
+    const other = seen.get(spot);
+    if (other !== undefined) {
+      out.push({
+        path: `/wind/layout/x_m/${i}`,
+        message: `turbine ${i} stands on the same spot as turbine ${other} (${x_m[i]}, ${y_m[i]} m)`,
+      });
+      return;
+    }
+    seen.set(spot, i);
+  }
+}
+
+/** The files of the weather and the wind resource, and the wind farm's layout. */
+export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
+  const w = v.weather;
+  if (w.source === 'sam_csv' || w.source === 'epw') weatherFileErrors(w, '/weather/text', out);
+  if (w.source === 'years') {
+    w.years.forEach((y, i) => {
+      weatherFileErrors(y, `/weather/years/${i}/text`, out);
+    });
+  }
+  windResourceErrors(v, out);
+  layoutErrors(v, out);
+}
+
+/** With a layout the capacity is turbines × rating: a capacity the client wrote must agree. */
+export function layoutCapacityErrors(body: unknown, v: ScenarioInputs, out: FieldError[]): void {
+  const layout = v.wind.layout;
+  const given = (body as { wind?: { capacity_mw?: unknown } }).wind?.capacity_mw;
+  if (!layout || given === undefined) return;
+  const mw = (layout.x_m.length * turbineRatingKw(v.wind.turbine)) / 1000;
+  if (Math.abs(v.wind.capacity_mw - mw) > 1e-9 * Math.max(1, mw)) {
+    out.push({
+      path: '/wind/capacity_mw',
+      message: `the layout's ${layout.x_m.length} turbines of ${mw / layout.x_m.length} MW make ${mw} MW; leave capacity_mw out or give that`,
+    });
+  }
+}
