@@ -8,14 +8,15 @@
 // and :30) are averaged to the hour. A leap year's Feb 29 (by its Month and Day columns, else
 // day 60) is dropped.
 import type { Static } from '@sinclair/typebox';
+import { HOURS_PER_DAY, HOURS_PER_YEAR } from '../calendar.ts';
 import type { SuppliedWeather } from '../schemas/inputs.ts';
 import type { WeatherYear } from './types.ts';
 import { WeatherFileError } from './weather.error.ts';
 
 export { WeatherFileError };
 
-const HOURS = 8760;
-const LEAP_HOURS = 8784;
+const HOURS = HOURS_PER_YEAR;
+const LEAP_HOURS = HOURS_PER_YEAR + HOURS_PER_DAY;
 /** One-minute data at the finest. */
 const MAX_STEPS_PER_HOUR = 60;
 /** Feb 29 starts after 31 + 28 days. */
@@ -113,9 +114,8 @@ function checkRange(v: number, lo: number, hi: number, line: number, what: strin
   if (!(v >= lo && v <= hi)) throw new WeatherFileError(line, `${what} ${v} is outside ${lo} to ${hi}`);
 }
 
-/** Parses a SAM CSV weather file; throws WeatherFileError naming the first bad line. */
-export function parseSamCsv(text: string): SamCsvData {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+/** Lines 1–2: the site's metadata by name, and whether line 4 holds units. */
+function readHeader(lines: string[]) {
   if (lines.length < 3 || lines[0].trim() === '') {
     throw new WeatherFileError(
       1,
@@ -129,27 +129,31 @@ export function parseSamCsv(text: string): SamCsvData {
     const raw = index >= 0 ? (metaValues[index] ?? '').trim() : '';
     return index >= 0 && raw !== '' ? { raw, index } : null;
   };
-  const required = (key: string, label: string, lo: number, hi: number): number => {
+  const optional = (key: string, label: string, lo: number, hi: number): number | null => {
     const m = meta(key);
-    if (!m) throw new WeatherFileError(findIndex(metaNames, META[key]) >= 0 ? 2 : 1, `no ${label} in the header`);
-    const v = parseNumber(m.raw, 2, label);
-    checkRange(v, lo, hi, 2, label);
+    const v = m ? parseNumber(m.raw, 2, label) : null;
+    if (v !== null) checkRange(v, lo, hi, 2, label);
+    return v;
+  };
+  const required = (key: string, label: string, lo: number, hi: number): number => {
+    const v = optional(key, label, lo, hi);
+    if (v === null)
+      throw new WeatherFileError(findIndex(metaNames, META[key]) >= 0 ? 2 : 1, `no ${label} in the header`);
     return v;
   };
   const latitude = required('latitude', 'Latitude', -90, 90);
   const longitude = required('longitude', 'Longitude', -180, 180);
   const timezoneHours = required('timezone', 'Time Zone', -12, 14);
-  const elevM = meta('elevation');
-  const elevationM = elevM ? parseNumber(elevM.raw, 2, 'Elevation') : null;
-  if (elevationM !== null) checkRange(elevationM, -450, 9000, 2, 'Elevation');
-  const heightM = meta('windHeight');
-  const windHeightM = heightM ? parseNumber(heightM.raw, 2, 'wind height') : null;
-  if (windHeightM !== null) checkRange(windHeightM, 1, 300, 2, 'wind height');
+  const elevationM = optional('elevation', 'Elevation', -450, 9000);
+  const windHeightM = optional('windHeight', 'wind height', 1, 300);
   const unitsFlag = meta('hasUnits')?.raw.toLowerCase();
   const hasUnits = unitsFlag === 'yes' || unitsFlag === 'true' || (unitsFlag !== undefined && Number(unitsFlag) > 0);
+  return { latitude, longitude, timezoneHours, elevationM, windHeightM, hasUnits };
+}
 
-  const headerLine = 3;
-  const columnNames = lines[headerLine - 1].split(',').map(normName);
+/** Line 3: where each column is, and how many columns a row has. */
+function readColumns(line: string, headerLine: number) {
+  const columnNames = line.split(',').map(normName);
   const col: Record<string, number> = {};
   for (const [label, variants] of Object.entries(COLUMNS)) col[label] = findIndex(columnNames, variants);
   for (const label of ['GHI', 'DNI', 'DHI', 'temperature', 'wind speed']) {
@@ -157,8 +161,11 @@ export function parseSamCsv(text: string): SamCsvData {
   }
   let width = columnNames.length;
   while (width > 0 && columnNames[width - 1] === '') width--;
+  return { col, width };
+}
 
-  const first = headerLine + (hasUnits ? 1 : 0);
+/** How many data rows there are and at how many steps per hour: one year, hourly or finer, with or without Feb 29. */
+function rowLayout(lines: string[], first: number) {
   let last = lines.length;
   while (last > first && lines[last - 1].trim() === '') last--;
   const rows = last - first;
@@ -175,8 +182,13 @@ export function parseSamCsv(text: string): SamCsvData {
       `found ${rows} data rows; expected ${HOURS} (or ${LEAP_HOURS} for a leap year), or a multiple for sub-hourly data`,
     );
   }
-  const leapYear = rows === LEAP_HOURS * stepsPerHour;
+  return { rows, stepsPerHour, leapYear: rows === LEAP_HOURS * stepsPerHour };
+}
 
+type Columns = ReturnType<typeof readColumns>;
+
+/** Every data row's values, checked; line numbers count from 1. */
+function readRows(lines: string[], first: number, rows: number, { col, width }: Columns) {
   const ghi = new Float64Array(rows);
   const dni = new Float64Array(rows);
   const dhi = new Float64Array(rows);
@@ -210,25 +222,37 @@ export function parseSamCsv(text: string): SamCsvData {
       days[r] = parseNumber(cells[col.day], line, 'Day');
     }
   }
-  let pressureMbar: Float64Array | null = null;
-  if (pres) {
-    let mean = 0;
-    for (let r = 0; r < rows; r++) mean += pres[r] / rows;
-    const toMbar = mean > 2000 ? 0.01 : mean < 150 ? 10 : 1;
-    for (let r = 0; r < rows; r++) {
-      pres[r] *= toMbar;
-      checkRange(pres[r], 300, 1100, first + r + 1, 'pressure (mbar)');
-    }
-    pressureMbar = pres;
-  }
+  return { ghi, dni, dhi, tempC, windMs, pres, months, days };
+}
 
+/** A pressure column in mbar, converted from Pa or kPa when it is plainly in those units. */
+function pressureInMbar(pres: Float64Array, first: number): Float64Array {
+  const rows = pres.length;
+  let mean = 0;
+  for (let r = 0; r < rows; r++) mean += pres[r] / rows;
+  const toMbar = mean > 2000 ? 0.01 : mean < 150 ? 10 : 1;
+  for (let r = 0; r < rows; r++) {
+    pres[r] *= toMbar;
+    checkRange(pres[r], 300, 1100, first + r + 1, 'pressure (mbar)');
+  }
+  return pres;
+}
+
+/** What turns a column of rows into 8,760 hours: Feb 29 dropped (by Month and Day when present), steps averaged. */
+function toHours(
+  layout: ReturnType<typeof rowLayout>,
+  dates: { months: Uint8Array; days: Uint8Array; dated: boolean },
+  first: number,
+): (a: Float64Array) => Float64Array {
+  const { rows, stepsPerHour, leapYear } = layout;
   let keep = (a: Float64Array): Float64Array => a;
   if (leapYear) {
     const dayRows = 24 * stepsPerHour;
     let start = FEB29_FIRST_ROW * stepsPerHour;
-    if (col.month >= 0 && col.day >= 0) {
-      start = months.findIndex((m, r) => m === 2 && days[r] === 29);
-      const count = months.filter((m, r) => m === 2 && days[r] === 29).length;
+    if (dates.dated) {
+      const feb29 = (m: number, r: number) => m === 2 && dates.days[r] === 29;
+      start = dates.months.findIndex(feb29);
+      const count = dates.months.filter(feb29).length;
       if (start < 0 || count !== dayRows) {
         throw new WeatherFileError(first + 1, `${rows} rows but Feb 29 has ${Math.max(count, 0)} rows, not ${dayRows}`);
       }
@@ -240,21 +264,33 @@ export function parseSamCsv(text: string): SamCsvData {
       return out;
     };
   }
-  if (stepsPerHour > 1) {
-    const withoutLeapDay = keep;
-    keep = (a) => hourlyMeans(withoutLeapDay(a), stepsPerHour);
-  }
+  if (stepsPerHour === 1) return keep;
+  return (a) => hourlyMeans(keep(a), stepsPerHour);
+}
+
+/** Parses a SAM CSV weather file; throws WeatherFileError naming the first bad line. */
+export function parseSamCsv(text: string): SamCsvData {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = readHeader(lines);
+  const headerLine = 3;
+  const columns = readColumns(lines[headerLine - 1], headerLine);
+  const first = headerLine + (header.hasUnits ? 1 : 0);
+  const layout = rowLayout(lines, first);
+  const values = readRows(lines, first, layout.rows, columns);
+  const pressureMbar = values.pres ? pressureInMbar(values.pres, first) : null;
+  const dated = columns.col.month >= 0 && columns.col.day >= 0;
+  const keep = toHours(layout, { months: values.months, days: values.days, dated }, first);
   return {
-    latitude,
-    longitude,
-    timezoneHours,
-    elevationM,
-    windHeightM,
-    ghi: keep(ghi),
-    dni: keep(dni),
-    dhi: keep(dhi),
-    tempC: keep(tempC),
-    windMs: keep(windMs),
+    latitude: header.latitude,
+    longitude: header.longitude,
+    timezoneHours: header.timezoneHours,
+    elevationM: header.elevationM,
+    windHeightM: header.windHeightM,
+    ghi: keep(values.ghi),
+    dni: keep(values.dni),
+    dhi: keep(values.dhi),
+    tempC: keep(values.tempC),
+    windMs: keep(values.windMs),
     pressureMbar: pressureMbar ? keep(pressureMbar) : null,
   };
 }
