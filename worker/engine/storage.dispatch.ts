@@ -1,0 +1,296 @@
+// The battery's horizon problem, solved exactly without an LP solver. Over a horizon of T hours the
+// battery chooses, each hour, a change u of its stored energy (charge x = u / η_in AC MWh, or
+// discharge y = −u · η_out AC MWh), to maximise the horizon's revenue: Σ (p − c_out) y − C_t(x),
+// where C_t is the hour's charging cost (convex, piecewise linear: energy the limit would curtail is
+// free, energy taken from the plant forgoes its sale at p, energy from the grid is bought at p),
+// subject to the power limits and SOC ∈ [min, max] at every hour's end.
+//
+// The method is dynamic programming on the value function V_t(s) (the best revenue from hour t on,
+// with s MWh stored). Each hour's reward, as a function of the SOC decrease v, is concave and
+// piecewise linear with at most three pieces; V_T = 0 is concave; and
+//   V_t(s) = max_z V_{t+1}(z) + f_t(s − z)   restricted to s ∈ [min, max]
+// is the max-plus (sup-) convolution of two concave piecewise-linear functions, which is again
+// concave and piecewise linear: its pieces are both functions' pieces merged in order of
+// decreasing slope (the Minkowski sum of their hypographs). So V_t is exact, not sampled, and its
+// pieces are merged in O(k) per hour. The forward pass reads the optimal next SOC off the merged
+// pieces: of the first (s − left end) MWh of the merged function, the pieces owned by V_{t+1} say
+// how far z is from V_{t+1}'s left end. The result is the LP's optimum (same feasible set, same
+// objective), up to floating-point rounding; tests compare it with HiGHS.
+//
+// A daily cycle limit (Σ y over a day ≤ cycles × nameplate) couples the hours; it is priced in by a
+// Lagrange multiplier per day of the horizon, found by bisection, and the two dispatches either side
+// of the multiplier are mixed so the limit holds with equality (LP duality: the mix is optimal).
+
+/** The battery as the horizon problem sees it (MWh, MW, fractions). */
+export interface HorizonBattery {
+  powerMw: number;
+  socMinMwh: number;
+  socMaxMwh: number;
+  etaIn: number;
+  etaOut: number;
+  /** Cost per AC MWh charged (HOPP's cost_per_charge); the engine uses 0. */
+  chargeCost: number;
+  /** Cost per AC MWh discharged: variable O&M. */
+  dischargeCost: number;
+  /** Most discharged MWh in a day (cycles × nameplate), or Infinity. */
+  dailyDischargeMwh: number;
+}
+
+/** One horizon's hours: price, free (would-be-curtailed) energy, and what may be charged or discharged at price. */
+export interface HorizonHours {
+  hours: number;
+  price: Float64Array;
+  /** MWh the export limit would curtail: charged at no cost. */
+  free: Float64Array;
+  /** MWh that may be charged at the hour's price (plant output forgone, or grid energy bought). */
+  priced: Float64Array;
+  /** MWh of room under the export limit for discharge. */
+  room: Float64Array;
+}
+
+/** A planned dispatch: AC MWh in and out each hour. */
+export interface HorizonPlan {
+  charge: Float64Array;
+  discharge: Float64Array;
+}
+
+const MAX_HOURS = 48;
+/** Each hour adds at most three pieces (two charging tiers and the discharge). */
+const MAX_PIECES = 3 * MAX_HOURS + 4;
+const EPS = 1e-9;
+
+/** Work space reused between horizons: a horizon allocates nothing. */
+export class HorizonSolver {
+  private readonly len = new Float64Array(MAX_HOURS * MAX_PIECES);
+  private readonly slope = new Float64Array(MAX_HOURS * MAX_PIECES);
+  /** 1 when the piece belongs to V_{t+1}, 0 when it belongs to hour t's reward. */
+  private readonly own = new Uint8Array(MAX_HOURS * MAX_PIECES);
+  private readonly count = new Int32Array(MAX_HOURS);
+  /** Where the SOC domain [min, max] starts inside hour t's merged function. */
+  private readonly skip = new Float64Array(MAX_HOURS);
+  private readonly penalty = new Float64Array(MAX_HOURS);
+  private readonly fLen = new Float64Array(3);
+  private readonly fSlope = new Float64Array(3);
+  private readonly chargePieces = new Int32Array(1);
+  private readonly alt: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
+
+  /** The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective. */
+  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
+    if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
+    this.penalty.fill(0);
+    this.run(b, h, soc0, out);
+    if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
+    const days = Math.ceil(h.hours / 24);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let d = 0; d < days; d++) {
+        if (dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9)) this.limitDay(b, h, soc0, out, d);
+      }
+    }
+    return objective(b, h, out);
+  }
+
+  /** Bisects day d's multiplier until its discharge meets the limit, then mixes the plans either side. */
+  private limitDay(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, d: number): void {
+    const limit = b.dailyDischargeMwh;
+    let lo = 0;
+    let hi = 0;
+    for (let t = 0; t < h.hours; t++) hi = Math.max(hi, h.price[t]);
+    hi = hi * 2 + 1;
+    const from = d * 24;
+    const to = Math.min(h.hours, from + 24);
+    const setDay = (mu: number) => {
+      for (let t = from; t < to; t++) this.penalty[t] = mu;
+    };
+    for (let i = 0; i < 60 && hi - lo > 1e-9 * (1 + hi); i++) {
+      const mid = (lo + hi) / 2;
+      setDay(mid);
+      this.run(b, h, soc0, out);
+      if (dayDischarge(out, h.hours, d) > limit) lo = mid;
+      else hi = mid;
+    }
+    setDay(lo);
+    this.run(b, h, soc0, this.alt);
+    setDay(hi);
+    this.run(b, h, soc0, out);
+    const over = dayDischarge(this.alt, h.hours, d);
+    const under = dayDischarge(out, h.hours, d);
+    if (over - under <= EPS) return;
+    const theta = Math.min(1, Math.max(0, (limit - under) / (over - under)));
+    for (let t = 0; t < h.hours; t++) {
+      const x = theta * this.alt.charge[t] + (1 - theta) * out.charge[t];
+      const y = theta * this.alt.discharge[t] + (1 - theta) * out.discharge[t];
+      // Mixed plans may charge and discharge in one hour; the net flow keeps the SOC path's direction.
+      const net = x * b.etaIn - y / b.etaOut;
+      out.charge[t] = net > 0 ? net / b.etaIn : 0;
+      out.discharge[t] = net < 0 ? -net * b.etaOut : 0;
+    }
+  }
+
+  /** Backward pass (value functions) then forward pass (the plan). */
+  private run(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
+    this.backward(b, h);
+    this.forward(b, h, soc0, out);
+  }
+
+  private backward(b: HorizonBattery, h: HorizonHours): void {
+    const { len, slope, own, count, skip, fLen, fSlope } = this;
+    const span = b.socMaxMwh - b.socMinMwh;
+    for (let t = h.hours - 1; t >= 0; t--) {
+      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, fSlope, this.chargePieces);
+      const base = t * MAX_PIECES;
+      // V_{t+1} restricted to [min, max]: the terminal value is 0, else hour t+1's merged pieces
+      // from its skip onwards, `span` MWh of them.
+      let vi = 0;
+      let vEnd = 0;
+      let vBase = 0;
+      let vSkip = 0;
+      if (t === h.hours - 1) {
+        vEnd = -1;
+      } else {
+        vBase = (t + 1) * MAX_PIECES;
+        vEnd = count[t + 1];
+        vSkip = skip[t + 1];
+        // Skip whole pieces before the domain.
+        while (vi < vEnd && len[vBase + vi] <= vSkip + EPS) {
+          vSkip -= len[vBase + vi];
+          vi++;
+        }
+      }
+      let n = 0;
+      let fi = 0;
+      let remaining = span;
+      let firstV = true;
+      const push = (l: number, s: number, o: number) => {
+        if (l <= EPS) return;
+        const k = base + n - 1;
+        if (n > 0 && own[k] === o && Math.abs(slope[k] - s) <= 1e-12 * (1 + Math.abs(s))) {
+          len[k] += l;
+          return;
+        }
+        len[base + n] = l;
+        slope[base + n] = s;
+        own[base + n] = o;
+        n++;
+      };
+      while (true) {
+        let vLen = 0;
+        let vSlope = Number.NEGATIVE_INFINITY;
+        if (vEnd < 0) {
+          if (remaining > EPS) {
+            vLen = remaining;
+            vSlope = 0;
+          }
+        } else if (vi < vEnd && remaining > EPS) {
+          vLen = Math.min(remaining, len[vBase + vi] - (firstV ? vSkip : 0));
+          vSlope = slope[vBase + vi];
+        }
+        const hasV = vLen > EPS;
+        const hasF = fi < nf;
+        if (!hasV && !hasF) break;
+        if (hasV && (!hasF || vSlope >= fSlope[fi])) {
+          push(vLen, vSlope, 1);
+          remaining -= vLen;
+          if (vEnd >= 0) {
+            vi++;
+            firstV = false;
+          }
+        } else {
+          push(fLen[fi], fSlope[fi], 0);
+          fi++;
+        }
+      }
+      count[t] = n;
+      // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
+      let charging = 0;
+      for (let i = 0; i < this.chargePieces[0]; i++) charging += fLen[i];
+      skip[t] = charging;
+    }
+  }
+
+  private forward(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
+    const { len, own, count, skip } = this;
+    let s = soc0;
+    for (let t = 0; t < h.hours; t++) {
+      const base = t * MAX_PIECES;
+      // Position of s inside the merged function, whose left end is min − (charging length).
+      let w = Math.max(0, s - b.socMinMwh + skip[t]);
+      let z = b.socMinMwh;
+      for (let i = 0; i < count[t] && w > 0; i++) {
+        const step = Math.min(w, len[base + i]);
+        if (own[base + i] === 1) z += step;
+        w -= step;
+      }
+      const u = z - s;
+      out.charge[t] = u > EPS ? u / b.etaIn : 0;
+      out.discharge[t] = u < -EPS ? -u * b.etaOut : 0;
+      s = u > EPS || u < -EPS ? z : s;
+    }
+  }
+}
+
+/** Hour t's reward pieces as a function of the SOC decrease v, left to right (slopes decreasing). */
+function rewardPieces(
+  b: HorizonBattery,
+  h: HorizonHours,
+  t: number,
+  penalty: number,
+  fLen: Float64Array,
+  fSlope: Float64Array,
+  chargePieces: Int32Array,
+): number {
+  const p = h.price[t];
+  const cap = b.powerMw;
+  const free = Math.min(cap, h.free[t]);
+  const priced = Math.min(cap - free, h.priced[t]);
+  let n = 0;
+  // Charging: the dearer tier is drawn last, so it is the leftmost piece (most charge).
+  const freeCost = b.chargeCost;
+  const pricedCost = p + b.chargeCost;
+  const tiers: [number, number][] =
+    pricedCost >= freeCost
+      ? [
+          [priced, pricedCost],
+          [free, freeCost],
+        ]
+      : [
+          [free, freeCost],
+          [priced, pricedCost],
+        ];
+  for (const [amount, cost] of tiers) {
+    if (amount > EPS) {
+      fLen[n] = amount * b.etaIn;
+      fSlope[n] = cost / b.etaIn;
+      n++;
+    }
+  }
+  chargePieces[0] = n;
+  // Discharging: only into room under the limit, and only where it earns more than it costs.
+  const margin = p - b.dischargeCost - penalty;
+  const y = Math.min(cap, h.room[t]);
+  if (margin > 0 && y > EPS) {
+    fLen[n] = y / b.etaOut;
+    fSlope[n] = margin * b.etaOut;
+    n++;
+  }
+  return n;
+}
+
+function dayDischarge(plan: HorizonPlan, hours: number, d: number): number {
+  let sum = 0;
+  for (let t = d * 24; t < Math.min(hours, d * 24 + 24); t++) sum += plan.discharge[t];
+  return sum;
+}
+
+/** The horizon's objective of a plan: Σ (p − c_out) y − Σ charging cost (free energy first, then priced). */
+export function objective(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan): number {
+  let sum = 0;
+  for (let t = 0; t < h.hours; t++) {
+    const p = h.price[t];
+    const x = plan.charge[t];
+    // The cheaper tier is drawn first: free energy, unless the price is negative.
+    const priced = p < 0 ? Math.min(x, h.priced[t]) : Math.max(0, x - h.free[t]);
+    const cost = priced * p;
+    sum += (p - b.dischargeCost) * plan.discharge[t] - cost - b.chargeCost * x;
+  }
+  return sum;
+}
