@@ -160,26 +160,13 @@ export class HorizonSolver {
       let fi = 0;
       let remaining = span;
       let firstV = true;
-      const push = (l: number, s: number, o: number) => {
-        if (l <= EPS) return;
-        const k = base + n - 1;
-        if (n > 0 && own[k] === o && Math.abs(slope[k] - s) <= 1e-12 * (1 + Math.abs(s))) {
-          len[k] += l;
-          return;
-        }
-        len[base + n] = l;
-        slope[base + n] = s;
-        own[base + n] = o;
-        n++;
-      };
       while (true) {
+        let pieceLen = 0;
+        let pieceSlope = 0;
         let vLen = 0;
-        let vSlope = Number.NEGATIVE_INFINITY;
+        let vSlope = 0;
         if (vEnd < 0) {
-          if (remaining > EPS) {
-            vLen = remaining;
-            vSlope = 0;
-          }
+          if (remaining > EPS) vLen = remaining;
         } else if (vi < vEnd && remaining > EPS) {
           vLen = Math.min(remaining, len[vBase + vi] - (firstV ? vSkip : 0));
           vSlope = slope[vBase + vi];
@@ -187,16 +174,32 @@ export class HorizonSolver {
         const hasV = vLen > EPS;
         const hasF = fi < nf;
         if (!hasV && !hasF) break;
+        let o = 0;
         if (hasV && (!hasF || vSlope >= fSlope[fi])) {
-          push(vLen, vSlope, 1);
+          pieceLen = vLen;
+          pieceSlope = vSlope;
+          o = 1;
           remaining -= vLen;
           if (vEnd >= 0) {
             vi++;
             firstV = false;
+          } else {
+            remaining = 0;
           }
         } else {
-          push(fLen[fi], fSlope[fi], 0);
+          pieceLen = fLen[fi];
+          pieceSlope = fSlope[fi];
           fi++;
+        }
+        if (pieceLen <= EPS) continue;
+        const k = base + n - 1;
+        if (n > 0 && own[k] === o && Math.abs(slope[k] - pieceSlope) <= 1e-12 * (1 + Math.abs(pieceSlope))) {
+          len[k] += pieceLen;
+        } else {
+          len[base + n] = pieceLen;
+          slope[base + n] = pieceSlope;
+          own[base + n] = o;
+          n++;
         }
       }
       count[t] = n;
@@ -246,22 +249,18 @@ function rewardPieces(
   // Charging: the dearer tier is drawn last, so it is the leftmost piece (most charge).
   const freeCost = b.chargeCost;
   const pricedCost = p + b.chargeCost;
-  const tiers: [number, number][] =
-    pricedCost >= freeCost
-      ? [
-          [priced, pricedCost],
-          [free, freeCost],
-        ]
-      : [
-          [free, freeCost],
-          [priced, pricedCost],
-        ];
-  for (const [amount, cost] of tiers) {
-    if (amount > EPS) {
-      fLen[n] = amount * b.etaIn;
-      fSlope[n] = cost / b.etaIn;
-      n++;
-    }
+  const pricedFirst = pricedCost >= freeCost;
+  const a1 = pricedFirst ? priced : free;
+  const a2 = pricedFirst ? free : priced;
+  if (a1 > EPS) {
+    fLen[n] = a1 * b.etaIn;
+    fSlope[n] = (pricedFirst ? pricedCost : freeCost) / b.etaIn;
+    n++;
+  }
+  if (a2 > EPS) {
+    fLen[n] = a2 * b.etaIn;
+    fSlope[n] = (pricedFirst ? freeCost : pricedCost) / b.etaIn;
+    n++;
   }
   chargePieces[0] = n;
   // Discharging: only into room under the limit, and only where it earns more than it costs.

@@ -107,17 +107,15 @@ export function runStorage(
   const life = new BatteryLifetime(s.degradation.cycle, s.degradation.calendar);
   const keep = (1 - s.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY);
   const replaceAt = s.replacement.at_capacity_percent;
-  let soc = (s.energy_mwh * s.initial_soc_percent) / 100;
-  const state = { soc, direction: 0 };
+  const state = { soc: (s.energy_mwh * s.initial_soc_percent) / 100, direction: 0 };
   life.turn(100 - s.initial_soc_percent);
   for (let from = 0; from < HOURS; from += HOURS_PER_DAY) {
     const year = Math.floor(from / HOURS_PER_YEAR);
     const capacity = (s.energy_mwh * life.capacityPercent) / 100;
     const b = horizonBattery(s, capacity, dischargeCost(year));
     fillHorizon(s, plant, from, w.hours);
-    soc = Math.min(state.soc, b.socMaxMwh);
-    w.solver.solve(b, w.hours, soc, w.plan);
-    state.soc = soc;
+    // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
+    w.solver.solve(b, w.hours, state.soc, w.plan);
     commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
@@ -148,8 +146,9 @@ function commitDay(
     const kept = state.soc * keep;
     let x = w.plan.charge[t];
     let y = w.plan.discharge[t];
-    if (x > 0) x = Math.max(0, Math.min(x, (b.socMaxMwh - kept) / b.etaIn));
-    if (y > 0) y = Math.max(0, Math.min(y, (kept - b.socMinMwh) * b.etaOut));
+    const available = Math.min(b.powerMw, plant.surplus[i] + priced[t]);
+    if (x > 0) x = Math.max(0, Math.min(x, available, (b.socMaxMwh - kept) / b.etaIn));
+    if (y > 0) y = Math.max(0, Math.min(y, b.powerMw, w.hours.room[t], (kept - b.socMinMwh) * b.etaOut));
     const direction = x > 0 ? 1 : y > 0 ? -1 : 0;
     if (direction !== 0 && state.direction !== 0 && direction !== state.direction && capacity > 0) {
       life.turn(100 * (1 - state.soc / capacity));

@@ -1,0 +1,149 @@
+// The battery inside stage 3: after every year's plant output and export limit are known (the
+// dispatch looks 48 hours ahead, across year ends), the battery runs over the 25 years; the energy
+// it stores that the limit would have curtailed returns to solar and wind (produced and not
+// curtailed), in proportion to what each lost to the limit in that hour.
+import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import type { ResolvedInputs, StorageInputs } from '../../shared/schemas/inputs.ts';
+import type { Kpis } from '../../shared/schemas/result.ts';
+import type { Generation } from './generation.ts';
+import { profileYear } from './generation.ts';
+import { degradationFactor } from './hybrid.ts';
+import { hourPrices, type MarketModel, ppaPrice } from './market.ts';
+import { runStorage, type StorageRun } from './storage.ts';
+
+const HOURS = YEARS * HOURS_PER_YEAR;
+
+export interface StorageYears {
+  run: StorageRun;
+  /** discharge − charge, each hour: the battery's net energy at the point of interconnection. */
+  net: Float64Array;
+  grid: Float64Array;
+  /** Per year: MWh stored that the limit would have curtailed, from the plant in all, from the grid. */
+  fromSurplus: Float64Array;
+  fromPlant: Float64Array;
+  fromGrid: Float64Array;
+  discharge: Float64Array;
+  /** Per year: Σ PPA factor × and Σ merchant price × (the battery's change to the export). */
+  gainPpaMwh: Float64Array;
+  gainValue: Float64Array;
+}
+
+/**
+ * Runs the battery on the plant's hours (solar and wind hourly as the limit left them, written over
+ * with the energy the battery saved from curtailment).
+ */
+export function storageYears(
+  inputs: ResolvedInputs,
+  battery: StorageInputs,
+  generation: Generation,
+  market: MarketModel,
+  hourly: { solar: Float64Array; wind: Float64Array },
+): StorageYears {
+  const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
+  const delivered = new Float64Array(HOURS);
+  const surplus = new Float64Array(HOURS);
+  const surplusSolar = new Float64Array(HOURS);
+  const price = new Float64Array(HOURS);
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const solarFactor =
+      inputs.solar.capacity_mw_dc * degradationFactor(inputs.solar.degradation_percent_per_year, year);
+    const windFactor = inputs.wind.capacity_mw * degradationFactor(inputs.wind.degradation_percent_per_year, year);
+    const solarRaw = profileYear(generation.solar, i);
+    const windRaw = profileYear(generation.wind, i);
+    const at = i * HOURS_PER_YEAR;
+    hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
+    for (let h = 0; h < HOURS_PER_YEAR; h++) {
+      const k = at + h;
+      const s = hourly.solar[k];
+      const w = hourly.wind[k];
+      delivered[k] = s + w;
+      const lostSolar = (solarRaw.length ? solarRaw[h] * solarFactor : 0) - s;
+      const lostWind = (windRaw.length ? windRaw[h] * windFactor : 0) - w;
+      surplusSolar[k] = Math.max(0, lostSolar);
+      surplus[k] = Math.max(0, lostSolar + lostWind);
+    }
+  }
+  const f = inputs.finance;
+  const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
+  const vom = battery.costs.variable_om_per_mwh;
+  const run = runStorage(battery, { delivered, surplus, price, limitMw }, (y) => vom * escalation ** y);
+  return settle(market, run, delivered, surplus, surplusSolar, hourly);
+}
+
+/** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */
+function settle(
+  market: MarketModel,
+  run: StorageRun,
+  delivered: Float64Array,
+  surplus: Float64Array,
+  surplusSolar: Float64Array,
+  hourly: { solar: Float64Array; wind: Float64Array },
+): StorageYears {
+  const a = () => new Float64Array(YEARS);
+  const out: StorageYears = {
+    run,
+    net: new Float64Array(HOURS),
+    grid: new Float64Array(HOURS),
+    fromSurplus: a(),
+    fromPlant: a(),
+    fromGrid: a(),
+    discharge: a(),
+    gainPpaMwh: a(),
+    gainValue: a(),
+  };
+  const tod = market.ppaMultiplier;
+  for (let k = 0; k < HOURS; k++) {
+    const i = Math.floor(k / HOURS_PER_YEAR);
+    const h = k - i * HOURS_PER_YEAR;
+    const saved = run.fromSurplus[k];
+    if (saved > 0) {
+      const solarPart = surplus[k] > 0 ? (saved * surplusSolar[k]) / surplus[k] : 0;
+      hourly.solar[k] += solarPart;
+      hourly.wind[k] += saved - solarPart;
+    }
+    const x = run.charge[k];
+    const y = run.discharge[k];
+    out.net[k] = y - x;
+    out.grid[k] = hourly.solar[k] + hourly.wind[k] - x + y;
+    out.fromSurplus[i] += saved;
+    out.fromPlant[i] += x - run.fromGrid[k];
+    out.fromGrid[i] += run.fromGrid[k];
+    out.discharge[i] += y;
+    // The export's change: grid − what the plant alone would have exported.
+    const gain = out.grid[k] - delivered[k];
+    out.gainPpaMwh[i] += (tod ? tod[h] : 1) * gain;
+    out.gainValue[i] += market.merchantPrice[h] * gain;
+  }
+  return out;
+}
+
+/** The battery's KPIs, at the final year-1 PPA price (given, or solved). */
+export function storageKpis(
+  battery: StorageInputs,
+  market: MarketModel,
+  s: StorageYears,
+  curtailedWithout: ArrayLike<number>,
+  producedWithout: ArrayLike<number>,
+  ppaYear1: number,
+): Partial<Kpis> {
+  let revenue = 0;
+  let saved = 0;
+  let curtailed = 0;
+  let produced = 0;
+  const priced = { ...market, ppaPrice: ppaYear1 };
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const merchant = (1 + market.merchantEscalation) ** (year - 1) * (1 - market.ppaShare);
+    revenue += ppaPrice(priced, year) * market.ppaShare * s.gainPpaMwh[i] + merchant * s.gainValue[i];
+    saved += s.fromSurplus[i];
+    curtailed += curtailedWithout[i];
+    produced += producedWithout[i];
+  }
+  return {
+    storage_cycles_year1: s.discharge[0] / battery.energy_mwh,
+    curtailment_percent: produced > 0 ? (100 * (curtailed - saved)) / produced : 0,
+    curtailment_recovered_mwh: saved,
+    storage_revenue: revenue,
+  };
+}
