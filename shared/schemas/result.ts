@@ -289,6 +289,13 @@ export const ScenarioResult = Type.Object(
   },
 );
 
+const YearHours = (description: string, minimum: number | undefined) =>
+  Type.Array(Type.Number(minimum === undefined ? {} : { minimum }), {
+    minItems: HOURS_PER_YEAR,
+    maxItems: HOURS_PER_YEAR,
+    description,
+  });
+
 /** One operating year's hourly output (GET …/statements?year=N): what a chart of one year needs. */
 export const HourlyYear = Type.Object(
   {
@@ -306,6 +313,12 @@ export const HourlyYear = Type.Object(
       maxItems: HOURS_PER_YEAR,
       description: 'Wind MWh delivered in each hour of the year.',
     }),
+    storage_charge_hourly: Type.Optional(YearHours('Battery: AC MWh charged in each hour. With a battery only.', 0)),
+    storage_discharge_hourly: Type.Optional(YearHours('Battery: AC MWh discharged in each hour.', 0)),
+    storage_soc_hourly: Type.Optional(YearHours("Battery: MWh stored at each hour's end.", 0)),
+    grid_hourly: Type.Optional(
+      YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
+    ),
   },
   { additionalProperties: false, description: "One operating year's hourly delivered energy." },
 );

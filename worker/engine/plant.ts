@@ -11,8 +11,16 @@ import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from '
 import { type StorageYears, storageYears } from './storage.plant.ts';
 import { batteryOf } from './storage.ts';
 
-/** Called once per year, in order, with that year's final delivered MWh (views into the result's arrays). */
-export type YearReporter = (yearIndex: number, solar: Float64Array, wind: Float64Array) => void;
+/**
+ * Called once per year, in order, with that year's final delivered MWh (views into the result's arrays)
+ * and, with a battery, its charge, discharge, SOC and grid series of the year (STORAGE_HOURLY's order).
+ */
+export type YearReporter = (
+  yearIndex: number,
+  solar: Float64Array,
+  wind: Float64Array,
+  storage?: readonly [Float64Array, Float64Array, Float64Array, Float64Array],
+) => void;
 
 /** What finance needs of the operating years, and the hourly and annual results. */
 export interface PlantYears {
@@ -84,7 +92,9 @@ export function operateYears(
         `year ${year}: the hourly generation or revenue is not a finite number`,
       );
     }
-    onYear?.(i, solarOut, windOut);
+    const st = out.storage;
+    const at = (a: Float64Array) => a.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    onYear?.(i, solarOut, windOut, st && [at(st.run.charge), at(st.run.discharge), at(st.run.soc), at(st.grid)]);
     out.revenue.push({ ...m.revenue });
     out.marketYears.push({ ...m, revenue: { ...m.revenue } });
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;

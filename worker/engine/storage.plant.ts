@@ -58,10 +58,10 @@ export function storageYears(
       const s = hourly.solar[k];
       const w = hourly.wind[k];
       delivered[k] = s + w;
-      const lostSolar = (solarRaw.length ? solarRaw[h] * solarFactor : 0) - s;
-      const lostWind = (windRaw.length ? windRaw[h] * windFactor : 0) - w;
+      const lostSolar = solarRaw[h] * solarFactor - s;
+      const lostWind = windRaw[h] * windFactor - w;
       surplusSolar[k] = Math.max(0, lostSolar);
-      surplus[k] = Math.max(0, lostSolar + lostWind);
+      surplus[k] = surplusSolar[k] + Math.max(0, lostWind);
     }
   }
   const f = inputs.finance;
@@ -98,9 +98,9 @@ function settle(
     const h = k - i * HOURS_PER_YEAR;
     const saved = run.fromSurplus[k];
     if (saved > 0) {
-      const solarPart = surplus[k] > 0 ? (saved * surplusSolar[k]) / surplus[k] : 0;
-      hourly.solar[k] += solarPart;
-      hourly.wind[k] += saved - solarPart;
+      // Each technology gets back its share of what the limit took (an absent one: exactly 0).
+      hourly.solar[k] += (saved * surplusSolar[k]) / surplus[k];
+      hourly.wind[k] += (saved * (surplus[k] - surplusSolar[k])) / surplus[k];
     }
     const x = run.charge[k];
     const y = run.discharge[k];
