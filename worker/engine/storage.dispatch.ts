@@ -73,6 +73,9 @@ export class HorizonSolver {
   private readonly fSlope = new Float64Array(3);
   private readonly chargePieces = new Int32Array(1);
   private readonly alt: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
+  private readonly mix: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
+  private readonly mu = new Float64Array(3);
+  private readonly below = new Float64Array(3);
 
   /** The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective. */
   solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
@@ -81,49 +84,123 @@ export class HorizonSolver {
     this.run(b, h, soc0, out);
     if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
     const days = Math.ceil(h.hours / 24);
-    for (let pass = 0; pass < 2; pass++) {
-      for (let d = 0; d < days; d++) {
-        if (dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9)) this.limitDay(b, h, soc0, out, d);
-      }
-    }
-    return objective(b, h, out);
+    let binding = false;
+    for (let d = 0; d < days; d++) binding ||= dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
+    if (!binding) return objective(b, h, out);
+    return this.limitDays(b, h, soc0, out, days);
   }
 
-  /** Bisects day d's multiplier until its discharge meets the limit, then mixes the plans either side. */
-  private limitDay(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, d: number): void {
-    const limit = b.dailyDischargeMwh;
-    let lo = 0;
-    let hi = 0;
-    for (let t = 0; t < h.hours; t++) hi = Math.max(hi, h.price[t]);
-    hi = hi * 2 + 1;
-    const from = d * 24;
-    const to = Math.min(h.hours, from + 24);
-    const setDay = (mu: number) => {
-      for (let t = from; t < to; t++) this.penalty[t] = mu;
-    };
-    for (let i = 0; i < 60 && hi - lo > 1e-9 * (1 + hi); i++) {
-      const mid = (lo + hi) / 2;
-      setDay(mid);
-      this.run(b, h, soc0, out);
-      if (dayDischarge(out, h.hours, d) > limit) lo = mid;
-      else hi = mid;
+  /**
+   * The daily limits by a multiplier per day: coordinate bisection (each day's multiplier the least
+   * that keeps its discharge within the limit, the others held), a few passes; then the plan at those
+   * multipliers, or a mix of it with the plans just below one or both days' multipliers that meets
+   * the limits with equality (LP duality: such a mix is optimal), when the mix is a valid plan.
+   */
+  private limitDays(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, days: number): number {
+    const mu = this.mu;
+    const below = this.below;
+    mu.fill(0);
+    below.fill(0);
+    for (let pass = 0; pass < 4; pass++) {
+      let changed = false;
+      for (let d = 0; d < days; d++) {
+        this.setMultipliers(h.hours, mu);
+        this.run(b, h, soc0, out);
+        const over = dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
+        if (over || (mu[d] > 0 && pass > 0)) changed = this.bisectDay(b, h, soc0, out, d) || changed;
+      }
+      if (!changed) break;
     }
-    setDay(lo);
-    this.run(b, h, soc0, this.alt);
-    setDay(hi);
+    this.setMultipliers(h.hours, mu);
     this.run(b, h, soc0, out);
+    let best = this.feasible(b, h, out, days) ? objective(b, h, out) : Number.NEGATIVE_INFINITY;
+    // Mixes with the plan just below each binding day's multiplier, and with both.
+    for (let d = 0; d < days; d++) {
+      if (!(mu[d] > 0)) continue;
+      const lower = mu.slice();
+      lower[d] = below[d];
+      this.setMultipliers(h.hours, lower);
+      this.run(b, h, soc0, this.alt);
+      best = this.tryMix(b, h, out, days, d, best);
+    }
+    return best === Number.NEGATIVE_INFINITY ? this.uniformLimit(b, h, soc0, out, days) : objective(b, h, out);
+  }
+
+  /** The fallback: one multiplier for every day, the least that keeps every day within its limit. */
+  private uniformLimit(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, days: number): number {
+    let lo = 0;
+    let hi = 1;
+    for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
+    const all = this.mu;
+    for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
+      all.fill((lo + hi) / 2);
+      this.setMultipliers(h.hours, all);
+      this.run(b, h, soc0, out);
+      if (this.feasible(b, h, out, days)) hi = all[0];
+      else lo = all[0];
+    }
+    all.fill(hi);
+    this.setMultipliers(h.hours, all);
+    this.run(b, h, soc0, out);
+    return this.feasible(b, h, out, days) ? objective(b, h, out) : this.idle(out, h.hours);
+  }
+
+  /** Day d's multiplier: the least (to 1e-9) that keeps its discharge within the limit. Returns whether it moved. */
+  private bisectDay(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, d: number): boolean {
+    const mu = this.mu;
+    let lo = 0;
+    let hi = 1;
+    for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
+    const before = mu[d];
+    for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
+      mu[d] = (lo + hi) / 2;
+      this.setMultipliers(h.hours, mu);
+      this.run(b, h, soc0, out);
+      if (dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-12)) lo = mu[d];
+      else hi = mu[d];
+    }
+    mu[d] = hi;
+    this.below[d] = lo;
+    return Math.abs(mu[d] - before) > 1e-9 * (1 + hi);
+  }
+
+  /** out ← (1 − θ) out + θ alt, with θ meeting day d's limit, when that is a better valid plan. */
+  private tryMix(b: HorizonBattery, h: HorizonHours, out: HorizonPlan, days: number, d: number, best: number): number {
     const over = dayDischarge(this.alt, h.hours, d);
     const under = dayDischarge(out, h.hours, d);
-    if (over - under <= EPS) return;
-    const theta = Math.min(1, Math.max(0, (limit - under) / (over - under)));
+    if (over - under <= EPS) return best;
+    const theta = Math.min(1, Math.max(0, (b.dailyDischargeMwh - under) / (over - under)));
+    const mix = this.mix;
     for (let t = 0; t < h.hours; t++) {
-      const x = theta * this.alt.charge[t] + (1 - theta) * out.charge[t];
-      const y = theta * this.alt.discharge[t] + (1 - theta) * out.discharge[t];
-      // Mixed plans may charge and discharge in one hour; the net flow keeps the SOC path's direction.
-      const net = x * b.etaIn - y / b.etaOut;
-      out.charge[t] = net > 0 ? net / b.etaIn : 0;
-      out.discharge[t] = net < 0 ? -net * b.etaOut : 0;
+      mix.charge[t] = theta * this.alt.charge[t] + (1 - theta) * out.charge[t];
+      mix.discharge[t] = theta * this.alt.discharge[t] + (1 - theta) * out.discharge[t];
+      // A plan never charges and discharges in one hour: such a mix is not taken.
+      if (mix.charge[t] > EPS && mix.discharge[t] > EPS) return best;
     }
+    if (!this.feasible(b, h, mix, days)) return best;
+    const value = objective(b, h, mix);
+    if (!(value > best)) return best;
+    out.charge.set(mix.charge);
+    out.discharge.set(mix.discharge);
+    return value;
+  }
+
+  private feasible(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan, days: number): boolean {
+    for (let d = 0; d < days; d++) if (dayDischarge(plan, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9)) return false;
+    return true;
+  }
+
+  private setMultipliers(hours: number, mu: Float64Array): void {
+    for (let t = 0; t < hours; t++) this.penalty[t] = mu[Math.floor(t / 24)];
+  }
+
+  /** No valid plan was found (it cannot happen: a high enough multiplier stops discharge): stay idle. */
+  private idle(out: HorizonPlan, hours: number): number {
+    for (let t = 0; t < hours; t++) {
+      out.charge[t] = 0;
+      out.discharge[t] = 0;
+    }
+    return 0;
   }
 
   /** Backward pass (value functions) then forward pass (the plan). */

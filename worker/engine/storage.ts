@@ -43,7 +43,7 @@ export function batteryOf(inputs: ResolvedInputs): StorageInputs | null {
 }
 
 /** The horizon problem's battery at a capacity (MWh). */
-function horizonBattery(s: StorageInputs, capacityMwh: number, dischargeCost: number): HorizonBattery {
+export function horizonBattery(s: StorageInputs, capacityMwh: number, dischargeCost: number): HorizonBattery {
   const eta = Math.sqrt(s.round_trip_efficiency_percent / 100);
   const cycles = s.dispatch.max_cycles_per_day;
   return {
@@ -74,7 +74,7 @@ function work(): Work {
 }
 
 /** Fills the horizon from hour `from`: what may be charged (free, at price) and the room to discharge. */
-function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours): void {
+export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours): void {
   h.hours = Math.min(HORIZON, HOURS - from);
   const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
   const arbitrage = s.dispatch.strategy === 'arbitrage';
