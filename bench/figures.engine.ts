@@ -11,6 +11,10 @@ export interface EngineFigures {
   /** The default scenario with its PPA price solved for a 10 % equity IRR (market + finance re-run). */
   solvedMs: number;
   serializeMs: number;
+  /** The default scenario with a 100 MW / 400 MWh battery on arbitrage (25 years of dispatch and ageing). */
+  batteryMs: number;
+  /** Its stored statements with the hourly arrays (gzip), bytes. */
+  batteryGzipBytes: number;
   runs: number;
   /** A real scenario's KPIs, as stored in `summary`, for seeding #10's list. */
   summaryJson: string;
@@ -22,9 +26,12 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     market: { ppa_price_per_mwh: 'solve' },
     finance: { target_equity_irr_percent: 10 },
   });
+  const battery = resolvedInputs({ storage: { power_mw: 100, energy_mwh: 400 } });
   const engine: number[] = [];
   const solved: number[] = [];
   const serialize: number[] = [];
+  const withBattery: number[] = [];
+  let batteryGzipBytes = 0;
   let summaryJson = '';
   for (let i = 0; i < warmup + runs; i++) {
     const t0 = performance.now();
@@ -35,11 +42,23 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     const t2 = performance.now();
     calculate(solving);
     const t3 = performance.now();
+    const stored = calculate(battery);
+    const t4 = performance.now();
+    batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', stored).statements_gzip?.length ?? 0;
     if (i >= warmup) {
       engine.push(t1 - t0);
       serialize.push(t2 - t1);
       solved.push(t3 - t2);
+      withBattery.push(t4 - t3);
     }
   }
-  return { engineMs: median(engine), solvedMs: median(solved), serializeMs: median(serialize), runs, summaryJson };
+  return {
+    engineMs: median(engine),
+    solvedMs: median(solved),
+    serializeMs: median(serialize),
+    batteryMs: median(withBattery),
+    batteryGzipBytes,
+    runs,
+    summaryJson,
+  };
 }

@@ -13,6 +13,20 @@ import { runStorage, type StorageRun } from './storage.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
+/** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
+let work: { delivered: Float64Array; surplus: Float64Array; surplusSolar: Float64Array; price: Float64Array } | null =
+  null;
+
+function scratch(): NonNullable<typeof work> {
+  work ??= {
+    delivered: new Float64Array(HOURS),
+    surplus: new Float64Array(HOURS),
+    surplusSolar: new Float64Array(HOURS),
+    price: new Float64Array(HOURS),
+  };
+  return work;
+}
+
 export interface StorageYears {
   run: StorageRun;
   /** discharge − charge, each hour: the battery's net energy at the point of interconnection. */
@@ -40,10 +54,9 @@ export function storageYears(
   hourly: { solar: Float64Array; wind: Float64Array },
 ): StorageYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
-  const delivered = new Float64Array(HOURS);
-  const surplus = new Float64Array(HOURS);
-  const surplusSolar = new Float64Array(HOURS);
-  const price = new Float64Array(HOURS);
+  const { delivered, surplus, surplusSolar, price } = scratch();
+  const solarHourly = hourly.solar;
+  const windHourly = hourly.wind;
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarFactor =
@@ -55,8 +68,8 @@ export function storageYears(
     hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
     for (let h = 0; h < HOURS_PER_YEAR; h++) {
       const k = at + h;
-      const s = hourly.solar[k];
-      const w = hourly.wind[k];
+      const s = solarHourly[k];
+      const w = windHourly[k];
       delivered[k] = s + w;
       const lostSolar = solarRaw[h] * solarFactor - s;
       const lostWind = windRaw[h] * windFactor - w;
@@ -93,27 +106,45 @@ function settle(
     gainValue: a(),
   };
   const tod = market.ppaMultiplier;
-  for (let k = 0; k < HOURS; k++) {
-    const i = Math.floor(k / HOURS_PER_YEAR);
-    const h = k - i * HOURS_PER_YEAR;
-    const saved = run.fromSurplus[k];
-    if (saved > 0) {
-      // Each technology gets back its share of what the limit took (an absent one: exactly 0).
-      hourly.solar[k] += (saved * surplusSolar[k]) / surplus[k];
-      hourly.wind[k] += (saved * (surplus[k] - surplusSolar[k])) / surplus[k];
+  const merchant = market.merchantPrice;
+  const { charge, discharge, fromSurplus, fromGrid } = run;
+  const { net, grid } = out;
+  const solar = hourly.solar;
+  const wind = hourly.wind;
+  for (let i = 0; i < YEARS; i++) {
+    let saved = 0;
+    let plant = 0;
+    let bought = 0;
+    let discharged = 0;
+    let gainPpa = 0;
+    let gainValue = 0;
+    for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
+      const stored = fromSurplus[k];
+      if (stored > 0) {
+        // Each technology gets back its share of what the limit took (an absent one: exactly 0).
+        solar[k] += (stored * surplusSolar[k]) / surplus[k];
+        wind[k] += (stored * (surplus[k] - surplusSolar[k])) / surplus[k];
+      }
+      const x = charge[k];
+      const y = discharge[k];
+      net[k] = y - x;
+      const g = solar[k] + wind[k] - x + y;
+      grid[k] = g;
+      saved += stored;
+      plant += x - fromGrid[k];
+      bought += fromGrid[k];
+      discharged += y;
+      // The export's change: grid − what the plant alone would have exported.
+      const gain = g - delivered[k];
+      gainPpa += (tod ? tod[h] : 1) * gain;
+      gainValue += merchant[h] * gain;
     }
-    const x = run.charge[k];
-    const y = run.discharge[k];
-    out.net[k] = y - x;
-    out.grid[k] = hourly.solar[k] + hourly.wind[k] - x + y;
-    out.fromSurplus[i] += saved;
-    out.fromPlant[i] += x - run.fromGrid[k];
-    out.fromGrid[i] += run.fromGrid[k];
-    out.discharge[i] += y;
-    // The export's change: grid − what the plant alone would have exported.
-    const gain = out.grid[k] - delivered[k];
-    out.gainPpaMwh[i] += (tod ? tod[h] : 1) * gain;
-    out.gainValue[i] += market.merchantPrice[h] * gain;
+    out.fromSurplus[i] = saved;
+    out.fromPlant[i] = plant;
+    out.fromGrid[i] = bought;
+    out.discharge[i] = discharged;
+    out.gainPpaMwh[i] = gainPpa;
+    out.gainValue[i] = gainValue;
   }
   return out;
 }
