@@ -1,4 +1,4 @@
-// The battery through the 25 operating years, hour by hour (DESIGN section 11): AC-coupled at the
+// The battery through the 25 operating years, hour by hour (docs/storage.md): AC-coupled at the
 // point of interconnection; each day it plans a rolling 48 hours (perfect foresight of the
 // scenario's own prices and generation), commits the first 24, and ages. Charging draws first on
 // energy the export limit would curtail (free), then on the plant's sale (forgone at the hour's
