@@ -81,6 +81,7 @@ export class HorizonSolver {
   solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
+    if (soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
     this.run(b, h, soc0, out);
     if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
     const days = Math.ceil(h.hours / 24);
@@ -142,7 +143,7 @@ export class HorizonSolver {
     all.fill(hi);
     this.setMultipliers(h.hours, all);
     this.run(b, h, soc0, out);
-    return this.feasible(b, h, out, days) ? objective(b, h, out) : this.idle(out, h.hours);
+    return this.feasible(b, h, out, days) ? objective(b, h, out) : idle(out, h.hours);
   }
 
   /** Day d's multiplier: the least (to 1e-9) that keeps its discharge within the limit. Returns whether it moved. */
@@ -192,15 +193,6 @@ export class HorizonSolver {
 
   private setMultipliers(hours: number, mu: Float64Array): void {
     for (let t = 0; t < hours; t++) this.penalty[t] = mu[Math.floor(t / 24)];
-  }
-
-  /** No valid plan was found (it cannot happen: a high enough multiplier stops discharge): stay idle. */
-  private idle(out: HorizonPlan, hours: number): number {
-    for (let t = 0; t < hours; t++) {
-      out.charge[t] = 0;
-      out.discharge[t] = 0;
-    }
-    return 0;
   }
 
   /** Backward pass (value functions) then forward pass (the plan). */
@@ -349,6 +341,38 @@ function rewardPieces(
     n++;
   }
   return n;
+}
+
+/** The idle plan (worth 0). */
+function idle(out: HorizonPlan, hours: number): number {
+  for (let t = 0; t < hours; t++) {
+    out.charge[t] = 0;
+    out.discharge[t] = 0;
+  }
+  return 0;
+}
+
+/**
+ * Whether an empty battery can earn anything in the horizon: an hour that pays to charge (a
+ * negative price), or energy charged in one hour and sold later for more than it cost after the
+ * round trip. If not, the idle plan is the optimum (an exact shortcut: flat prices and nothing
+ * curtailed leave the battery idle).
+ */
+function worthwhile(b: HorizonBattery, h: HorizonHours): boolean {
+  let cheapest = Number.POSITIVE_INFINITY;
+  const roundTrip = b.etaIn * b.etaOut;
+  for (let t = 0; t < h.hours; t++) {
+    const p = h.price[t];
+    const margin = p - b.dischargeCost;
+    if (cheapest < Number.POSITIVE_INFINITY && margin > 0 && h.room[t] > EPS && margin * roundTrip > cheapest) {
+      return true;
+    }
+    const priced = h.priced[t] > EPS;
+    if (priced && p + b.chargeCost < 0) return true;
+    if (h.free[t] > EPS) cheapest = Math.min(cheapest, b.chargeCost);
+    if (priced) cheapest = Math.min(cheapest, p + b.chargeCost);
+  }
+  return false;
 }
 
 function dayDischarge(plan: HorizonPlan, hours: number, d: number): number {

@@ -14,8 +14,10 @@ import { runStorage, type StorageRun } from './storage.ts';
 const HOURS = YEARS * HOURS_PER_YEAR;
 
 /** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
-let work: { delivered: Float64Array; surplus: Float64Array; surplusSolar: Float64Array; price: Float64Array } | null =
-  null;
+let work: Record<
+  'delivered' | 'surplus' | 'surplusSolar' | 'price' | 'net' | 'fromSurplus' | 'fromGrid',
+  Float64Array
+> | null = null;
 
 function scratch(): NonNullable<typeof work> {
   work ??= {
@@ -23,6 +25,9 @@ function scratch(): NonNullable<typeof work> {
     surplus: new Float64Array(HOURS),
     surplusSolar: new Float64Array(HOURS),
     price: new Float64Array(HOURS),
+    net: new Float64Array(HOURS),
+    fromSurplus: new Float64Array(HOURS),
+    fromGrid: new Float64Array(HOURS),
   };
   return work;
 }
@@ -80,7 +85,8 @@ export function storageYears(
   const f = inputs.finance;
   const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
   const vom = battery.costs.variable_om_per_mwh;
-  const run = runStorage(battery, { delivered, surplus, price, limitMw }, (y) => vom * escalation ** y);
+  // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
+  const run = runStorage(battery, { delivered, surplus, price, limitMw }, (y) => vom * escalation ** y, scratch());
   return settle(market, run, delivered, surplus, surplusSolar, hourly);
 }
 
@@ -96,7 +102,7 @@ function settle(
   const a = () => new Float64Array(YEARS);
   const out: StorageYears = {
     run,
-    net: new Float64Array(HOURS),
+    net: scratch().net,
     grid: new Float64Array(HOURS),
     fromSurplus: a(),
     fromPlant: a(),

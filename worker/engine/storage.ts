@@ -64,7 +64,7 @@ interface Work {
   solver: HorizonSolver;
 }
 
-function work(): Work {
+function workSpace(): Work {
   const a = () => new Float64Array(HORIZON);
   return {
     hours: { hours: HORIZON, price: a(), free: a(), priced: a(), room: a() },
@@ -93,17 +93,18 @@ export function runStorage(
   s: StorageInputs,
   plant: PlantHours,
   dischargeCost: (yearIndex: number) => number,
+  work?: { fromSurplus: Float64Array; fromGrid: Float64Array },
 ): StorageRun {
   const run: StorageRun = {
     charge: new Float64Array(HOURS),
     discharge: new Float64Array(HOURS),
     soc: new Float64Array(HOURS),
-    fromSurplus: new Float64Array(HOURS),
-    fromGrid: new Float64Array(HOURS),
+    fromSurplus: work?.fromSurplus ?? new Float64Array(HOURS),
+    fromGrid: work?.fromGrid ?? new Float64Array(HOURS),
     capacityPercent: new Float64Array(YEARS),
     replacements: new Int32Array(YEARS),
   };
-  const w = work();
+  const w = workSpace();
   const life = new BatteryLifetime(s.degradation.cycle, s.degradation.calendar);
   const keep = (1 - s.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY);
   const replaceAt = s.replacement.at_capacity_percent;
