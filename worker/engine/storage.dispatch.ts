@@ -72,6 +72,9 @@ export class HorizonSolver {
   private readonly fLen = new Float64Array(3);
   private readonly fSlope = new Float64Array(3);
   private readonly chargePieces = new Int32Array(1);
+  /** V_{t+1} restricted to the SOC domain, while hour t is merged. */
+  private readonly vLen = new Float64Array(MAX_PIECES);
+  private readonly vSlope = new Float64Array(MAX_PIECES);
   private readonly alt: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
   private readonly mix: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
   private readonly mu = new Float64Array(3);
@@ -202,71 +205,55 @@ export class HorizonSolver {
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
-    const { len, slope, own, count, skip, fLen, fSlope } = this;
+    const { len, slope, own, count, skip, fLen, fSlope, vLen, vSlope } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
       const nf = rewardPieces(b, h, t, this.penalty[t], fLen, fSlope, this.chargePieces);
-      const base = t * MAX_PIECES;
-      // V_{t+1} restricted to [min, max]: the terminal value is 0, else hour t+1's merged pieces
-      // from its skip onwards, `span` MWh of them.
-      let vi = 0;
-      let vEnd = 0;
-      let vBase = 0;
-      let vSkip = 0;
+      // V_{t+1} restricted to [min, max]: the terminal value 0, else hour t+1's merged pieces from
+      // its skip on, `span` MWh of them.
+      let m = 0;
       if (t === h.hours - 1) {
-        vEnd = -1;
+        vLen[0] = span;
+        vSlope[0] = 0;
+        m = 1;
       } else {
-        vBase = (t + 1) * MAX_PIECES;
-        vEnd = count[t + 1];
-        vSkip = skip[t + 1];
-        // Skip whole pieces before the domain.
-        while (vi < vEnd && len[vBase + vi] <= vSkip + EPS) {
-          vSkip -= len[vBase + vi];
-          vi++;
+        const from = (t + 1) * MAX_PIECES;
+        const end = from + count[t + 1];
+        let cut = skip[t + 1];
+        let remaining = span;
+        for (let i = from; i < end && remaining > EPS; i++) {
+          let l = len[i];
+          if (cut > 0) {
+            const drop = Math.min(cut, l);
+            cut -= drop;
+            l -= drop;
+            if (l <= EPS) continue;
+          }
+          if (l > remaining) l = remaining;
+          remaining -= l;
+          vLen[m] = l;
+          vSlope[m] = slope[i];
+          m++;
         }
       }
+      // Merge by decreasing slope; neighbours of one owner and one slope become one piece.
+      const base = t * MAX_PIECES;
       let n = 0;
-      let fi = 0;
-      let remaining = span;
-      let firstV = true;
-      while (true) {
-        let pieceLen = 0;
-        let pieceSlope = 0;
-        let vLen = 0;
-        let vSlope = 0;
-        if (vEnd < 0) {
-          if (remaining > EPS) vLen = remaining;
-        } else if (vi < vEnd && remaining > EPS) {
-          vLen = Math.min(remaining, len[vBase + vi] - (firstV ? vSkip : 0));
-          vSlope = slope[vBase + vi];
-        }
-        const hasV = vLen > EPS;
-        const hasF = fi < nf;
-        if (!hasV && !hasF) break;
-        let o = 0;
-        if (hasV && (!hasF || vSlope >= fSlope[fi])) {
-          pieceLen = vLen;
-          pieceSlope = vSlope;
-          o = 1;
-          remaining -= vLen;
-          if (vEnd >= 0) {
-            vi++;
-            firstV = false;
-          } else {
-            remaining = 0;
-          }
-        } else {
-          pieceLen = fLen[fi];
-          pieceSlope = fSlope[fi];
-          fi++;
-        }
-        if (pieceLen <= EPS) continue;
+      let i = 0;
+      let j = 0;
+      while (i < m || j < nf) {
+        const fromV = j >= nf || (i < m && vSlope[i] >= fSlope[j]);
+        const l = fromV ? vLen[i] : fLen[j];
+        const sl = fromV ? vSlope[i] : fSlope[j];
+        const o = fromV ? 1 : 0;
+        if (fromV) i++;
+        else j++;
         const k = base + n - 1;
-        if (n > 0 && own[k] === o && Math.abs(slope[k] - pieceSlope) <= 1e-12 * (1 + Math.abs(pieceSlope))) {
-          len[k] += pieceLen;
+        if (n > 0 && own[k] === o && slope[k] === sl) {
+          len[k] += l;
         } else {
-          len[base + n] = pieceLen;
-          slope[base + n] = pieceSlope;
+          len[base + n] = l;
+          slope[base + n] = sl;
           own[base + n] = o;
           n++;
         }
@@ -274,7 +261,7 @@ export class HorizonSolver {
       count[t] = n;
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
-      for (let i = 0; i < this.chargePieces[0]; i++) charging += fLen[i];
+      for (let c = 0; c < this.chargePieces[0]; c++) charging += fLen[c];
       skip[t] = charging;
     }
   }
