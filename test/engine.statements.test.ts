@@ -405,6 +405,20 @@ t.test('a battery behind the limit: identities, lower curtailment, the storage l
   t.ok((k.storage_revenue ?? 0) > 0, 'the battery earns');
 });
 
+t.test('a battery with the PPA price solved for and time-of-delivery factors', async (t) => {
+  const tod = Array.from({ length: 12 }, () => Array.from({ length: 24 }, (_, h) => (h >= 16 && h < 21 ? 1.6 : 0.9)));
+  const inputs = resolvedInputs({
+    grid: { export_limit_mw: 120 },
+    market: { ppa_price_per_mwh: 'solve', ppa_month_hour_multipliers: tod },
+    finance: { target_equity_irr_percent: 9 },
+    storage: { power_mw: 40, energy_mwh: 160 },
+  });
+  const r = run(t, 'battery, solved PPA', inputs);
+  checkBatteryHours(t, inputs, r);
+  near(t, r.kpis.equity_irr, 0.09, 'the solved price gives the target IRR', 1e-6);
+  t.ok((r.kpis.solved_ppa_price_per_mwh ?? 0) > 0, `solved ${r.kpis.solved_ppa_price_per_mwh}`);
+});
+
 t.test('arbitrage from the grid alone, a cycle limit, ageing and replacement', async (t) => {
   const inputs = resolvedInputs({
     solar: { capacity_mw_dc: 0 },
