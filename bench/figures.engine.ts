@@ -14,7 +14,9 @@ export interface EngineFigures {
   serializeMs: number;
   /** The default scenario with a 100 MW / 400 MWh battery on arbitrage (25 years of dispatch and ageing). */
   batteryMs: number;
-  /** Its stored statements with the hourly arrays (gzip), bytes. */
+  /** The same battery behind a 120 MW limit on an evening-peak price: one that works every day. */
+  workingBatteryMs: number;
+  /** The working battery's stored statements with the hourly arrays (gzip), bytes. */
   batteryGzipBytes: number;
   runs: number;
   /** A real scenario's KPIs, as stored in `summary`, for seeding #10's list. */
@@ -28,6 +30,12 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     finance: { target_equity_irr_percent: 10 },
   });
   const battery = resolvedInputs({ storage: { power_mw: 100, energy_mwh: 400 } });
+  const working = resolvedInputs({
+    grid: { export_limit_mw: 120 },
+    market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 1.8 : 1)) },
+    storage: { power_mw: 100, energy_mwh: 400 },
+  });
+  const workingRuns: number[] = [];
   const engine: number[] = [];
   const solved: number[] = [];
   const serialize: number[] = [];
@@ -43,9 +51,13 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     const t2 = performance.now();
     calculate(solving);
     const t3 = performance.now();
-    const stored = calculate(battery);
+    calculate(battery);
     const t4 = performance.now();
-    batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', stored).statements_gzip?.length ?? 0;
+    const t5 = performance.now();
+    const cycling = calculate(working);
+    if (i >= warmup) workingRuns.push(performance.now() - t5);
+    // The size of a battery that cycles daily (the default scenario's flat prices leave it mostly idle).
+    batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', cycling).statements_gzip?.length ?? 0;
     if (i >= warmup) {
       engine.push(t1 - t0);
       serialize.push(t2 - t1);
@@ -58,6 +70,7 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     solvedMs: median(solved),
     serializeMs: median(serialize),
     batteryMs: median(withBattery),
+    workingBatteryMs: median(workingRuns),
     batteryGzipBytes,
     runs,
     summaryJson,
@@ -67,18 +80,32 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
 /** #1's battery rows: the engine with the battery beside the default engine, and its stored size. */
 export function batteryRows(e: EngineFigures): Row[] {
   const mb = e.batteryGzipBytes / 1024 / 1024;
-  const engine = { n: '1', unit: 'ms' as const, value: e.batteryMs, target: '≤ #1 + 25 ms' };
+  const beside = (figure: string, value: number, target: string, met: boolean | null): Row => ({
+    n: '1',
+    figure,
+    value,
+    unit: 'ms',
+    baseline: { label: 'engine (#1)', value: e.engineMs },
+    ratio: value / e.engineMs,
+    target,
+    met,
+  });
   return [
-    {
-      ...engine,
-      figure: 'Engine, the same with a 100 MW / 400 MWh battery on arbitrage (25 years dispatched and aged)',
-      baseline: { label: 'engine (#1)', value: e.engineMs },
-      ratio: e.batteryMs / e.engineMs,
-      met: e.batteryMs <= e.engineMs + 25,
-    },
+    beside(
+      'Engine, the same with a 100 MW / 400 MWh battery on arbitrage (25 years dispatched and aged)',
+      e.batteryMs,
+      '≤ #1 + 25 ms',
+      e.batteryMs <= e.engineMs + 25,
+    ),
+    beside(
+      'Engine, that battery behind a 120 MW limit on an evening-peak price (it cycles daily)',
+      e.workingBatteryMs,
+      'context',
+      null,
+    ),
     {
       n: '1',
-      figure: 'Stored statements with that battery (gzip)',
+      figure: 'Stored statements with the battery that cycles daily (gzip)',
       value: mb,
       unit: 'MB',
       target: '≤ 1.6 MB',
