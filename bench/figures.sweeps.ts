@@ -40,6 +40,26 @@ function reuseSweep(n: number) {
   };
 }
 
+/** A sweep of battery sizes behind a 120 MW limit with an evening price peak. */
+function batteryStudy(n: number) {
+  const powers = Array.from({ length: 10 }, (_, i) => 10 * (i + 1));
+  const energies = Math.max(1, Math.ceil(n / powers.length));
+  return {
+    name: `battery ${n}`,
+    base: {
+      site,
+      seed: 7,
+      grid: { export_limit_mw: 120 },
+      market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 1.8 : 1)) },
+      storage: { power_mw: 50, energy_mwh: 200 },
+    },
+    vary: [
+      { path: '/storage/power_mw', values: powers },
+      { path: '/storage/energy_mwh', values: Array.from({ length: energies }, (_, i) => 20 + 8 * i) },
+    ],
+  };
+}
+
 async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
   await waitUntil(
     async () => {
@@ -163,7 +183,28 @@ async function reuseFigures(b: Bench, url: string, base: string, worker: Service
     target: '≤ 30 kB',
     met: perVariant <= 30,
   });
+  await batteryFigures(b, base, sizes);
   return { reuseId: reuse.id, rssReuse };
+}
+
+/** 12b with a battery: its power × energy varied behind a limit (the generation profiles are shared). */
+async function batteryFigures(b: Bench, base: string, sizes: SweepSizes) {
+  const t0 = performance.now();
+  const sweep = await postJson(base, '/api/sweeps', batteryStudy(sizes.reuse));
+  const total = (sweep.counts as { total: number }).total;
+  await waitFinished(base, sweep.id as string, 900_000);
+  const ms = performance.now() - t0;
+  const engineAll = total * b.engine.engineMs;
+  b.rows.push({
+    n: '12',
+    figure: `${total.toLocaleString('en-US')}-variant sweep of battery power × energy (arbitrage behind a limit), POST → finished, 1 worker`,
+    value: ms / 1000,
+    unit: 's',
+    baseline: { label: `${total.toLocaleString('en-US')} × engine (#1)`, value: engineAll / 1000, unit: 's' },
+    ratio: ms / engineAll,
+    target: '≤ 0.25 × baseline',
+    met: ms / engineAll <= 0.25,
+  });
 }
 
 /** 12c/12d: a sweep varying latitude (no reuse), with single scenarios posted while it drains. */

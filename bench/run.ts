@@ -14,7 +14,7 @@ import { loadConfig } from '../shared/config.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
-import { measureEngine } from './figures.engine.ts';
+import { batteryRows, measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { resourceRows } from './figures.resource.rows.ts';
@@ -71,6 +71,7 @@ rows.push({
   target: '≤ #1 + 15 ms',
   met: engine.solvedMs <= engine.engineMs + 15,
 });
+rows.push(...batteryRows(engine));
 notes.push(
   `#1: serializing the result (JSON + gzip + int32) after the engine: median ${engine.serializeMs.toFixed(1)} ms`,
 );

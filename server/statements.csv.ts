@@ -23,25 +23,33 @@ function hourSuffixes(timezoneHours: number): string[] {
 }
 
 export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
+/** With a battery, four more columns: AC MWh charged and discharged, MWh stored, net MWh at the grid. */
+export const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
 
-/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh). */
+/** The battery's four hourly series, [year][hour], in the CSV's column order. */
+export type StorageSeries = readonly [number[][], number[][], number[][], number[][]];
+
+/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh), and the battery's series. */
 export function* csvChunks(
   solar: readonly number[][],
   wind: readonly number[][],
   startYear: number,
   timezoneHours: number,
+  storage?: StorageSeries,
 ): Generator<string> {
   const suffixes = hourSuffixes(timezoneHours);
-  yield CSV_HEADER;
+  yield storage ? `${CSV_HEADER.slice(0, -1)}${CSV_STORAGE_COLUMNS}\n` : CSV_HEADER;
   for (let y = 0; y < solar.length; y++) {
     const year = startYear + y;
     // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
     const prefix = `${y + 1},`;
     const s = solar[y];
     const w = wind[y];
+    const rows = storage?.map((series) => series[y]);
     let chunk = '';
     for (let h = 0; h < HOURS; h++) {
-      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}\n`;
+      const extra = rows ? `,${rows[0][h]},${rows[1][h]},${rows[2][h]},${rows[3][h]}` : '';
+      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}${extra}\n`;
     }
     yield chunk;
   }

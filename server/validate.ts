@@ -7,6 +7,7 @@ import { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
+import { storageErrors } from './validate.storage.ts';
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 export type Validator<T> = (body: unknown) => Validation<T>;
@@ -88,10 +89,12 @@ function schemaErrors(check: TypeCheck<TSchema>, value: unknown, prefix: string,
 /** A scenario's checks that need more than one field, or more than a schema can say. */
 function physicsErrors(v: ScenarioInputs): FieldError[] {
   const out: FieldError[] = [];
-  if (v.solar.capacity_mw_dc === 0 && v.wind.capacity_mw === 0) {
-    const message = 'solar and wind capacity cannot both be 0';
+  const batteryAlone = (v.storage?.power_mw ?? 0) > 0 && v.storage?.charge_from_grid === true;
+  if (v.solar.capacity_mw_dc === 0 && v.wind.capacity_mw === 0 && !batteryAlone) {
+    const message = 'solar and wind capacity cannot both be 0 (unless a battery may charge from the grid)';
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
   }
+  if (v.storage) storageErrors(v.storage, out);
   const curve = v.wind.turbine.power_curve;
   if (curve) {
     for (let i = 1; i < curve.length; i++) {

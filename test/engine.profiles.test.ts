@@ -62,6 +62,11 @@ t.test('profile keys: what changes generation changes the key, what does not lea
   const same = (p: DeepPartial<ScenarioInputs>) => profileKeys(resolvedInputs(p));
   t.same(same({ solar: { capacity_mw_dc: 10 }, wind: { capacity_mw: 20 } }), base, 'capacities');
   t.same(same({ grid: { export_limit_mw: 5 }, market: { ppa_price_per_mwh: 1 } }), base, 'grid and market');
+  t.same(
+    same({ storage: { power_mw: 100, energy_mwh: 400 }, finance: { tax_credits: { storage: { itc_percent: 30 } } } }),
+    base,
+    'a battery (a battery-size sweep reuses the profiles)',
+  );
   t.not(same({ seed: 7 }).solar, base.solar, 'the seed changes solar');
   t.not(same({ seed: 7 }).wind, base.wind, 'the seed changes wind');
   t.not(same({ solar: { dc_ac_ratio: 1.1 } }).solar, base.solar, 'the DC/AC ratio changes solar');

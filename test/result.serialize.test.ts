@@ -80,6 +80,54 @@ t.test('a real engine result inflates to the JSON of its statements and hourly k
   t.same(stored.summary, result.kpis);
 });
 
+t.test('with a battery: its four series follow wind_hourly, the lite form has none of them', async (t) => {
+  const result = calculate(
+    resolvedInputs({
+      wind: { capacity_mw: 10 },
+      grid: { export_limit_mw: 60 },
+      market: {
+        merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) =>
+          h < 5 ? 0.1 : h >= 18 && h < 22 ? 3 : 1,
+        ),
+      },
+      storage: { power_mw: 50, energy_mwh: 200, charge_from_grid: true },
+    }),
+  );
+  const id = '01936f3e-0000-7000-8000-000000000043';
+  const stored = serializeResult(id, result);
+  const hours = result.hours_per_year;
+  const rows = (a: Float64Array | undefined) =>
+    Array.from({ length: result.years }, (_, y) =>
+      Array.from((a as Float64Array).subarray(y * hours, (y + 1) * hours), (v) => Math.round(v * 1000) / 1000),
+    );
+  const {
+    solar_hourly,
+    wind_hourly,
+    storage_charge_hourly,
+    storage_discharge_hourly,
+    storage_soc_hourly,
+    grid_hourly,
+    ...statements
+  } = result;
+  const expected = JSON.stringify({
+    scenario_id: id,
+    ...statements,
+    solar_hourly: rows(solar_hourly),
+    wind_hourly: rows(wind_hourly),
+    storage_charge_hourly: rows(storage_charge_hourly),
+    storage_discharge_hourly: rows(storage_discharge_hourly),
+    storage_soc_hourly: rows(storage_soc_hourly),
+    grid_hourly: rows(grid_hourly),
+  });
+  const json = gunzipSync(full(stored)).toString('utf8');
+  t.ok(json === expected, 'the full form is the JSON of the statements and the six hourly series');
+  t.ok(
+    (grid_hourly as Float64Array).some((v) => v < 0),
+    'grid_hourly has negative hours (charging from the grid)',
+  );
+  t.equal(gunzipSync(stored.statements_lite_gzip).toString('utf8'), JSON.stringify({ scenario_id: id, ...statements }));
+});
+
 t.test('yearKwh rounds as Math.round does, halves and edge values included', async (t) => {
   const mwh = Float64Array.from([
     0,

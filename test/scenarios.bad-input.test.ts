@@ -28,6 +28,9 @@ interface Case {
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+/** A valid body with a 50 MW / 200 MWh battery and these fields of it. */
+const withBattery = (fields: Record<string, unknown>) =>
+  json({ ...valid, storage: { power_mw: 50, energy_mwh: 200, ...fields } });
 const cases: Case[] = [
   { name: 'malformed JSON', body: '{"name": "x", ', status: 400 },
   { name: 'empty body', body: '', status: 400 },
@@ -206,6 +209,100 @@ const cases: Case[] = [
     body: json({ name: 1, site: { latitude: 100, longitude: -200 }, solar: { dc_ac_ratio: -1 } }),
     status: 400,
     paths: ['/name', '/site/latitude', '/site/longitude', '/solar/dc_ac_ratio'],
+  },
+  {
+    name: 'a battery with power and no energy',
+    body: json({ ...valid, storage: { power_mw: 50 } }),
+    status: 400,
+    paths: ['/storage/energy_mwh'],
+  },
+  {
+    name: 'a battery with its minimum SOC above its maximum',
+    body: withBattery({ soc_min_percent: 95, soc_max_percent: 90 }),
+    status: 400,
+    paths: ['/storage/soc_min_percent'],
+  },
+  {
+    name: 'a battery starting outside its SOC bounds',
+    body: withBattery({ initial_soc_percent: 5 }),
+    status: 400,
+    paths: ['/storage/initial_soc_percent'],
+  },
+  {
+    name: 'a battery efficiency over 100',
+    body: withBattery({ round_trip_efficiency_percent: 101 }),
+    status: 400,
+    paths: ['/storage/round_trip_efficiency_percent'],
+  },
+  {
+    name: 'an unknown dispatch strategy',
+    body: withBattery({ dispatch: { strategy: 'greedy' } }),
+    status: 400,
+    paths: ['/storage/dispatch/strategy'],
+  },
+  {
+    name: 'a cycle table that is not a table (rows of numbers)',
+    body: withBattery({ degradation: { cycle: [[80, 0, 100]] } }),
+    status: 400,
+    paths: ['/storage/degradation/cycle/0'],
+  },
+  {
+    name: 'a cycle table with one row at a depth',
+    body: withBattery({ degradation: { cycle: [{ dod_percent: 80, cycles: 0, capacity_percent: 100 }] } }),
+    status: 400,
+    paths: ['/storage/degradation/cycle'],
+  },
+  {
+    name: 'a cycle table whose cycles go back',
+    body: withBattery({
+      degradation: {
+        cycle: [
+          { dod_percent: 80, cycles: 1000, capacity_percent: 80 },
+          { dod_percent: 80, cycles: 0, capacity_percent: 100 },
+        ],
+      },
+    }),
+    status: 400,
+    paths: ['/storage/degradation/cycle/1/cycles'],
+  },
+  {
+    name: 'a calendar table not starting at day 0',
+    body: withBattery({
+      degradation: {
+        calendar: [
+          { day: 10, capacity_percent: 100 },
+          { day: 3650, capacity_percent: 80 },
+        ],
+      },
+    }),
+    status: 400,
+    paths: ['/storage/degradation/calendar/0/day'],
+  },
+  {
+    name: 'a battery alone that may not charge from the grid',
+    body: json({
+      ...valid,
+      solar: { capacity_mw_dc: 0 },
+      wind: { capacity_mw: 0 },
+      storage: { power_mw: 5, energy_mwh: 20 },
+    }),
+    status: 400,
+    paths: ['/solar/capacity_mw_dc', '/wind/capacity_mw'],
+  },
+  {
+    name: 'PPA time-of-delivery factors of 11 months',
+    body: json({
+      ...valid,
+      market: { ppa_month_hour_multipliers: Array.from({ length: 11 }, () => Array(24).fill(1)) },
+    }),
+    status: 400,
+    paths: ['/market/ppa_month_hour_multipliers'],
+  },
+  {
+    name: 'a storage ITC over 100 %',
+    body: json({ ...valid, finance: { tax_credits: { storage: { itc_percent: 101 } } } }),
+    status: 400,
+    paths: ['/finance/tax_credits/storage/itc_percent'],
   },
   { name: 'a body over the limit', body: json({ ...valid, name: 'x', pad: 'y'.repeat(3 * 1024 * 1024) }), status: 413 },
   { name: 'Content-Type text/plain', body: json(valid), contentType: 'text/plain', status: 415 },

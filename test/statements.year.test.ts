@@ -54,6 +54,47 @@ t.test('one year of the hourly arrays, as in the full statements', async (t) => 
   t.equal(mixed.status, 400);
 });
 
+t.test('with a battery: its hourly series in the statements, ?year=N and the CSV', async (t) => {
+  const created = await postScenario(stack.web.baseUrl, {
+    name: 'battery',
+    site,
+    start_year: 2030,
+    grid: { export_limit_mw: 120 },
+    storage: { power_mw: 50, energy_mwh: 200 },
+  });
+  t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
+  const id = created.json.id as string;
+  await done(id);
+  const full = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}/statements`)).json as Record<
+    string,
+    number[][]
+  > & { annual: Array<{ storage_discharge_mwh: number }> };
+  const names = ['storage_charge_hourly', 'storage_discharge_hourly', 'storage_soc_hourly', 'grid_hourly'];
+  for (const name of names) t.equal(full[name]?.length, 25, `${name}: 25 years`);
+  const discharged = full.storage_discharge_hourly[0].reduce((a, b) => a + b, 0);
+  t.ok(
+    Math.abs(discharged - full.annual[0].storage_discharge_mwh) < 10,
+    'year 1 discharge = Σ its hours (to 1 kWh an hour)',
+  );
+  const year = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}/statements?year=2`)).json as HourlyYear;
+  t.ok(Value.Check(HourlyYear, year), 'matches the HourlyYear schema');
+  for (const name of names)
+    t.same(year[name as keyof HourlyYear], full[name][1], `?year=2: ${name} as in the statements`);
+  const csv = await (await fetch(`${stack.web.baseUrl}/api/scenarios/${id}/statements?format=csv`)).text();
+  const lines = csv.split('\n');
+  t.equal(
+    lines[0],
+    'year,hour,timestamp,solar_mwh,wind_mwh,storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh',
+  );
+  const [, hour, , solar, wind, charge, discharge, soc, grid] = lines[8761 + 20].split(',');
+  t.equal(hour, '20');
+  t.same(
+    [solar, wind, charge, discharge, soc, grid].map(Number),
+    [full.solar_hourly, full.wind_hourly, ...names.map((n) => full[n])].map((series) => series[1][20]),
+    'a CSV row: year 2, hour 20',
+  );
+});
+
 t.test('a sweep variant without hourly data: the documented 409', async (t) => {
   const res = await fetch(`${stack.web.baseUrl}/api/sweeps`, {
     method: 'POST',

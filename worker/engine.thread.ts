@@ -8,7 +8,7 @@ import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { CalculationInputError, calculate } from './engine/index.ts';
 import { LruProfileCache } from './profile.cache.ts';
-import { ResultClient } from './result/index.ts';
+import { ResultClient, withoutStorageHourly } from './result/index.ts';
 
 /** 25-year sums of the annual energy (a sweep's results table shows them). */
 export interface EnergyTotals {
@@ -65,11 +65,12 @@ port.on('message', (req: ThreadRequest) => {
           slept = fraction * testDelayMs;
         }
       },
-      onYear: req.keepHourly ? (_, solar, wind) => results.year(solar, wind) : undefined,
+      onYear: req.keepHourly ? (_, solar, wind, storage) => results.year(solar, wind, storage) : undefined,
       cache: profiles,
     });
     const engineMs = performance.now() - t0;
-    const { solar_hourly, wind_hourly, ...statements } = result;
+    const { solar_hourly, wind_hourly, ...rest } = result;
+    const statements = withoutStorageHourly(rest);
     results.finish(req.seq, req.scenarioId, statements, req.keepHourly);
     const totals: EnergyTotals = { solar_mwh: 0, wind_mwh: 0, curtailed_mwh: 0 };
     for (const y of statements.annual) {

@@ -12,7 +12,7 @@ import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
 import { problem } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
-import { csvChunks } from '../statements.csv.ts';
+import { csvChunks, type StorageSeries } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzipCallback);
@@ -175,9 +175,24 @@ async function sendMaybeGzip(res: Response, body: Buffer, gzip: boolean): Promis
 
 export const statementRoutes: readonly AnyRoute[] = [getStatements];
 
-/** The stored statements' hourly arrays (year × hour). */
-async function hourlyArrays(statementsGzip: Buffer): Promise<{ solar_hourly: number[][]; wind_hourly: number[][] }> {
+/** The stored statements' hourly arrays (year × hour); the battery's four only with a battery. */
+interface StoredHourly {
+  solar_hourly: number[][];
+  wind_hourly: number[][];
+  storage_charge_hourly?: number[][];
+  storage_discharge_hourly?: number[][];
+  storage_soc_hourly?: number[][];
+  grid_hourly?: number[][];
+}
+
+async function hourlyArrays(statementsGzip: Buffer): Promise<StoredHourly> {
   return JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8'));
+}
+
+/** The battery's series in the CSV's column order, or undefined without a battery. */
+function storageSeries(h: StoredHourly): StorageSeries | undefined {
+  const { storage_charge_hourly: c, storage_discharge_hourly: d, storage_soc_hourly: s, grid_hourly: g } = h;
+  return c && d && s && g ? [c, d, s, g] : undefined;
 }
 
 async function sendCsv(
@@ -187,13 +202,13 @@ async function sendCsv(
   tz: number,
   gzip: boolean,
 ): Promise<void> {
-  const { solar_hourly, wind_hourly } = await hourlyArrays(statementsGzip);
+  const hourly = await hourlyArrays(statementsGzip);
   const sink = gzip ? createGzip({ level: 4 }) : res;
   if (gzip) {
     res.setHeader('Content-Encoding', 'gzip');
     (sink as ReturnType<typeof createGzip>).pipe(res);
   }
-  for (const chunk of csvChunks(solar_hourly, wind_hourly, startYear, tz)) {
+  for (const chunk of csvChunks(hourly.solar_hourly, hourly.wind_hourly, startYear, tz, storageSeries(hourly))) {
     if (res.destroyed) return;
     if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
   }
@@ -202,13 +217,22 @@ async function sendCsv(
 
 /** One year of the stored hourly arrays. */
 async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number, year: number): Promise<HourlyYear> {
-  const { solar_hourly, wind_hourly } = await hourlyArrays(statementsGzip);
+  const hourly = await hourlyArrays(statementsGzip);
+  const storage = storageSeries(hourly);
   return {
     scenario_id: id,
     year,
     calendar_year: startYear + year - 1,
     hours_per_year: HOURS_PER_YEAR,
-    solar_hourly: solar_hourly[year - 1],
-    wind_hourly: wind_hourly[year - 1],
+    solar_hourly: hourly.solar_hourly[year - 1],
+    wind_hourly: hourly.wind_hourly[year - 1],
+    ...(storage
+      ? {
+          storage_charge_hourly: storage[0][year - 1],
+          storage_discharge_hourly: storage[1][year - 1],
+          storage_soc_hourly: storage[2][year - 1],
+          grid_hourly: storage[3][year - 1],
+        }
+      : {}),
   };
 }

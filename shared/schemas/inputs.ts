@@ -302,6 +302,113 @@ export const Grid = Obj(
   'The grid connection.',
 );
 
+/** SAM's cycle-life table row: after `cycles` cycles of depth `dod_percent`, the capacity left. */
+const CycleRow = Type.Object(
+  {
+    dod_percent: Num(0, 100, undefined, 'Depth of discharge of the cycles, %.'),
+    cycles: Num(0, 1e7, undefined, 'Cycles elapsed at that depth.'),
+    capacity_percent: Num(0, 100, undefined, 'Capacity left, % of nameplate.'),
+  },
+  { additionalProperties: false },
+);
+
+const CalendarRow = Type.Object(
+  {
+    day: Num(0, 100_000, undefined, 'Days since installation (or the last replacement).'),
+    capacity_percent: Num(0, 100, undefined, 'Capacity left, % of nameplate.'),
+  },
+  { additionalProperties: false },
+);
+
+export const STORAGE_STRATEGIES = ['arbitrage', 'capture'] as const;
+
+export const Storage = Type.Object(
+  {
+    power_mw: Num(0, 200_000, 0, 'Battery power, MW AC at the point of interconnection, both ways; 0 = no battery.'),
+    energy_mwh: Num(0, 2_000_000, 0, 'Nameplate energy at the beginning of life, MWh.'),
+    round_trip_efficiency_percent: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 100,
+      default: 88,
+      description: 'AC-to-AC round-trip efficiency, %; split as its square root on the way in and on the way out.',
+    }),
+    soc_min_percent: Num(0, 100, 10, 'Lowest state of charge, % of the current (degraded) capacity.'),
+    soc_max_percent: Num(0, 100, 90, 'Highest state of charge, % of the current (degraded) capacity.'),
+    initial_soc_percent: Num(0, 100, 10, 'State of charge at the start of year 1, % of capacity.'),
+    standing_loss_percent_per_day: Num(0, 100, 0, 'Self-discharge, % of the stored energy per day.'),
+    charge_from_grid: Type.Boolean({
+      default: false,
+      description: 'Whether the battery may charge from the grid (at the hour’s price); otherwise from the plant only.',
+    }),
+    dispatch: Obj(
+      {
+        strategy: Type.Union(
+          STORAGE_STRATEGIES.map((s) => Type.Literal(s)),
+          {
+            default: 'arbitrage',
+            description:
+              'arbitrage: maximise each 48-hour horizon’s revenue less variable O&M (perfect foresight, 24 hours committed); capture: charge only from energy the limit would curtail, discharge into the dearest hours with room.',
+          },
+        ),
+        max_cycles_per_day: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
+          default: null,
+          description: 'Most discharged MWh per day ÷ nameplate MWh; null = no limit.',
+        }),
+      },
+      'How the battery is dispatched.',
+    ),
+    degradation: Obj(
+      {
+        cycle: Type.Optional(
+          Type.Array(CycleRow, {
+            minItems: 1,
+            maxItems: 200,
+            description:
+              "SAM's cycle-life table: capacity by depth of discharge and cycles (bilinear; depth clamped above the table, interpolated to 100 % at depth 0). Absent = no cycle fade.",
+          }),
+        ),
+        calendar: Type.Optional(
+          Type.Array(CalendarRow, {
+            minItems: 2,
+            maxItems: 200,
+            description:
+              "SAM's calendar table: capacity by days since installation (linear). Absent = no calendar fade.",
+          }),
+        ),
+      },
+      'Capacity fade (SAM lib_battery_lifetime): capacity = 100 − cycle loss − calendar loss, %.',
+    ),
+    replacement: Obj(
+      {
+        at_capacity_percent: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
+          default: null,
+          description: 'Replace the bank when its capacity falls to this % (a new bank, paid that year); null = never.',
+        }),
+      },
+      'Battery replacement.',
+    ),
+    costs: Obj(
+      {
+        capex_per_kw: Num(0, 100_000, 300, 'Battery capital cost per kW (power).'),
+        capex_per_kwh: Num(0, 100_000, 250, 'Battery capital cost per kWh (energy).'),
+        fixed_om_per_kw_year: Num(0, 10_000, 8, 'Battery fixed O&M per kW per year (year-1 money).'),
+        variable_om_per_mwh: Num(0, 10_000, 0, 'Battery variable O&M per MWh discharged (year-1 money).'),
+        replacement_per_kwh: Num(
+          0,
+          100_000,
+          150,
+          'Cost of a new bank per kWh of nameplate (year-1 money, escalated by inflation).',
+        ),
+      },
+      'Battery costs.',
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'A battery at the point of interconnection (AC-coupled). Absent, or power_mw 0: no battery.',
+  },
+);
+
 export const Market = Obj(
   {
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code, for labels only.' }),
@@ -327,6 +434,14 @@ export const Market = Obj(
         minItems: 8760,
         maxItems: 8760,
         description: 'Year-1 merchant price for each hour; replaces price and shape; escalated yearly.',
+      }),
+    ),
+    ppa_month_hour_multipliers: Type.Optional(
+      Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 100 }), { minItems: 24, maxItems: 24 }), {
+        minItems: 12,
+        maxItems: 12,
+        description:
+          'Time-of-delivery factors of the PPA price: 12 months (January first) × 24 hours (0–23); a MWh delivered then earns the PPA price × its factor. Default: 1 everywhere.',
       }),
     ),
   },
@@ -491,6 +606,17 @@ export const Finance = Obj(
       {
         solar: TechCredits('Solar'),
         wind: TechCredits('Wind'),
+        storage: Obj(
+          {
+            itc_percent: Num(
+              0,
+              100,
+              0,
+              'Storage ITC, % of the battery capex, taken in year 1; the depreciable basis drops by half the credit.',
+            ),
+          },
+          'Storage tax credit.',
+        ),
         ptc_years: Type.Integer({ minimum: 0, maximum: 25, default: 10, description: 'Years the PTC is paid.' }),
         ptc_escalation_percent: Type.Optional(
           Num(-20, 50, undefined, 'Yearly escalation of the PTC rate, %. Default: inflation_percent.'),
@@ -555,6 +681,7 @@ export const ScenarioInputs = Type.Object(
     wind: Wind,
     grid: Grid,
     market: Market,
+    storage: Type.Optional(Storage),
     finance: Finance,
     uncertainty: Uncertainty,
   },
@@ -563,6 +690,7 @@ export const ScenarioInputs = Type.Object(
 
 export type ScenarioInputs = Static<typeof ScenarioInputs>;
 export type ClimateInputs = Static<typeof Climate>;
+export type StorageInputs = Static<typeof Storage>;
 
 /** Inputs after every default, including the ones that depend on other fields, has been applied. */
 export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {

@@ -16,12 +16,16 @@ const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 const ProjectYear = (description: string) => Type.Integer({ minimum: 0, maximum: YEARS, description });
 
-const Hourly = (description: string) =>
-  Type.Array(Type.Array(Type.Number({ minimum: 0 }), { minItems: HOURS_PER_YEAR, maxItems: HOURS_PER_YEAR }), {
-    minItems: YEARS,
-    maxItems: YEARS,
-    description,
-  });
+const Hourly = (description: string, minimum: number | undefined = 0) =>
+  Type.Array(
+    Type.Array(Type.Number(minimum === undefined ? {} : { minimum }), {
+      minItems: HOURS_PER_YEAR,
+      maxItems: HOURS_PER_YEAR,
+    }),
+    { minItems: YEARS, maxItems: YEARS, description },
+  );
+
+const Mwh = (description: string) => Type.Optional(Type.Number({ minimum: 0, description }));
 
 export const AnnualEnergy = Type.Object(
   {
@@ -41,6 +45,17 @@ export const AnnualEnergy = Type.Object(
       Type.Number({ minimum: 0 }),
       'Delivered wind energy / (nameplate × 8,760 h). Null without wind.',
     ),
+    storage_charge_from_plant_mwh: Mwh(
+      'Battery: AC MWh charged from the plant (curtailed or not). With a battery only.',
+    ),
+    storage_charge_from_grid_mwh: Mwh('Battery: AC MWh charged from the grid.'),
+    storage_discharge_mwh: Mwh('Battery: AC MWh discharged.'),
+    storage_cycles: Mwh('Battery: equivalent full cycles, discharged MWh ÷ nameplate MWh.'),
+    storage_capacity_percent: Mwh('Battery: capacity at the end of the year, % of nameplate.'),
+    storage_replacements: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Battery banks replaced in the year.' }),
+    ),
+    curtailed_without_storage_mwh: Mwh('Energy the export limit would curtail without the battery.'),
   },
   { additionalProperties: false, description: 'Energy of one operating year, MWh.' },
 );
@@ -51,7 +66,13 @@ export const RevenueLines = Type.Object(
     ppa_wind: Money('Wind energy sold under the PPA.'),
     merchant_solar: Money('Solar energy sold at the hourly merchant price.'),
     merchant_wind: Money('Wind energy sold at the hourly merchant price.'),
-    total: Money('Sum of the four lines.'),
+    ppa_storage: Type.Optional(
+      Money(
+        "Battery, under the PPA: its net energy (discharged − charged) at each hour's PPA price; the solar and wind lines count the energy they put into it.",
+      ),
+    ),
+    merchant_storage: Type.Optional(Money('Battery, at the merchant price: net energy × the hour’s price.')),
+    total: Money('Sum of the lines.'),
   },
   { additionalProperties: false, description: 'Revenue, nominal money of the year.' },
 );
@@ -63,6 +84,11 @@ export const OperatingExpenses = Type.Object(
     insurance: Money('Insurance: % of installed cost, escalated by inflation only (as SAM).'),
     property_tax: Money('Property tax: % of the assessed value (a % of installed cost, declining linearly).'),
     land_lease: Money('Land lease.'),
+    storage_fixed_om: Type.Optional(Money('Battery fixed O&M per kW (escalated as O&M).')),
+    storage_variable_om: Type.Optional(Money('Battery variable O&M per MWh discharged (escalated as O&M).')),
+    storage_replacement: Type.Optional(
+      Money('Battery banks replaced: replacement cost per kWh × nameplate, escalated by inflation.'),
+    ),
     total: Money('Sum of the lines above.'),
   },
   {
@@ -78,7 +104,8 @@ export const TaxCredits = Type.Object(
     itc_wind: Money('Wind investment tax credit (year 1 only).'),
     ptc_solar: Money('Solar production tax credit: delivered MWh × escalated rate, for ptc_years.'),
     ptc_wind: Money('Wind production tax credit.'),
-    total: Money('Sum of the four lines.'),
+    itc_storage: Type.Optional(Money('Storage investment tax credit (year 1 only).')),
+    total: Money('Sum of the lines.'),
   },
   {
     additionalProperties: false,
@@ -146,7 +173,11 @@ export const RevenueBreakdown = Type.Object(
       { additionalProperties: false },
     ),
     by_technology: Type.Object(
-      { solar: Money('Solar revenue, all years.'), wind: Money('Wind revenue, all years.') },
+      {
+        solar: Money('Solar revenue, all years.'),
+        wind: Money('Wind revenue, all years.'),
+        storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+      },
       { additionalProperties: false },
     ),
     total: Money('Revenue, all years.'),
@@ -191,6 +222,26 @@ export const Kpis = Type.Object(
       Type.Number(),
       'The year-1 PPA price solved for finance.target_equity_irr_percent (market.ppa_price_per_mwh = "solve"). Null otherwise.',
     ),
+    storage_cycles_year1: Type.Optional(
+      Type.Number({ minimum: 0, description: 'Battery: equivalent full cycles in year 1. With a battery only.' }),
+    ),
+    curtailment_percent: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description: 'Curtailed energy with the battery, % of the plant’s output, all years. With a battery only.',
+      }),
+    ),
+    curtailment_recovered_mwh: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description: 'Energy the limit would curtail that the battery stored instead, all years, MWh.',
+      }),
+    ),
+    storage_revenue: Type.Optional(
+      Money(
+        "The battery's own contribution to revenue, all years: revenue with it − revenue of the same plant without it.",
+      ),
+    ),
   },
   {
     additionalProperties: false,
@@ -216,6 +267,15 @@ export const ScenarioResult = Type.Object(
       ),
     ),
     wind_hourly: Type.Optional(Hourly('Wind MWh delivered in each hour, laid out as solar_hourly.')),
+    storage_charge_hourly: Type.Optional(Hourly('Battery: AC MWh charged in each hour. With a battery only.')),
+    storage_discharge_hourly: Type.Optional(Hourly('Battery: AC MWh discharged in each hour.')),
+    storage_soc_hourly: Type.Optional(Hourly("Battery: MWh stored at each hour's end.")),
+    grid_hourly: Type.Optional(
+      Hourly(
+        'Net MWh at the point of interconnection (solar + wind − charge + discharge; negative when charging from the grid).',
+        undefined,
+      ),
+    ),
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
     cash_flow: Type.Array(CashFlowYear, { minItems: YEARS + 1, maxItems: YEARS + 1 }),
@@ -228,6 +288,13 @@ export const ScenarioResult = Type.Object(
     description: 'Hourly generation and SAM Single Owner style financial statements of a scenario.',
   },
 );
+
+const YearHours = (description: string, minimum: number | undefined) =>
+  Type.Array(Type.Number(minimum === undefined ? {} : { minimum }), {
+    minItems: HOURS_PER_YEAR,
+    maxItems: HOURS_PER_YEAR,
+    description,
+  });
 
 /** One operating year's hourly output (GET …/statements?year=N): what a chart of one year needs. */
 export const HourlyYear = Type.Object(
@@ -246,6 +313,12 @@ export const HourlyYear = Type.Object(
       maxItems: HOURS_PER_YEAR,
       description: 'Wind MWh delivered in each hour of the year.',
     }),
+    storage_charge_hourly: Type.Optional(YearHours('Battery: AC MWh charged in each hour. With a battery only.', 0)),
+    storage_discharge_hourly: Type.Optional(YearHours('Battery: AC MWh discharged in each hour.', 0)),
+    storage_soc_hourly: Type.Optional(YearHours("Battery: MWh stored at each hour's end.", 0)),
+    grid_hourly: Type.Optional(
+      YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
+    ),
   },
   { additionalProperties: false, description: "One operating year's hourly delivered energy." },
 );

@@ -32,6 +32,15 @@ export interface FinanceInput {
   windMwh: ArrayLike<number>;
   /** The year-1 PPA price when it was solved for (reported as a KPI). */
   solvedPpaPrice?: number;
+  /** The battery's discharged MWh and banks replaced, by operating year (index 0 = year 1). */
+  storage?: { dischargeMwh: ArrayLike<number>; replacements: ArrayLike<number> };
+}
+
+/** The battery's capital cost, by kW and by kWh; 0 without a battery. */
+export function storageCapex(inputs: ResolvedInputs): number {
+  const s = inputs.storage;
+  if (!s || !(s.power_mw > 0 && s.energy_mwh > 0)) return 0;
+  return s.power_mw * 1000 * s.costs.capex_per_kw + s.energy_mwh * 1000 * s.costs.capex_per_kwh;
 }
 
 export interface FinanceResult {
@@ -45,7 +54,10 @@ export interface FinanceResult {
 export function installedCost(inputs: ResolvedInputs): number {
   const c = inputs.finance.capex;
   return (
-    inputs.solar.capacity_mw_dc * 1000 * c.solar_per_kw_dc + inputs.wind.capacity_mw * 1000 * c.wind_per_kw + c.other
+    inputs.solar.capacity_mw_dc * 1000 * c.solar_per_kw_dc +
+    inputs.wind.capacity_mw * 1000 * c.wind_per_kw +
+    c.other +
+    storageCapex(inputs)
   );
 }
 
@@ -82,6 +94,7 @@ export function taxCredits(inputs: ResolvedInputs, data: FinanceInput, years: nu
       ptc_solar: ptcSolar,
       ptc_wind: ptcWind,
       total: itcSolar + itcWind + ptcSolar + ptcWind,
+      ...(data.storage ? { itc_storage: 0 } : {}),
     });
   }
   return out;
@@ -151,11 +164,28 @@ function operatingYears(inputs: ResolvedInputs, data: FinanceInput, capex: numbe
       total: 0,
     };
     line.total = line.fixed_om + line.variable_om + line.insurance + line.property_tax + line.land_lease;
+    if (data.storage && inputs.storage) storageCosts(inputs.storage, data.storage, y, escalation, inflation, line);
     lines.push(line);
     opex[y] = line.total;
     ebitda[y] = data.revenue[y - 1].total + salvage[y] - opex[y];
   }
   return { lines, opex, salvage, ebitda };
+}
+
+/** The battery's operating costs of year y, added to its lines and the total. */
+function storageCosts(
+  s: NonNullable<ResolvedInputs['storage']>,
+  data: NonNullable<FinanceInput['storage']>,
+  y: number,
+  escalation: number,
+  inflation: number,
+  line: IncomeStatementYear['operating_expenses'],
+): void {
+  line.storage_fixed_om = s.power_mw * 1000 * s.costs.fixed_om_per_kw_year * escalation;
+  line.storage_variable_om = s.costs.variable_om_per_mwh * data.dischargeMwh[y - 1] * escalation;
+  line.storage_replacement =
+    data.replacements[y - 1] * s.costs.replacement_per_kwh * s.energy_mwh * 1000 * (1 + inflation) ** (y - 1);
+  line.total += line.storage_fixed_om + line.storage_variable_om + line.storage_replacement;
 }
 
 export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
@@ -195,7 +225,13 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   });
   const credits = taxCredits(inputs, data, years);
   // US rules and SAM: the ITC reduces the depreciable basis by half the credit.
-  const basis = capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind : 0);
+  if (data.storage && credits[1]) {
+    const itcStorage = (f.tax_credits.storage.itc_percent / 100) * storageCapex(inputs);
+    credits[1].itc_storage = itcStorage;
+    credits[1].total += itcStorage;
+  }
+  const basis =
+    capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind + (credits[1].itc_storage ?? 0) : 0);
   const depreciationByYear = depreciation(inputs, basis, years, equipment.spending);
 
   const incomeStatement: IncomeStatementYear[] = [];
@@ -303,7 +339,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   return {
     income_statement: incomeStatement,
     cash_flow: cashFlow,
-    revenue_breakdown: breakdown(data.revenue),
+    revenue_breakdown: breakdown(data.revenue, data.storage !== undefined),
     kpis: {
       project_npv: npv(nominal, projectFlow),
       equity_npv: npv(nominal, equityFlow),
@@ -353,16 +389,19 @@ export function levelizedCost(
   };
 }
 
-function breakdown(revenue: readonly RevenueLines[]): RevenueBreakdown {
+function breakdown(revenue: readonly RevenueLines[], withStorage: boolean): RevenueBreakdown {
   let ppa = 0;
   let merchant = 0;
   let solar = 0;
   let wind = 0;
+  let storage = 0;
   for (const r of revenue) {
-    ppa += r.ppa_solar + r.ppa_wind;
-    merchant += r.merchant_solar + r.merchant_wind;
+    ppa += r.ppa_solar + r.ppa_wind + (r.ppa_storage ?? 0);
+    merchant += r.merchant_solar + r.merchant_wind + (r.merchant_storage ?? 0);
     solar += r.ppa_solar + r.merchant_solar;
     wind += r.ppa_wind + r.merchant_wind;
+    storage += (r.ppa_storage ?? 0) + (r.merchant_storage ?? 0);
   }
-  return { by_source: { ppa, merchant }, by_technology: { solar, wind }, total: ppa + merchant };
+  const byTechnology = withStorage ? { solar, wind, storage } : { solar, wind };
+  return { by_source: { ppa, merchant }, by_technology: byTechnology, total: ppa + merchant };
 }

@@ -11,6 +11,7 @@ import { generationProfiles, type ProgressReporter } from './generation.ts';
 import { prepareMarket } from './market.ts';
 import { operateYears, type YearReporter } from './plant.ts';
 import type { ProfileCache } from './profiles.ts';
+import { storageKpis } from './storage.plant.ts';
 
 export { CalculationInputError } from './engine.error.ts';
 export type { ProgressReporter } from './generation.ts';
@@ -19,10 +20,20 @@ export type { GenerationProfile, ProfileCache } from './profiles.ts';
 export { profileKeys } from './profiles.ts';
 
 /** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
-export type EngineResult = Omit<ScenarioResult, 'scenario_id' | 'solar_hourly' | 'wind_hourly'> & {
+export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlyName> & {
   solar_hourly: Float64Array;
   wind_hourly: Float64Array;
-};
+} & Partial<Record<StorageHourlyName, Float64Array>>;
+
+/** The battery's hourly series (with a battery only), year-major 25 × 8,760 like solar_hourly. */
+export const STORAGE_HOURLY = [
+  'storage_charge_hourly',
+  'storage_discharge_hourly',
+  'storage_soc_hourly',
+  'grid_hourly',
+] as const;
+type StorageHourlyName = (typeof STORAGE_HOURLY)[number];
+type HourlyName = 'solar_hourly' | 'wind_hourly' | StorageHourlyName;
 
 export interface CalculateOptions {
   onProgress?: ProgressReporter;
@@ -52,10 +63,21 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     { report, from: GENERATION_SHARE, to: OPERATION_SHARE },
     options.onYear,
   );
+  const storage = plant.storage
+    ? { dischargeMwh: plant.storage.discharge, replacements: plant.storage.run.replacements }
+    : undefined;
   const finance =
     inputs.market.ppa_price_per_mwh === 'solve'
-      ? solvePpaPrice(inputs, market, plant.marketYears, plant.energy)
-      : financeModel(inputs, { revenue: plant.revenue, ...plant.energy });
+      ? solvePpaPrice(inputs, market, plant.marketYears, { ...plant.energy, storage })
+      : financeModel(inputs, { revenue: plant.revenue, ...plant.energy, storage });
+  if (plant.storage && plant.storageContext) {
+    const { battery, curtailedWithout, producedWithout } = plant.storageContext;
+    const ppaYear1 = finance.kpis.solved_ppa_price_per_mwh ?? market.ppaPrice;
+    Object.assign(
+      finance.kpis,
+      storageKpis(battery, market, plant.storage, curtailedWithout, producedWithout, ppaYear1),
+    );
+  }
   checkFinite(finance);
   report('finance', 1);
   return {
@@ -66,6 +88,14 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     hours_per_year: HOURS_PER_YEAR,
     solar_hourly: plant.solarHourly,
     wind_hourly: plant.windHourly,
+    ...(plant.storage
+      ? {
+          storage_charge_hourly: plant.storage.run.charge,
+          storage_discharge_hourly: plant.storage.run.discharge,
+          storage_soc_hourly: plant.storage.run.soc,
+          grid_hourly: plant.storage.grid,
+        }
+      : {}),
     annual: plant.annual,
     ...finance,
   };

@@ -2,15 +2,25 @@
 // the export limit, then the year's revenue. Cheap (a few passes over 8,760 hours a year), so a
 // variant that reuses cached profiles costs milliseconds.
 import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
-import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import type { ResolvedInputs, StorageInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
 import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from './market.ts';
+import { type StorageYears, storageYears } from './storage.plant.ts';
+import { batteryOf } from './storage.ts';
 
-/** Called once per year, in order, with that year's final delivered MWh (views into the result's arrays). */
-export type YearReporter = (yearIndex: number, solar: Float64Array, wind: Float64Array) => void;
+/**
+ * Called once per year, in order, with that year's final delivered MWh (views into the result's arrays)
+ * and, with a battery, its charge, discharge, SOC and grid series of the year (STORAGE_HOURLY's order).
+ */
+export type YearReporter = (
+  yearIndex: number,
+  solar: Float64Array,
+  wind: Float64Array,
+  storage?: readonly [Float64Array, Float64Array, Float64Array, Float64Array],
+) => void;
 
 /** What finance needs of the operating years, and the hourly and annual results. */
 export interface PlantYears {
@@ -21,6 +31,9 @@ export interface PlantYears {
   /** Stage 4's sums of each year: a solved PPA price re-runs only the market and finance from them. */
   marketYears: MarketYear[];
   energy: { deliveredMwh: Float64Array; solarMwh: Float64Array; windMwh: Float64Array };
+  /** The battery's hours and years, when there is one. */
+  storage?: StorageYears;
+  storageContext?: { battery: StorageInputs; curtailedWithout: Float64Array; producedWithout: Float64Array };
 }
 
 /** The 25 operating years; progress from `from` up to `to`. */
@@ -48,37 +61,82 @@ export function operateYears(
   };
   const marketOut = emptyMarketYear();
   const perYear = (progress.to - progress.from) / YEARS;
+  const curtailed = new Float64Array(YEARS);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
-    const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
-    const windOut = out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
-    const curtailed = hybridYear(
+    curtailed[i] = hybridYear(
       profileYear(generation.solar, i),
       profileYear(generation.wind, i),
       solarMw * degradationFactor(solarDegradation, year),
       windMw * degradationFactor(windDegradation, year),
       limitMw,
-      solarOut,
-      windOut,
+      out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR),
+      out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR),
     );
-    const m = marketYear(market, year, solarOut, windOut, marketOut);
+  }
+  const battery = batteryOf(inputs);
+  const producedWithout = battery ? plantEnergy(out, curtailed) : null;
+  if (battery) {
+    out.storage = storageYears(inputs, battery, generation, market, { solar: out.solarHourly, wind: out.windHourly });
+  }
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    const windOut = out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    const net = out.storage?.net.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    const m = marketYear(market, year, solarOut, windOut, marketOut, net);
     // NaN and Infinity propagate into the sums, so one check covers every hour.
-    if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed + m.revenue.total)) {
+    if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed[i] + m.revenue.total)) {
       throw new CalculationInputError(
         'non_finite_result',
         `year ${year}: the hourly generation or revenue is not a finite number`,
       );
     }
-    onYear?.(i, solarOut, windOut);
+    const st = out.storage;
+    const at = (a: Float64Array) => a.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    onYear?.(i, solarOut, windOut, st && [at(st.run.charge), at(st.run.discharge), at(st.run.soc), at(st.grid)]);
     out.revenue.push({ ...m.revenue });
     out.marketYears.push({ ...m, revenue: { ...m.revenue } });
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
     out.energy.solarMwh[i] = m.solarMwh;
     out.energy.windMwh[i] = m.windMwh;
-    out.annual.push(annualRow(inputs, year, m, curtailed));
+    const row = annualRow(inputs, year, m, curtailed[i]);
+    if (out.storage && battery && producedWithout) {
+      Object.assign(row, storageAnnual(battery, out.storage, i, curtailed[i]));
+      row.export_mwh =
+        m.solarMwh + m.windMwh - out.storage.fromPlant[i] - out.storage.fromGrid[i] + out.storage.discharge[i];
+      out.energy.deliveredMwh[i] = row.export_mwh;
+    }
+    out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
+  if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
   return out;
+}
+
+/** Each year's solar + wind output before the limit: delivered + curtailed. */
+function plantEnergy(out: PlantYears, curtailed: Float64Array): Float64Array {
+  const sums = new Float64Array(YEARS);
+  for (let i = 0; i < YEARS; i++) {
+    let sum = curtailed[i];
+    for (let h = i * HOURS_PER_YEAR; h < (i + 1) * HOURS_PER_YEAR; h++) sum += out.solarHourly[h] + out.windHourly[h];
+    sums[i] = sum;
+  }
+  return sums;
+}
+
+/** The battery's columns of a year's energy row. */
+function storageAnnual(battery: StorageInputs, s: StorageYears, i: number, curtailedWithout: number) {
+  return {
+    curtailed_mwh: Math.max(0, curtailedWithout - s.fromSurplus[i]),
+    storage_charge_from_plant_mwh: s.fromPlant[i],
+    storage_charge_from_grid_mwh: s.fromGrid[i],
+    storage_discharge_mwh: s.discharge[i],
+    storage_cycles: s.discharge[i] / battery.energy_mwh,
+    storage_capacity_percent: s.run.capacityPercent[i],
+    storage_replacements: s.run.replacements[i],
+    curtailed_without_storage_mwh: curtailedWithout,
+  };
 }
 
 function annualRow(inputs: ResolvedInputs, year: number, m: MarketYear, curtailed: number) {

@@ -41,6 +41,7 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     wind,
     grid: _grid,
     market: _market,
+    storage: _storage,
     finance: _finance,
     uncertainty: _uncertainty,
     wind_resource,

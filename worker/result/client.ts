@@ -1,7 +1,7 @@
 // The engine thread's handle on its result thread (thread.ts): years go out as the engine
 // finishes them, then `finish`; the result thread sends the stored forms to the main thread.
 import { type MessagePort, Worker } from 'node:worker_threads';
-import type { ResultStatements } from './serialize.ts';
+import type { ResultStatements, StorageYear } from './serialize.ts';
 import type { ResultRequest } from './thread.ts';
 
 const THREAD_URL = new URL('./thread.ts', import.meta.url);
@@ -17,6 +17,7 @@ export class ResultClient {
   readonly #thread: Worker;
   readonly #solar: Float64Array[] = [];
   readonly #wind: Float64Array[] = [];
+  readonly #storage: StorageYear[] = [];
 
   /** `results`: the port on which the main thread receives each finished result. */
   constructor(results: MessagePort) {
@@ -33,13 +34,15 @@ export class ResultClient {
   begin(): void {
     this.#solar.length = 0;
     this.#wind.length = 0;
+    this.#storage.length = 0;
     this.#send({ type: 'begin' });
   }
 
-  /** One year's delivered MWh (views into the engine's arrays: copied here, then moved). */
-  year(solar: Float64Array, wind: Float64Array): void {
+  /** One year's delivered MWh, and the battery's series (views into the engine's arrays: copied here, then moved). */
+  year(solar: Float64Array, wind: Float64Array, storage?: StorageYear): void {
     this.#solar.push(solar.slice());
     this.#wind.push(wind.slice());
+    if (storage) this.#storage.push([storage[0].slice(), storage[1].slice(), storage[2].slice(), storage[3].slice()]);
     if (this.#solar.length >= YEARS_PER_MESSAGE) this.#flush();
   }
 
@@ -52,8 +55,9 @@ export class ResultClient {
     if (this.#solar.length === 0) return;
     const solar = this.#solar.splice(0);
     const wind = this.#wind.splice(0);
-    const moved = [...solar, ...wind].map((a) => a.buffer as ArrayBuffer);
-    this.#thread.postMessage({ type: 'years', solar, wind } satisfies ResultRequest, moved);
+    const storage = this.#storage.splice(0);
+    const moved = [...solar, ...wind, ...storage.flat()].map((a) => a.buffer as ArrayBuffer);
+    this.#thread.postMessage({ type: 'years', solar, wind, storage } satisfies ResultRequest, moved);
   }
 
   #send(req: ResultRequest): void {

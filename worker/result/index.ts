@@ -2,10 +2,11 @@
 // hourly arrays) and their ETag. Everything outside this folder uses only what this file exports.
 //
 // Contract: the full form gunzips to exactly JSON.stringify({ scenario_id, ...statements,
-// solar_hourly, wind_hourly }) with each hourly value rounded to the scenario's decimals of MWh
+// solar_hourly, wind_hourly }) — with a battery, followed by storage_charge_hourly,
+// storage_discharge_hourly, storage_soc_hourly and grid_hourly (engine STORAGE_HOURLY) — with each hourly value rounded to the scenario's decimals of MWh
 // (3, i.e. 1 kWh, for any plant where that moves no annual sum by more than 0.05 %; up to 9 for a
 // small system, whose rows then go through zlib: hourly.precision.ts), and the lite form to the
-// same without the two hourly arrays; any gzip reader reads both
+// same without the hourly arrays; any gzip reader reads both
 // (test/result.serialize.test.ts checks gunzip against JSON.stringify on real and random results).
 //
 // Why a hand-made encoder (hourly.deflate.ts and its helpers) and not JSON text + node:zlib: on the
@@ -16,5 +17,13 @@
 // drain (bench #5, ≥ 0.8 × 1/engine): the library path costs ~40 ms more CPU a result, two thirds of
 // an engine run, which 2 cores cannot absorb at 0.8× (the arithmetic: bench/README.md, "Result writer").
 export { ResultClient } from './client.ts';
-export { type ResultStatements, ResultWriter, type SerializedResult, serializeResult, yearKwh } from './serialize.ts';
+export {
+  type ResultStatements,
+  ResultWriter,
+  type SerializedResult,
+  type StorageYear,
+  serializeResult,
+  withoutStorageHourly,
+  yearKwh,
+} from './serialize.ts';
 export type { ResultReply } from './thread.ts';

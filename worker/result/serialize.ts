@@ -9,7 +9,7 @@
 // whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import type { EngineResult } from '../engine/index.ts';
+import { type EngineResult, STORAGE_HOURLY } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
@@ -24,7 +24,13 @@ export interface SerializedResult {
 }
 
 /** The engine result without its hourly arrays: what the statements without `?hourly` hold. */
-export type ResultStatements = Omit<EngineResult, 'solar_hourly' | 'wind_hourly'>;
+export type ResultStatements = Omit<EngineResult, 'solar_hourly' | 'wind_hourly' | (typeof STORAGE_HOURLY)[number]>;
+
+/** One year of the battery's hourly series, in STORAGE_HOURLY's order (charge, discharge, SOC, grid). */
+export type StorageYear = readonly [Float64Array, Float64Array, Float64Array, Float64Array];
+
+/** The battery's series follow wind_hourly in the full form, in this order, when there is a battery. */
+const STORAGE_OPEN = STORAGE_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
 
 // The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
 const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
@@ -56,12 +62,16 @@ function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
 export class ResultWriter {
   readonly #solar = new HourlyDeflate();
   readonly #wind = new HourlyDeflate();
+  readonly #storage = STORAGE_HOURLY.map(() => new HourlyDeflate());
+  #withStorage = false;
 
   #decimals: number | null = null;
 
   begin(): void {
     this.#solar.reset();
     this.#wind.reset();
+    for (const series of this.#storage) series.reset();
+    this.#withStorage = false;
     this.#decimals = null;
   }
 
@@ -69,8 +79,9 @@ export class ResultWriter {
    * One year's delivered MWh. The first year decides the decimals every year is stored with
    * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
    */
-  yearMwh(solar: Float64Array, wind: Float64Array): void {
+  yearMwh(solar: Float64Array, wind: Float64Array, storage?: StorageYear): void {
     this.#decimals ??= hourlyDecimals(solar, wind);
+    if (storage) this.#storageYear(storage, this.#decimals);
     if (this.#decimals === MIN_DECIMALS) {
       this.year(yearKwh(solar, wind));
       return;
@@ -78,6 +89,22 @@ export class ResultWriter {
     const scale = 10 ** this.#decimals;
     this.#solar.addTextRow(solar.map((x) => roundTo(x, scale)));
     this.#wind.addTextRow(wind.map((x) => roundTo(x, scale)));
+  }
+
+  /** One year of the battery's series, at the decimals of solar and wind. */
+  #storageYear(storage: StorageYear, decimals: number): void {
+    this.#withStorage = true;
+    const scale = 10 ** decimals;
+    for (let k = 0; k < STORAGE_HOURLY.length; k++) {
+      const series = this.#storage[k];
+      if (decimals === MIN_DECIMALS) {
+        const kwh = new Int32Array(storage[k].length);
+        toKwh(storage[k], kwh, 0);
+        series.addRow(kwh, 0, kwh.length);
+      } else {
+        series.addTextRow(storage[k].map((x) => roundTo(x, scale)));
+      }
+    }
   }
 
   /** One year's delivered kWh: `hours` solar values, then `hours` wind values. */
@@ -107,27 +134,20 @@ export class ResultWriter {
         summary: statements.kpis,
       };
     }
-    const solar = this.#solar;
-    const wind = this.#wind;
-    let crc = crc32(SOLAR_OPEN, bodyCrc);
-    crc = crc32Combine(crc, solar.crc, solar.textLength);
-    crc = crc32(WIND_OPEN, crc);
-    crc = crc32Combine(crc, wind.crc, wind.textLength);
+    const series = [this.#solar, this.#wind, ...(this.#withStorage ? this.#storage : [])];
+    const opens = [SOLAR_OPEN, WIND_OPEN, ...STORAGE_OPEN];
+    let crc = bodyCrc;
+    let size = body.length;
+    const pieces: Uint8Array[] = [bodyPiece];
+    series.forEach((s, k) => {
+      crc = crc32Combine(crc32(opens[k], crc), s.crc, s.textLength);
+      size += opens[k].length + s.textLength;
+      pieces.push(storedBlock(opens[k], false), s.out.subarray(0, s.outLength));
+    });
     crc = crc32(FULL_CLOSE, crc);
-    const size =
-      body.length + SOLAR_OPEN.length + solar.textLength + WIND_OPEN.length + wind.textLength + FULL_CLOSE.length;
-    const full = gzipMember(
-      [
-        bodyPiece,
-        storedBlock(SOLAR_OPEN, false),
-        solar.out.subarray(0, solar.outLength),
-        storedBlock(WIND_OPEN, false),
-        wind.out.subarray(0, wind.outLength),
-        storedBlock(FULL_CLOSE, true),
-      ],
-      crc,
-      size,
-    );
+    size += FULL_CLOSE.length;
+    pieces.push(storedBlock(FULL_CLOSE, true));
+    const full = gzipMember(pieces, crc, size);
     // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
     // so any change to the JSON changes these bytes and the tag, which is all a strong validator
     // needs. Only a new encoder could also change the tag of unchanged JSON: a needless refetch.
@@ -161,12 +181,30 @@ export function yearKwh(solar: Float64Array, wind: Float64Array): Int32Array {
 
 /** The whole result at once, in the calling thread (warm-up, the bench's serializing figure). */
 export function serializeResult(scenarioId: string, result: EngineResult): SerializedResult {
-  const { solar_hourly, wind_hourly, ...statements } = result;
+  const { solar_hourly, wind_hourly, ...rest } = result;
+  const statements = withoutStorageHourly(rest);
   const hours = result.hours_per_year;
   const writer = new ResultWriter();
   writer.begin();
   for (let y = 0; y < result.years; y++) {
-    writer.yearMwh(solar_hourly.subarray(y * hours, (y + 1) * hours), wind_hourly.subarray(y * hours, (y + 1) * hours));
+    const at = (a: Float64Array) => a.subarray(y * hours, (y + 1) * hours);
+    writer.yearMwh(at(solar_hourly), at(wind_hourly), storageYear(result, at));
   }
   return writer.finish(scenarioId, statements);
+}
+
+/** A year of the battery's series (views), or undefined without a battery. */
+export function storageYear(
+  result: Partial<Record<(typeof STORAGE_HOURLY)[number], Float64Array>>,
+  at: (a: Float64Array) => Float64Array,
+): StorageYear | undefined {
+  const [charge, discharge, soc, grid] = STORAGE_HOURLY.map((name) => result[name]);
+  return charge && discharge && soc && grid ? [at(charge), at(discharge), at(soc), at(grid)] : undefined;
+}
+
+/** The statements without the battery's hourly arrays (they are written after wind_hourly). */
+export function withoutStorageHourly<T extends object>(statements: T): Omit<T, (typeof STORAGE_HOURLY)[number]> {
+  const copy = { ...statements } as Record<string, unknown>;
+  for (const name of STORAGE_HOURLY) delete copy[name];
+  return copy as Omit<T, (typeof STORAGE_HOURLY)[number]>;
 }

@@ -4,11 +4,11 @@
 // result goes straight to the worker's main thread, so the engine thread is already free for the
 // next calculation meanwhile.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { type ResultStatements, ResultWriter, type SerializedResult } from './serialize.ts';
+import { type ResultStatements, ResultWriter, type SerializedResult, type StorageYear } from './serialize.ts';
 
 export type ResultRequest =
   | { type: 'begin' }
-  | { type: 'years'; solar: Float64Array[]; wind: Float64Array[] }
+  | { type: 'years'; solar: Float64Array[]; wind: Float64Array[]; storage: StorageYear[] }
   | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements; hourly: boolean };
 /** On the results port, to the main thread: the stored forms of calculation `seq` of this thread. */
 export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
@@ -37,7 +37,7 @@ warmUp();
 port.on('message', (req: ResultRequest) => {
   if (req.type === 'begin') writer.begin();
   else if (req.type === 'years') {
-    for (let i = 0; i < req.solar.length; i++) writer.yearMwh(req.solar[i], req.wind[i]);
+    for (let i = 0; i < req.solar.length; i++) writer.yearMwh(req.solar[i], req.wind[i], req.storage[i]);
   } else {
     const t0 = performance.now();
     const result = writer.finish(req.scenarioId, req.statements, req.hourly);
