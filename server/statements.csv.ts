@@ -1,6 +1,8 @@
 // The hourly data as CSV, generated from the stored statements' hourly arrays one year at a time.
+import { HOURS_PER_YEAR } from '../shared/calendar.ts';
+
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const HOURS = 8760;
+const HOURS = HOURS_PER_YEAR;
 
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 

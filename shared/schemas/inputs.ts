@@ -3,12 +3,17 @@
 // that depend on other fields (time zone, climate, start year, seed) are
 // filled by shared/inputs.resolve.ts before a scenario is stored.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { HOURS_PER_YEAR } from '../calendar.ts';
 
 const Num = (min: number, max: number, dflt: number | undefined, description: string) =>
   Type.Number({ minimum: min, maximum: max, description, ...(dflt === undefined ? {} : { default: dflt }) });
 
-const Series8760 = (description: string, min = -1e9, max = 1e9) =>
-  Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: 8760, maxItems: 8760, description });
+const HourlySeries = (description: string, min = -1e9, max = 1e9) =>
+  Type.Array(Type.Number({ minimum: min, maximum: max }), {
+    minItems: HOURS_PER_YEAR,
+    maxItems: HOURS_PER_YEAR,
+    description,
+  });
 
 /** A value per calendar month (12) or one value for every month. */
 const Monthly = (min: number, max: number, description: string) =>
@@ -69,12 +74,12 @@ export const SyntheticWeather = Type.Object(
 export const SuppliedWeather = Type.Object(
   {
     source: Type.Literal('supplied'),
-    ghi: Series8760('Global horizontal irradiance, W/m², hour-beginning local standard time.', 0, 1500),
-    dni: Series8760('Direct normal irradiance, W/m².', 0, 1500),
-    dhi: Series8760('Diffuse horizontal irradiance, W/m².', 0, 1000),
-    temp_air_c: Series8760('Dry-bulb air temperature, °C.', -90, 70),
-    wind_speed_ms: Series8760('Wind speed at wind_height_m, m/s.', 0, 100),
-    pressure_mbar: Type.Optional(Series8760('Air pressure, mbar. Default: from elevation.', 300, 1100)),
+    ghi: HourlySeries('Global horizontal irradiance, W/m², hour-beginning local standard time.', 0, 1500),
+    dni: HourlySeries('Direct normal irradiance, W/m².', 0, 1500),
+    dhi: HourlySeries('Diffuse horizontal irradiance, W/m².', 0, 1000),
+    temp_air_c: HourlySeries('Dry-bulb air temperature, °C.', -90, 70),
+    wind_speed_ms: HourlySeries('Wind speed at wind_height_m, m/s.', 0, 100),
+    pressure_mbar: Type.Optional(HourlySeries('Air pressure, mbar. Default: from elevation.', 300, 1100)),
     wind_height_m: Num(1, 300, 10, 'Height at which wind speed was measured, metres.'),
     shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
   },
@@ -431,8 +436,8 @@ export const Market = Obj(
     ),
     merchant_hourly_prices: Type.Optional(
       Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
-        minItems: 8760,
-        maxItems: 8760,
+        minItems: HOURS_PER_YEAR,
+        maxItems: HOURS_PER_YEAR,
         description: 'Year-1 merchant price for each hour; replaces price and shape; escalated yearly.',
       }),
     ),

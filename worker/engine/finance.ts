@@ -188,16 +188,11 @@ function storageCosts(
   line.total += line.storage_fixed_om + line.storage_variable_om + line.storage_replacement;
 }
 
-export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
+/** The capital side of the project: reserves, debt and its service, tax credits and depreciation. */
+function capitalStructure(inputs: ResolvedInputs, data: FinanceInput, capex: number, operating: OperatingYears) {
   const f = inputs.finance;
   const years = data.revenue.length;
-  const capex = installedCost(inputs);
   const inflation = f.inflation_percent / 100;
-  const stateRate = f.state_tax_rate_percent / 100;
-  const federalRate = f.tax_rate_percent / 100;
-  const combinedRate = stateRate + federalRate * (1 - stateRate);
-  const { lines, opex, salvage, ebitda } = operatingYears(inputs, data, capex);
-
   // SAM Single Owner: cash available for debt service is EBITDA (before income tax, because the
   // owner pays tax from all its business) less the equipment reserve's funding.
   const equipment = equipmentReserve(
@@ -208,7 +203,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     years,
   );
   const cfads = new Float64Array(years + 1);
-  for (let y = 1; y <= years; y++) cfads[y] = ebitda[y] - equipment.funding[y];
+  for (let y = 1; y <= years; y++) cfads[y] = operating.ebitda[y] - equipment.funding[y];
   const debt = debtSchedule(f.debt, capex, cfads, years);
   const debtFee = (debt.amount * f.debt.fee_percent) / 100;
   const service = new Float64Array(years + 1);
@@ -220,7 +215,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     debtService: service,
     tenor: Math.min(f.debt.tenor_years, years),
     workingCapitalMonths: f.reserves.working_capital_months,
-    operatingExpenses: opex,
+    operatingExpenses: operating.opex,
     equipment,
   });
   const credits = taxCredits(inputs, data, years);
@@ -232,45 +227,76 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   }
   const basis =
     capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind + (credits[1].itc_storage ?? 0) : 0);
-  const depreciationByYear = depreciation(inputs, basis, years, equipment.spending);
+  return {
+    equipment,
+    cfads,
+    debt,
+    debtFee,
+    service,
+    reserve,
+    credits,
+    depreciation: depreciation(inputs, basis, years, equipment.spending),
+  };
+}
 
-  const incomeStatement: IncomeStatementYear[] = [];
-  const cashFlow: CashFlowYear[] = [];
-  const equityFlow = new Float64Array(years + 1);
-  const projectFlow = new Float64Array(years + 1);
-  const ownerCosts = new Float64Array(years + 1);
-  equityFlow[0] = debt.amount - capex - debtFee - reserve.funding[0];
-  projectFlow[0] = -capex;
-  ownerCosts[0] = -equityFlow[0];
-  cashFlow.push({
+type OperatingYears = ReturnType<typeof operatingYears>;
+type Capital = ReturnType<typeof capitalStructure>;
+
+/** Year 0 of the cash flow: construction, the debt drawn, its fee and the reserves' first funding. */
+function constructionYear(capex: number, capital: Capital): CashFlowYear {
+  const equity = capital.debt.amount - capex - capital.debtFee - capital.reserve.funding[0];
+  return {
     year: 0,
     capex,
-    debt_fee: debtFee,
+    debt_fee: capital.debtFee,
     ebitda: 0,
     reserve_interest: 0,
     income_tax: 0,
     tax_credits: { ...NO_CREDITS },
-    debt_drawdown: debt.amount,
+    debt_drawdown: capital.debt.amount,
     interest: 0,
     principal: 0,
     cfads: 0,
     dscr: null,
-    reserve_funding: reserve.funding[0],
+    reserve_funding: capital.reserve.funding[0],
     equipment_replacement: 0,
-    equity_cash_flow: equityFlow[0],
-    cumulative_equity_cash_flow: equityFlow[0],
-  });
+    equity_cash_flow: equity,
+    cumulative_equity_cash_flow: equity,
+  };
+}
 
+/** The income statement and cash flow of every operating year, and the flows the KPIs are made of. */
+function statements(
+  inputs: ResolvedInputs,
+  data: FinanceInput,
+  capex: number,
+  operating: OperatingYears,
+  capital: Capital,
+) {
+  const f = inputs.finance;
+  const years = data.revenue.length;
+  const stateRate = f.state_tax_rate_percent / 100;
+  const federalRate = f.tax_rate_percent / 100;
+  const combinedRate = stateRate + federalRate * (1 - stateRate);
+  const { ebitda, lines, salvage } = operating;
+  const { debt, reserve, credits, service, cfads, equipment } = capital;
+  const incomeStatement: IncomeStatementYear[] = [];
+  const year0 = constructionYear(capex, capital);
+  const cashFlow: CashFlowYear[] = [year0];
+  const equityFlow = new Float64Array(years + 1);
+  const projectFlow = new Float64Array(years + 1);
+  const ownerCosts = new Float64Array(years + 1);
+  equityFlow[0] = year0.equity_cash_flow;
+  projectFlow[0] = -capex;
+  ownerCosts[0] = -equityFlow[0];
   let cumulative = equityFlow[0];
   let payback: number | null = cumulative >= 0 ? 0 : null;
-  let dscrMin = Number.POSITIVE_INFINITY;
-  let dscrSum = 0;
-  let dscrCount = 0;
+  const dscrs: number[] = [];
   for (let y = 1; y <= years; y++) {
     const interest = debt.interest[y];
     const principal = debt.principal[y];
     const reserveInterest = reserve.interest[y];
-    const preTax = ebitda[y] + reserveInterest - depreciationByYear[y] - interest;
+    const preTax = ebitda[y] + reserveInterest - capital.depreciation[y] - interest;
     // Single Owner assumes the owner uses a loss against other income in the same year, so a
     // negative tax (a benefit) is kept, not carried forward; likewise every tax credit is used in
     // the year it arises. State tax is deductible from federal taxable income.
@@ -279,28 +305,22 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     const tax = stateTax + federalTax;
     const credit = credits[y];
     const dscr = service[y] > 0 ? cfads[y] / service[y] : null;
-    if (dscr !== null) {
-      dscrMin = Math.min(dscrMin, dscr);
-      dscrSum += dscr;
-      dscrCount++;
-    }
+    if (dscr !== null) dscrs.push(dscr);
     equityFlow[y] = ebitda[y] + reserveInterest - tax + credit.total - interest - principal - reserve.funding[y];
     projectFlow[y] =
-      ebitda[y] - equipment.funding[y] - combinedRate * (ebitda[y] - depreciationByYear[y]) + credit.total;
+      ebitda[y] - equipment.funding[y] - combinedRate * (ebitda[y] - capital.depreciation[y]) + credit.total;
     // The owner's costs: what the revenue pays beyond the equity cash flow (SAM's annual costs).
     ownerCosts[y] = data.revenue[y - 1].total - equityFlow[y];
     cumulative += equityFlow[y];
     if (payback === null && cumulative >= 0) payback = y;
-
-    const revenue = data.revenue[y - 1];
     incomeStatement.push({
       year: y,
-      revenue: { ...revenue },
+      revenue: { ...data.revenue[y - 1] },
       salvage_value: salvage[y],
       operating_expenses: lines[y - 1],
       ebitda: ebitda[y],
       reserve_interest: reserveInterest,
-      depreciation: depreciationByYear[y],
+      depreciation: capital.depreciation[y],
       interest,
       pre_tax_income: preTax,
       state_income_tax: stateTax,
@@ -328,28 +348,45 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
       cumulative_equity_cash_flow: cumulative,
     });
   }
+  return { incomeStatement, cashFlow, equityFlow, projectFlow, ownerCosts, payback, dscrs };
+}
+
+export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
+  const f = inputs.finance;
+  const years = data.revenue.length;
+  const capex = installedCost(inputs);
+  const inflation = f.inflation_percent / 100;
+  const operating = operatingYears(inputs, data, capex);
+  const capital = capitalStructure(inputs, data, capex, operating);
+  const s = statements(inputs, data, capex, operating, capital);
 
   const realRate = f.discount_rate_real_percent / 100;
   const nominal = nominalRate(realRate, inflation);
   const energy = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) energy[y] = data.deliveredMwh[y - 1];
-  const lcoe = levelizedCost(ownerCosts, energy, nominal, realRate);
+  const lcoe = levelizedCost(s.ownerCosts, energy, nominal, realRate);
   const percentiles = energyPercentiles(inputs, data.solarMwh, data.windMwh);
-
+  let dscrMin = Number.POSITIVE_INFINITY;
+  let dscrSum = 0;
+  for (const d of s.dscrs) {
+    dscrMin = Math.min(dscrMin, d);
+    dscrSum += d;
+  }
+  const dscrCount = s.dscrs.length;
   return {
-    income_statement: incomeStatement,
-    cash_flow: cashFlow,
+    income_statement: s.incomeStatement,
+    cash_flow: s.cashFlow,
     revenue_breakdown: breakdown(data.revenue, data.storage !== undefined),
     kpis: {
-      project_npv: npv(nominal, projectFlow),
-      equity_npv: npv(nominal, equityFlow),
-      project_irr: irr(projectFlow),
-      equity_irr: irr(equityFlow),
+      project_npv: npv(nominal, s.projectFlow),
+      equity_npv: npv(nominal, s.equityFlow),
+      project_irr: irr(s.projectFlow),
+      equity_irr: irr(s.equityFlow),
       lcoe_nominal: lcoe.nominal,
       lcoe_real: lcoe.real,
       min_dscr: dscrCount > 0 ? dscrMin : null,
       average_dscr: dscrCount > 0 ? dscrSum / dscrCount : null,
-      payback_year: payback,
+      payback_year: s.payback,
       energy_p50_mwh: percentiles.p50,
       energy_p90_mwh: percentiles.p90,
       energy_p90_10y_mwh: percentiles.p90_10y,

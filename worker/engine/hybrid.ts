@@ -2,8 +2,7 @@
 // technology, then the export limit. When solar + wind exceed the limit both
 // are cut in proportion to their output in that hour, so neither technology
 // is favoured and the revenue split follows the energy split.
-
-const HOURS_PER_YEAR = 8760;
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 
 /** Output remaining after `year` − 1 years of compounded decline (year 1 = 1). */
 export function degradationFactor(percentPerYear: number, year: number): number {

@@ -4,6 +4,7 @@
 // result goes straight to the worker's main thread, so the engine thread is already free for the
 // next calculation meanwhile.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import { type ResultStatements, ResultWriter, type SerializedResult, type StorageYear } from './serialize.ts';
 
 export type ResultRequest =
@@ -21,7 +22,7 @@ const writer = new ResultWriter();
 
 // A fresh thread writes its first result several times slower while V8 compiles the writer.
 function warmUp(): void {
-  const hours = 8760;
+  const hours = HOURS_PER_YEAR;
   const kwh = new Int32Array(2 * hours);
   for (let i = 0; i < kwh.length; i++) kwh[i] = (i * 7919) % 250_000;
   for (let run = 0; run < 2; run++) {
