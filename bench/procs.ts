@@ -32,6 +32,8 @@ export async function spawnService(options: {
   args?: string[];
   /** Node flags before the entry point, e.g. the web's WEB_NODE_FLAGS. */
   nodeFlags?: readonly string[];
+  /** Another command line instead of this Node with entry and args (e.g. `npm run worker`, in a cgroup). */
+  argv?: [string, string[]];
   env: Record<string, string>;
   logDir: string;
   /** A substring of the line that says the process is ready. */
@@ -42,15 +44,15 @@ export async function spawnService(options: {
   const profile = profiling.enabled
     ? ['--cpu-prof', `--cpu-prof-dir=${join(options.logDir, 'profiles', options.name)}`]
     : [];
-  const child = spawn(
+  const [command, args] = options.argv ?? [
     process.execPath,
     [...profile, ...(options.nodeFlags ?? []), options.entry, ...(options.args ?? [])],
-    {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  ];
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = createWriteStream(join(options.logDir, `${options.name}.log`));
   child.stderr?.pipe(log, { end: false });
   const collected: Array<Record<string, unknown>> = [];

@@ -4,7 +4,7 @@
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
-//                     sweeps (#12), viewer (#13, in Chromium)
+//                     sweeps (#12), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { loadConfig } from '../shared/config.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
+import { DYNO_FULL, DYNO_QUICK, dyno } from './figures.dyno.ts';
 import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
@@ -24,7 +25,7 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'dyno'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -50,6 +51,7 @@ if (loadAtStart > 0.5 * cpus().length) console.log('WARNING: the machine is busy
 
 const rows: Row[] = [];
 const notes: string[] = [];
+const skipped: string[] = [];
 step(`#1 engine: ${sizes.engineRuns} runs of the default scenario`);
 const engine = measureEngine(sizes.engineWarmup, sizes.engineRuns);
 rows.push({
@@ -106,7 +108,18 @@ try {
   process.on('SIGTERM', onInterrupt);
   step(cluster.describe);
   load = new LoadProcess();
-  const b: Bench = { quick, sizes, logDir, load, cluster, engine, rows, notes, pool: (url) => pools.pool(url) };
+  const b: Bench = {
+    quick,
+    sizes,
+    logDir,
+    load,
+    cluster,
+    engine,
+    rows,
+    notes,
+    skipped,
+    pool: (url) => pools.pool(url),
+  };
 
   const mainUrl = await cluster.database('main');
   if (only.has('queue')) {
@@ -152,6 +165,10 @@ try {
     step('#13 the viewer in Chromium');
     await viewer(b, await cluster.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
   }
+  if (only.has('dyno')) {
+    step('#14 the Procfile in 512 MB memory cgroups');
+    await dyno(b, await cluster.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL);
+  }
 } catch (err) {
   crashed = err;
 } finally {
@@ -191,8 +208,10 @@ writeFileSync(
       postgres: cluster?.describe ?? null,
       sizes,
       only: [...only],
-      rows,
+      // Each row met, missed, or shown for context (no target).
+      rows: rows.map((r) => ({ ...r, status: r.met === null ? 'context' : r.met ? 'met' : 'missed' })),
       notes,
+      skipped,
       missed: missed.map((r) => `#${r.n} ${r.figure}`),
       error: crashed ? String(crashed instanceof Error ? (crashed.stack ?? crashed.message) : crashed) : null,
       markdown: renderMarkdown(rows),

@@ -2,7 +2,7 @@
 // progress, sending heartbeats and answering pg-boss while the engine computes. Each finished year
 // goes to this thread's result thread, which writes and compresses it meanwhile and sends the
 // result to the main thread itself: this thread is free for the next calculation at once.
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, type ResourceLimits, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
@@ -23,6 +23,8 @@ export interface ThreadData {
   cacheBytes: number;
   /** Where the result thread sends each finished result (ResultReply). */
   results: MessagePort;
+  /** The result thread's V8 heap limits. */
+  resultHeap: ResourceLimits;
 }
 /** seq numbers this thread's calculations; the result on the results port carries it back. */
 /** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
@@ -38,7 +40,7 @@ if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
 // ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
 // a calculation is visibly under way. The thread blocks as a long calculation would.
-const { testDelayMs, cacheBytes, results: resultPort } = workerData as ThreadData;
+const { testDelayMs, cacheBytes, results: resultPort, resultHeap } = workerData as ThreadData;
 const profiles = cacheBytes > 0 ? new LruProfileCache(cacheBytes) : undefined;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -50,7 +52,7 @@ const warm = resolveInputs(
   { scenarioId: warmId, now: new Date(0) },
 );
 for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, solar, wind) => [solar.slice(), wind.slice()] });
-const results = new ResultClient(resultPort);
+const results = new ResultClient(resultPort, resultHeap);
 
 port.on('message', (req: ThreadRequest) => {
   try {

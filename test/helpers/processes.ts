@@ -20,8 +20,10 @@ export interface Proc {
   output(lines?: number): string;
 }
 
-function spawnProc(entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [entry], {
+/** `argv`: another command line than this Node with `entry` (a worker with its npm script's flags, in a cgroup). */
+function spawnProc(entry: string, env: Record<string, string>, argv?: [string, string[]]): Proc {
+  const [command, args] = argv ?? [process.execPath, [entry]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -118,8 +120,8 @@ export async function startWeb(databaseUrl: string, env: Record<string, string> 
 }
 
 /** Spawns the worker without waiting for it to start (it may be waiting for its database). */
-export function launchWorker(databaseUrl: string, env: Record<string, string> = {}): Proc {
-  return spawnProc('worker/main.ts', { DATABASE_URL: databaseUrl, ...env });
+export function launchWorker(databaseUrl: string, env: Record<string, string> = {}, argv?: [string, string[]]): Proc {
+  return spawnProc('worker/main.ts', { DATABASE_URL: databaseUrl, ...env }, argv);
 }
 
 export const workerStarted = (l: Record<string, unknown>) => l.msg === 'worker started';
