@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Pool } from 'pg';
 import { commandLine, type MemoryCgroup, memoryCgroup, processRss } from '../test/helpers/cgroup.ts';
 import type { Bench } from './context.ts';
 import { spawnService } from './procs.ts';
@@ -37,7 +38,16 @@ export const DYNO_QUICK: DynoSizes = {
   singles: 3,
 };
 
-const DYNO_MB = 512;
+/** A dyno size and the settings the sizing guide (docs/sizing.md) gives it; `--dyno=<MB>` picks one. */
+export interface DynoProfile {
+  mb: number;
+  env: Record<string, string>;
+}
+export const DYNO_PROFILES: Record<string, DynoProfile> = {
+  '512': { mb: 512, env: {} },
+  '1024': { mb: 1024, env: { WORKER_CONCURRENCY: '2', ENGINE_CACHE_MB: '64' } },
+  '2560': { mb: 2560, env: { WORKER_CONCURRENCY: '2', WORKER_PREFETCH: '1', ENGINE_CACHE_MB: '512' } },
+};
 const site = { latitude: 35.2, longitude: -101.8 };
 
 /** A process type of the Procfile, in its own cgroup (or none), and the peak memory seen. */
@@ -50,10 +60,10 @@ interface Dyno {
   treePeakMb: number;
 }
 
-function makeDyno(name: string, notes: string[]): Dyno {
-  const made = memoryCgroup(`hourglass-${name}`, DYNO_MB);
+function makeDyno(name: string, mb: number, notes: string[]): Dyno {
+  const made = memoryCgroup(`hourglass-${name}`, mb);
   if ('unavailable' in made) {
-    notes.push(`#14: ${name}: no ${DYNO_MB} MB limit enforced (${made.unavailable}); its RSS is sampled instead`);
+    notes.push(`#14: ${name}: no ${mb} MB limit enforced (${made.unavailable}); its RSS is sampled instead`);
     return { name, cgroup: null, peakMb: 0, treePeakMb: 0 };
   }
   return { name, cgroup: made, peakMb: 0, treePeakMb: 0 };
@@ -103,6 +113,102 @@ function sampler(dynos: { dyno: Dyno; root: () => number; entry: string }[]): ()
   };
 }
 
+/** The Node process of a dyno that runs `worker/main.ts` (not the shell npm runs it with), or the root itself. */
+function nodePid(d: Dyno, root: number): number {
+  const pids = (d.cgroup ? d.cgroup.pids() : tree(root)).filter((p) => commandLine(p).includes('worker/main.ts'));
+  return pids.sort((x, y) => processRss(y).rssMb - processRss(x).rssMb)[0] ?? root;
+}
+
+/** CPU time a process has used (all its threads), ms; NaN if it is not on this machine. */
+function cpuMsOf(pid: number): number {
+  try {
+    const f = /^\d+ \(.*\) (.*)$/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8').trim())?.[1].split(' ') ?? [];
+    // After the state (field 3): utime and stime are fields 14 and 15, in 1/100 s.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * What the processes ask of Postgres: the most connections each application name held at once,
+ * and the CPU time of the backends serving the worker (when the server runs on this machine).
+ */
+class DatabaseUse {
+  readonly #pool: Pool;
+  readonly peak = new Map<string, number>();
+  /** Worker backends: CPU ms when first seen, and last read. */
+  readonly #backends = new Map<number, { first: number; last: number }>();
+
+  constructor(pool: Pool) {
+    this.#pool = pool;
+  }
+
+  async sample(): Promise<void> {
+    const { rows } = await this.#pool.query<{ pid: number; app: string }>(
+      `SELECT pid, application_name AS app FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name LIKE 'hourglass-%' AND application_name <> 'hourglass-bench'`,
+    );
+    const counts = new Map<string, number>();
+    for (const { pid, app } of rows) {
+      counts.set(app, (counts.get(app) ?? 0) + 1);
+      if (!app.startsWith('hourglass-worker')) continue;
+      const cpu = cpuMsOf(pid);
+      const seen = this.#backends.get(pid);
+      if (seen) seen.last = cpu;
+      else this.#backends.set(pid, { first: cpu, last: cpu });
+    }
+    for (const [app, n] of counts) this.peak.set(app, Math.max(n, this.peak.get(app) ?? 0));
+  }
+
+  /** CPU ms the worker's backends used while sampled (backends that started mid-run count from then). */
+  workerBackendsCpuMs(): number {
+    let sum = 0;
+    for (const { first, last } of this.#backends.values()) sum += last - first;
+    return sum;
+  }
+}
+
+/** Connections and CPU per scenario of the worker and of the Postgres backends serving it. */
+async function reportUse(
+  b: Bench,
+  url: string,
+  use: { database: DatabaseUse; workerCpuMs: number; seconds: number; profile: DynoProfile },
+): Promise<void> {
+  const { rows } = await b
+    .pool(url)
+    .query<{ n: number }>(`SELECT count(*)::int AS n FROM scenarios WHERE status = 'succeeded'`);
+  const n = rows[0].n;
+  const workerConnections = [...use.database.peak]
+    .filter(([app]) => app.startsWith('hourglass-worker'))
+    .reduce((sum, [, c]) => sum + c, 0);
+  const pgMs = use.database.workerBackendsCpuMs() / n;
+  b.rows.push(
+    {
+      n: '14',
+      figure: `Postgres connections one worker held at most (${use.profile.mb} MB settings)`,
+      value: workerConnections,
+      unit: 'count',
+      target: 'context',
+      met: null,
+    },
+    {
+      n: '14',
+      figure: "CPU per scenario of the Postgres backends serving the worker (this workload's mix)",
+      value: pgMs,
+      unit: 'ms',
+      baseline: { label: 'the worker process', value: use.workerCpuMs / n },
+      target: 'context',
+      met: null,
+    },
+  );
+  b.notes.push(
+    `#14: ${n} scenarios in ${use.seconds.toFixed(0)} s; connections at most, by application: ${[...use.database.peak]
+      .map(([app, c]) => `${app} ${c}`)
+      .join(', ')}`,
+  );
+}
+
 function signal(pid: number): void {
   try {
     process.kill(pid, 'SIGTERM');
@@ -149,10 +255,10 @@ async function postWorkload(base: string, sizes: DynoSizes): Promise<string> {
   return lat.id;
 }
 
-export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<void> {
-  const release = makeDyno('release', b.notes);
-  const webDyno = makeDyno('web', b.notes);
-  const workerDyno = makeDyno('worker', b.notes);
+export async function dyno(b: Bench, url: string, sizes: DynoSizes, profile: DynoProfile): Promise<void> {
+  const release = makeDyno('release', 512, b.notes);
+  const webDyno = makeDyno('web', 512, b.notes);
+  const workerDyno = makeDyno('worker', profile.mb, b.notes);
   const dynos = [release, webDyno, workerDyno];
   const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' };
   try {
@@ -175,7 +281,7 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<voi
       name: 'dyno-worker',
       entry: '',
       argv: npmArgv(workerDyno, 'worker'),
-      env: { DATABASE_URL: url },
+      env: { DATABASE_URL: url, ...profile.env },
       logDir: b.logDir,
       ready: '"msg":"worker started"',
     });
@@ -188,11 +294,16 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<voi
       { dyno: workerDyno, root: () => worker.pid, entry: 'worker/main.ts' },
     ]);
     const pool = b.pool(url);
+    const database = new DatabaseUse(pool);
+    const workerCpu0 = cpuMsOf(nodePid(workerDyno, worker.pid));
     let latId = '';
+    let workerCpuMs = Number.NaN;
+    const t0 = performance.now();
     try {
       latId = await postWorkload(`http://127.0.0.1:${web.port}`, sizes);
       const deadline = performance.now() + 900_000;
       for (;;) {
+        await database.sample();
         const { rows } = await pool.query<{ open: number }>(
           `SELECT count(*)::int AS open FROM scenarios WHERE status IN ('queued', 'running')`,
         );
@@ -200,6 +311,7 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<voi
         if (workerDyno.cgroup?.oomKills() || performance.now() > deadline) break;
         await sleep(200);
       }
+      workerCpuMs = cpuMsOf(nodePid(workerDyno, worker.pid)) - workerCpu0;
     } finally {
       await stop();
       // As the platform stops a dyno: SIGTERM to every process in it (npm does not pass it on).
@@ -212,7 +324,9 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<voi
         await emptied(d);
       }
     }
-    await report(b, url, latId, dynos, idleMb);
+    const seconds = (performance.now() - t0) / 1000;
+    await report(b, url, latId, dynos, idleMb, profile);
+    await reportUse(b, url, { database, workerCpuMs, seconds, profile });
   } finally {
     for (const d of dynos) {
       try {
@@ -224,7 +338,14 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes): Promise<voi
   }
 }
 
-async function report(b: Bench, url: string, latId: string, dynos: Dyno[], idleMb: number): Promise<void> {
+async function report(
+  b: Bench,
+  url: string,
+  latId: string,
+  dynos: Dyno[],
+  idleMb: number,
+  profile: DynoProfile,
+): Promise<void> {
   const [release, web, worker] = dynos;
   const { rows } = await b.pool(url).query<{
     total: number;
@@ -245,21 +366,25 @@ async function report(b: Bench, url: string, latId: string, dynos: Dyno[], idleM
   const r = rows[0];
   const kills = dynos.reduce((n, d) => n + (d.cgroup?.oomKills() ?? 0), 0);
   const limited = worker.cgroup !== null;
-  const how = limited ? `in a ${DYNO_MB} MB cgroup` : 'RSS sampled, no cgroup';
+  const how = (mb: number) => (limited ? `in a ${mb} MB cgroup` : 'RSS sampled, no cgroup');
+  const settings = Object.entries(profile.env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  const targetMb = Math.round(0.85 * profile.mb);
   const rate = r.lat_n / r.lat_seconds;
   b.rows.push(
     {
       n: '14',
-      figure: `Worker (npm run worker, defaults) ${how}: peak RSS of its Node process`,
+      figure: `Worker (npm run worker, ${settings || 'defaults'}) ${how(profile.mb)}: peak RSS of its Node process`,
       value: worker.peakMb,
       unit: 'MB',
       baseline: { label: 'the same worker, started and idle', value: idleMb },
-      target: '≤ 435 MB (85 % of 512)',
-      met: worker.peakMb <= 435,
+      target: `≤ ${targetMb} MB (85 % of ${profile.mb})`,
+      met: worker.peakMb <= targetMb,
     },
     {
       n: '14',
-      figure: `Web (npm run web) ${how}: peak RSS of its Node process`,
+      figure: `Web (npm run web) ${how(512)}: peak RSS of its Node process`,
       value: web.peakMb,
       unit: 'MB',
       target: '≤ 300 MB',

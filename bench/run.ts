@@ -5,6 +5,7 @@
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
 //                     sweeps (#12), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups)
+//   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { loadConfig } from '../shared/config.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
-import { DYNO_FULL, DYNO_QUICK, dyno } from './figures.dyno.ts';
+import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
 import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
@@ -33,6 +34,9 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : GROUPS);
 for (const g of only) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--only: unknown group ${g}`);
 const sizes = quick ? QUICK : FULL;
+const dynoArg = process.argv.find((a) => a.startsWith('--dyno='))?.slice('--dyno='.length) ?? '512';
+const dynoProfile = DYNO_PROFILES[dynoArg];
+if (!dynoProfile) throw new Error(`--dyno: one of ${Object.keys(DYNO_PROFILES).join(', ')} (MB)`);
 const config = loadConfig();
 const t0 = performance.now();
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
@@ -166,8 +170,8 @@ try {
     await viewer(b, await cluster.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
   }
   if (only.has('dyno')) {
-    step('#14 the Procfile in 512 MB memory cgroups');
-    await dyno(b, await cluster.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL);
+    step(`#14 the Procfile in memory cgroups (the worker's: ${dynoProfile.mb} MB)`);
+    await dyno(b, await cluster.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL, dynoProfile);
   }
 } catch (err) {
   crashed = err;
