@@ -4,6 +4,7 @@
 // result to the main thread itself: this thread is free for the next calculation at once.
 import { type MessagePort, parentPort, type ResourceLimits, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
+import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { CalculationInputError, calculate } from './engine/index.ts';
@@ -53,6 +54,11 @@ const warm = resolveInputs(
 );
 for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, solar, wind) => [solar.slice(), wind.slice()] });
 const results = new ResultClient(resultPort, resultHeap);
+// The engine writes every calculation's hourly results into these two arrays: this thread keeps
+// none of them (the result thread gets copies of each year), and 3.5 MB of fresh arrays per
+// calculation piled up as garbage between scavenges when variants reused cached profiles (a
+// 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
+const hourly = { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) };
 
 port.on('message', (req: ThreadRequest) => {
   try {
@@ -69,6 +75,7 @@ port.on('message', (req: ThreadRequest) => {
       },
       onYear: req.keepHourly ? (_, solar, wind) => results.year(solar, wind) : undefined,
       cache: profiles,
+      hourly,
     });
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...statements } = result;
