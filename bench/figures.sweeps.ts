@@ -205,7 +205,7 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
       },
       {
         n: '12',
-        figure: 'Worker peak RSS while draining (default settings)',
+        figure: 'Worker peak RSS while draining (defaults, but WORKER_PREFETCH=1 as every bench worker)',
         value: Math.max(rssReuse, rssLat),
         unit: 'MB',
         baseline: { label: 'the same worker, started and idle', value: rssIdle, unit: 'MB' },
