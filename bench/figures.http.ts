@@ -7,6 +7,9 @@ import { cpuSince, cpuSnapshot, peakRssMb, resetPeakRss, rssMb, startWeb } from 
 import { median } from './stats.ts';
 import { BASELINE_PATH } from './web.baseline.ts';
 
+/** A latency for a note; the load process sends NaN (no sample, e.g. on a starved machine) as null. */
+const ms = (v: number | null) => (v === null || !Number.isFinite(v) ? 'n/a' : v.toFixed(1));
+
 /** "web 0.41 ms, postgres 0.93 ms, …": CPU ms per request from a cpuSince() delta. */
 export function perRequest(cpu: Record<string, number>, requests: number): string {
   return Object.entries(cpu)
@@ -89,7 +92,7 @@ export async function createThroughput(b: Bench): Promise<void> {
       },
     );
     b.notes.push(
-      `#4: create p50 ${real.p50.toFixed(1)} ms (baseline ${base.p50.toFixed(1)} ms); paced at ${PACED_RATE}/s: p50 ${paced.p50.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms, from each request's scheduled start${real.errors + paced.errors ? `; errors: ${[...real.errorSamples, ...paced.errorSamples].join('; ')}` : ''}`,
+      `#4: create p50 ${ms(real.p50)} ms (baseline ${ms(base.p50)} ms); paced at ${PACED_RATE}/s: p50 ${ms(paced.p50)} ms, p99 ${ms(paced.p99)} ms, from each request's scheduled start${real.errors + paced.errors ? `; errors: ${[...real.errorSamples, ...paced.errorSamples].join('; ')}` : ''}`,
       `#4: CPU per request: ${real.cpu} (baseline route: ${base.cpu})`,
     );
   } finally {

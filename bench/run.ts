@@ -85,6 +85,19 @@ const pools = poolCache();
 let cluster: Cluster | null = null;
 let load: LoadProcess | null = null;
 let crashed: unknown = null;
+/** Groups that threw: the others still run, and the table and results.json still say what was measured. */
+const failedGroups: string[] = [];
+
+/** Runs one group; an error ends that group only (its processes are stopped) and is reported at the end. */
+async function group(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    failedGroups.push(`${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    step(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    await Promise.all([...liveServices].map((s) => s.stop().catch(() => {})));
+  }
+}
 let cleaning: Promise<void> | null = null;
 
 /** Stops everything the bench started; concurrent callers (an interrupt, the finally) share one run. */
@@ -107,6 +120,7 @@ function onInterrupt(): void {
 try {
   step('starting Postgres and migrating a template database');
   cluster = await startCluster(config);
+  const db = cluster;
   // After startCluster: starting the embedded Postgres removes every SIGINT listener.
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
@@ -125,54 +139,61 @@ try {
     pool: (url) => pools.pool(url),
   };
 
-  const mainUrl = await cluster.database('main');
-  if (only.has('queue')) {
-    const web = await startWeb(mainUrl, logDir, 'web-main');
-    try {
-      const worker = await startWorker(mainUrl, logDir, 'worker-main');
-      let ids: string[];
+  const mainUrl = await db.database('main');
+  if (only.has('queue'))
+    await group('queue', async () => {
+      const web = await startWeb(mainUrl, logDir, 'web-main');
       try {
-        step(`#2/#3 pickup over ${sizes.pickupSamples} scenarios, end to end over ${sizes.endToEndSamples}`);
-        ids = await pickupAndEndToEnd(b, mainUrl, web.port);
+        const worker = await startWorker(mainUrl, logDir, 'worker-main');
+        let ids: string[];
+        try {
+          step(`#2/#3 pickup over ${sizes.pickupSamples} scenarios, end to end over ${sizes.endToEndSamples}`);
+          ids = await pickupAndEndToEnd(b, mainUrl, web.port);
+        } finally {
+          await worker.stop();
+        }
+        step('#8/#9 statements');
+        await statements(b, mainUrl, web.port, ids[0]);
+        step(`#5/#6 backlog of ${sizes.backlog} with one worker, then another ${sizes.backlog} with two`);
+        await backlog(b, mainUrl, web.port);
       } finally {
-        await worker.stop();
+        await web.stop();
       }
-      step('#8/#9 statements');
-      await statements(b, mainUrl, web.port, ids[0]);
-      step(`#5/#6 backlog of ${sizes.backlog} with one worker, then another ${sizes.backlog} with two`);
-      await backlog(b, mainUrl, web.port);
-    } finally {
-      await web.stop();
-    }
-    step('#11 disk per scenario');
-    await diskPerScenario(b, mainUrl);
-    // Its ~2 GB of fresh rows would otherwise be vacuumed (autovacuum) while later groups measure.
-    await cluster.drop('main');
-  }
-  if (only.has('sse')) {
-    step(`#7 SSE fan-out to ${sizes.sseStreams} streams`);
-    await sseFanout(b, await cluster.database('sse'));
-  }
-  if (only.has('create')) {
-    step(`#4 create throughput, ${sizes.createMs / 1000} s per route`);
-    await createThroughput(b);
-  }
-  if (only.has('list')) {
-    step(`#10 list of ${sizes.listRows} scenarios`);
-    await list(b, engine.summaryJson);
-  }
-  if (only.has('sweeps')) {
-    step('#12 sweeps');
-    await sweeps(b, await cluster.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
-  }
-  if (only.has('viewer')) {
-    step('#13 the viewer in Chromium');
-    await viewer(b, await cluster.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
-  }
-  if (only.has('dyno')) {
-    step(`#14 the Procfile in memory cgroups (the worker's: ${dynoProfile.mb} MB)`);
-    await dyno(b, await cluster.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL, dynoProfile);
-  }
+      step('#11 disk per scenario');
+      await diskPerScenario(b, mainUrl);
+      // Its ~2 GB of fresh rows would otherwise be vacuumed (autovacuum) while later groups measure.
+      await db.drop('main');
+    });
+  if (only.has('sse'))
+    await group('sse', async () => {
+      step(`#7 SSE fan-out to ${sizes.sseStreams} streams`);
+      await sseFanout(b, await db.database('sse'));
+    });
+  if (only.has('create'))
+    await group('create', async () => {
+      step(`#4 create throughput, ${sizes.createMs / 1000} s per route`);
+      await createThroughput(b);
+    });
+  if (only.has('list'))
+    await group('list', async () => {
+      step(`#10 list of ${sizes.listRows} scenarios`);
+      await list(b, engine.summaryJson);
+    });
+  if (only.has('sweeps'))
+    await group('sweeps', async () => {
+      step('#12 sweeps');
+      await sweeps(b, await db.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
+    });
+  if (only.has('viewer'))
+    await group('viewer', async () => {
+      step('#13 the viewer in Chromium');
+      await viewer(b, await db.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
+    });
+  if (only.has('dyno'))
+    await group('dyno', async () => {
+      step(`#14 the Procfile in memory cgroups (the worker's: ${dynoProfile.mb} MB)`);
+      await dyno(b, await db.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL, dynoProfile);
+    });
 } catch (err) {
   crashed = err;
 } finally {
@@ -216,6 +237,7 @@ writeFileSync(
       rows: rows.map((r) => ({ ...r, status: r.met === null ? 'context' : r.met ? 'met' : 'missed' })),
       notes,
       skipped,
+      failed_groups: failedGroups,
       missed: missed.map((r) => `#${r.n} ${r.figure}`),
       error: crashed ? String(crashed instanceof Error ? (crashed.stack ?? crashed.message) : crashed) : null,
       markdown: renderMarkdown(rows),
@@ -228,7 +250,12 @@ console.log(
   `${rows.length} figures, ${missed.length} target(s) missed; ${seconds.toFixed(0)} s; bench/results.json written`,
 );
 if (interrupted) process.exit(130);
-if (crashed) {
+for (const f of failedGroups) console.error(`a group failed: ${f}`);
+if (crashed || failedGroups.length > 0) {
+  if (!crashed) {
+    console.error(`process logs kept in ${logDir}`);
+    process.exit(2);
+  }
   console.error(
     `the bench crashed: ${crashed instanceof Error ? (crashed.stack ?? crashed.message) : String(crashed)}`,
   );
