@@ -82,6 +82,8 @@ export interface Bench {
   rows: Row[];
   /** Context lines printed under the table: what the figures are made of. */
   notes: string[];
+  /** Groups left out of this run, and why (e.g. no Chromium for #13): listed in bench/results.json. */
+  skipped: string[];
   /** A pool on `url` for the orchestrator's own queries (polling, seeding, sizes). */
   pool(url: string): pg.Pool;
 }

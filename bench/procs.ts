@@ -106,6 +106,24 @@ export function startServer(options: { name: string; entry: string; args: string
   return serve(spawnProc(options.entry, { ...spawnOptions(service), args: options.args }), service);
 }
 
+/**
+ * A web or worker started by another command line (e.g. `npm run worker` inside a memory cgroup),
+ * ready when it logs that it listens or has started.
+ */
+export function startCommand(options: {
+  name: string;
+  logDir: string;
+  argv: [string, string[]];
+  env: Record<string, string>;
+  role: 'web' | 'worker';
+}) {
+  const ready = options.role === 'web' ? LISTENING : WORKER_READY;
+  const service = { name: options.name, logDir: options.logDir, ready };
+  return serve(spawnProc('', { ...spawnOptions(service), argv: options.argv, env: options.env }), service);
+}
+
+const WORKER_READY = { line: workerStarted, contains: '"msg":"worker started"' };
+
 export function startWeb(
   databaseUrl: string,
   logDir: string,
@@ -121,7 +139,7 @@ export function startWorker(databaseUrl: string, logDir: string, name: string, e
   const service = {
     name,
     logDir,
-    ready: { line: workerStarted, contains: '"msg":"worker started"' },
+    ready: WORKER_READY,
     collect: { line: (l: LogLine) => l.msg === 'calculated', contains: '"msg":"calculated"' },
   };
   // The figures in the README were taken with one prefetched job per worker (not yet the default).

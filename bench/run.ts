@@ -4,7 +4,9 @@
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
-//                     sweeps (#12), viewer (#13, in Chromium), resource (#20: files and wakes, in-process)
+//                     sweeps (#12), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups),
+//                     resource (#20: files and wakes, in-process)
+//   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { loadConfig } from '../shared/config.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
+import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
 import { batteryRows, measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
@@ -25,7 +28,7 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'resource'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'dyno', 'resource'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -33,6 +36,9 @@ const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : GROUPS);
 for (const g of only) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--only: unknown group ${g}`);
 const sizes = quick ? QUICK : FULL;
+const dynoArg = process.argv.find((a) => a.startsWith('--dyno='))?.slice('--dyno='.length) ?? '512';
+const dynoProfile = DYNO_PROFILES[dynoArg];
+if (!dynoProfile) throw new Error(`--dyno: one of ${Object.keys(DYNO_PROFILES).join(', ')} (MB)`);
 const config = loadConfig();
 const t0 = performance.now();
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
@@ -51,6 +57,7 @@ if (loadAtStart > 0.5 * cpus().length) console.log('WARNING: the machine is busy
 
 const rows: Row[] = [];
 const notes: string[] = [];
+const skipped: string[] = [];
 step(`#1 engine: ${sizes.engineRuns} runs of the default scenario`);
 const engine = measureEngine(sizes.engineWarmup, sizes.engineRuns);
 rows.push({
@@ -86,6 +93,19 @@ const pools = poolCache();
 let cluster: Cluster | null = null;
 let load: LoadProcess | null = null;
 let crashed: unknown = null;
+/** Groups that threw: the others still run, and the table and results.json still say what was measured. */
+const failedGroups: string[] = [];
+
+/** Runs one group; an error ends that group only (its processes are stopped) and is reported at the end. */
+async function group(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    failedGroups.push(`${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    step(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    await Promise.all([...liveServices].map((s) => s.stop().catch(() => {})));
+  }
+}
 let cleaning: Promise<void> | null = null;
 
 /** Stops everything the bench started; concurrent callers (an interrupt, the finally) share one run. */
@@ -108,57 +128,80 @@ function onInterrupt(): void {
 try {
   step('starting Postgres and migrating a template database');
   cluster = await startCluster(config);
+  const db = cluster;
   // After startCluster: starting the embedded Postgres removes every SIGINT listener.
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
   step(cluster.describe);
   load = new LoadProcess();
-  const b: Bench = { quick, sizes, logDir, load, cluster, engine, rows, notes, pool: (url) => pools.pool(url) };
+  const b: Bench = {
+    quick,
+    sizes,
+    logDir,
+    load,
+    cluster,
+    engine,
+    rows,
+    notes,
+    skipped,
+    pool: (url) => pools.pool(url),
+  };
 
-  const mainUrl = await cluster.database('main');
-  if (only.has('queue')) {
-    const web = await startWeb(mainUrl, logDir, 'web-main');
-    try {
-      const worker = await startWorker(mainUrl, logDir, 'worker-main');
-      let ids: string[];
+  const mainUrl = await db.database('main');
+  if (only.has('queue'))
+    await group('queue', async () => {
+      const web = await startWeb(mainUrl, logDir, 'web-main');
       try {
-        step(`#2/#3 pickup over ${sizes.pickupSamples} scenarios, end to end over ${sizes.endToEndSamples}`);
-        ids = await pickupAndEndToEnd(b, mainUrl, web.port);
+        const worker = await startWorker(mainUrl, logDir, 'worker-main');
+        let ids: string[];
+        try {
+          step(`#2/#3 pickup over ${sizes.pickupSamples} scenarios, end to end over ${sizes.endToEndSamples}`);
+          ids = await pickupAndEndToEnd(b, mainUrl, web.port);
+        } finally {
+          await worker.stop();
+        }
+        step('#8/#9 statements');
+        await statements(b, mainUrl, web.port, ids[0]);
+        step(`#5/#6 backlog of ${sizes.backlog} with one worker, then another ${sizes.backlog} with two`);
+        await backlog(b, mainUrl, web.port);
       } finally {
-        await worker.stop();
+        await web.stop();
       }
-      step('#8/#9 statements');
-      await statements(b, mainUrl, web.port, ids[0]);
-      step(`#5/#6 backlog of ${sizes.backlog} with one worker, then another ${sizes.backlog} with two`);
-      await backlog(b, mainUrl, web.port);
-    } finally {
-      await web.stop();
-    }
-    step('#11 disk per scenario');
-    await diskPerScenario(b, mainUrl);
-    // Its ~2 GB of fresh rows would otherwise be vacuumed (autovacuum) while later groups measure.
-    await cluster.drop('main');
-  }
-  if (only.has('sse')) {
-    step(`#7 SSE fan-out to ${sizes.sseStreams} streams`);
-    await sseFanout(b, await cluster.database('sse'));
-  }
-  if (only.has('create')) {
-    step(`#4 create throughput, ${sizes.createMs / 1000} s per route`);
-    await createThroughput(b);
-  }
-  if (only.has('list')) {
-    step(`#10 list of ${sizes.listRows} scenarios`);
-    await list(b, engine.summaryJson);
-  }
-  if (only.has('sweeps')) {
-    step('#12 sweeps');
-    await sweeps(b, await cluster.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
-  }
-  if (only.has('viewer')) {
-    step('#13 the viewer in Chromium');
-    await viewer(b, await cluster.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
-  }
+      step('#11 disk per scenario');
+      await diskPerScenario(b, mainUrl);
+      // Its ~2 GB of fresh rows would otherwise be vacuumed (autovacuum) while later groups measure.
+      await db.drop('main');
+    });
+  if (only.has('sse'))
+    await group('sse', async () => {
+      step(`#7 SSE fan-out to ${sizes.sseStreams} streams`);
+      await sseFanout(b, await db.database('sse'));
+    });
+  if (only.has('create'))
+    await group('create', async () => {
+      step(`#4 create throughput, ${sizes.createMs / 1000} s per route`);
+      await createThroughput(b);
+    });
+  if (only.has('list'))
+    await group('list', async () => {
+      step(`#10 list of ${sizes.listRows} scenarios`);
+      await list(b, engine.summaryJson);
+    });
+  if (only.has('sweeps'))
+    await group('sweeps', async () => {
+      step('#12 sweeps');
+      await sweeps(b, await db.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
+    });
+  if (only.has('viewer'))
+    await group('viewer', async () => {
+      step('#13 the viewer in Chromium');
+      await viewer(b, await db.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
+    });
+  if (only.has('dyno'))
+    await group('dyno', async () => {
+      step(`#14 the Procfile in memory cgroups (the worker's: ${dynoProfile.mb} MB)`);
+      await dyno(b, await db.database('dyno'), quick ? DYNO_QUICK : DYNO_FULL, dynoProfile);
+    });
 } catch (err) {
   crashed = err;
 } finally {
@@ -198,8 +241,11 @@ writeFileSync(
       postgres: cluster?.describe ?? null,
       sizes,
       only: [...only],
-      rows,
+      // Each row met, missed, or shown for context (no target).
+      rows: rows.map((r) => ({ ...r, status: r.met === null ? 'context' : r.met ? 'met' : 'missed' })),
       notes,
+      skipped,
+      failed_groups: failedGroups,
       missed: missed.map((r) => `#${r.n} ${r.figure}`),
       error: crashed ? String(crashed instanceof Error ? (crashed.stack ?? crashed.message) : crashed) : null,
       markdown: renderMarkdown(rows),
@@ -212,7 +258,12 @@ console.log(
   `${rows.length} figures, ${missed.length} target(s) missed; ${seconds.toFixed(0)} s; bench/results.json written`,
 );
 if (interrupted) process.exit(130);
-if (crashed) {
+for (const f of failedGroups) console.error(`a group failed: ${f}`);
+if (crashed || failedGroups.length > 0) {
+  if (!crashed) {
+    console.error(`process logs kept in ${logDir}`);
+    process.exit(2);
+  }
   console.error(
     `the bench crashed: ${crashed instanceof Error ? (crashed.stack ?? crashed.message) : String(crashed)}`,
   );

@@ -1,32 +1,12 @@
 // `npm test`: a real Postgres (DATABASE_URL's server, or an embedded one), a migrated template
 // database that each test file clones, then tap. Ends with "N passed, N failed".
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { withDatabase } from '../test/helpers/db.ts';
+import { ensureChromium } from './chromium.ts';
 import { serverOrEmbedded } from './embedded-postgres.ts';
-
-/**
- * The browser tests drive Debian's Chromium (npm cannot fetch a browser here). When it is missing
- * and this is a Debian machine run as root, it is installed as CI installs it; otherwise the
- * browser test says what to install.
- */
-async function ensureChromium(): Promise<void> {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (existsSync(chromium) || process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) return;
-  console.log('# installing chromium for the browser tests (apt-get install chromium)');
-  const run = (args: string[]) =>
-    new Promise<number>((resolve) =>
-      spawn('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).on(
-        'exit',
-        (code) => resolve(code ?? 1),
-      ),
-    );
-  await run(['update', '-qq']);
-  if ((await run(['install', '-y', '-qq', 'chromium'])) !== 0) console.log('# could not install chromium');
-}
 
 const config = loadConfig();
 await ensureChromium();

@@ -12,7 +12,12 @@ export interface Config {
   variantBatch: number;
   /** Variants one sweep may have (checked before expanding them). */
   maxSweepVariants: number;
-  /** Megabytes of generation profiles each worker keeps between calculations (sweeps reuse them). */
+  /**
+   * Megabytes of generation profiles each worker keeps between calculations (sweeps reuse them).
+   * 32 by default: a design's two profiles take 3.5 MB, so a sweep over capacities, limits and
+   * prices needs only those, while a sweep that reuses nothing filled any bound with dead profiles
+   * (256 MB of them in a 400-variant latitude sweep); see docs/sizing.md.
+   */
   engineCacheMb: number;
   /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
   bodyLimitBytes: number;
@@ -89,7 +94,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     workerPrefetch: int(env, 'WORKER_PREFETCH', 0, 0, 64),
     variantBatch: int(env, 'WORKER_VARIANT_BATCH', 4, 1, 64),
     maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
-    engineCacheMb: int(env, 'ENGINE_CACHE_MB', 256, 0, 65_536),
+    engineCacheMb: int(env, 'ENGINE_CACHE_MB', 32, 0, 65_536),
     // 16 MiB: a solar file and a wind file with 3 more real years of each (PSM3 ~1.3 MB, SRW ~1 MB a year).
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),

@@ -2,12 +2,33 @@
 // thread (acquire), then runs on it; the thread is free again as soon as the engine is done, while
 // its result thread finishes the result and the job saves it, so the next job's calculation need
 // not wait for either.
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
 import type { ResultReply, SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
+
+/** V8 heap limits of one engine thread and of its result thread. */
+export interface ThreadHeaps {
+  engine: ResourceLimits;
+  result: ResourceLimits;
+}
+
+/**
+ * Each thread's heap limits, set per thread: the worker's `--max-semi-space-size` flag gave the
+ * main, engine and result threads the same 32–64 MB semi-spaces, and a flag overrides these limits
+ * (so the npm script now sets only the minimum, which each limit clamps). The engine keeps 32 MB
+ * semi-spaces (a 96 MB young generation: ~1 scavenge a calculation, as before); with 16 MB ones it
+ * scavenged twice as often, and growing from V8's 1 MB start it scavenged 4× as often and
+ * promoted enough for a mark-compact every other calculation (measured with --trace-gc,
+ * bench/worker.memory.bench.ts; docs/sizing.md). The result thread allocates little that lives:
+ * 4 MB semi-spaces.
+ */
+export const THREAD_HEAPS: ThreadHeaps = {
+  engine: { maxYoungGenerationSizeMb: 96 },
+  result: { maxYoungGenerationSizeMb: 12 },
+};
 
 export type EngineOutcome =
   | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number; totals: EnergyTotals }
@@ -47,10 +68,10 @@ class EngineThread {
   readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
   #seq = 0;
 
-  constructor(testDelayMs: number, cacheBytes: number) {
+  constructor(testDelayMs: number, cacheBytes: number, heaps: ThreadHeaps) {
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData = { testDelayMs, cacheBytes, results: port2 };
-    this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2] });
+    const data: ThreadData = { testDelayMs, cacheBytes, results: port2, resultHeap: heaps.result };
+    this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2], resourceLimits: heaps.engine });
     this.#results = port1;
     port1.on('message', (reply: ResultReply) => {
       const p = this.#pending.get(reply.seq);
@@ -98,12 +119,17 @@ export class EnginePool {
   readonly #size: number;
   readonly #testDelayMs: number;
   readonly #cacheBytes: number;
+  readonly #heaps: ThreadHeaps;
   #draining = false;
 
-  /** size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests set. */
-  constructor(options: { size?: number; testDelayMs?: number; cacheMb?: number } = {}) {
+  /**
+   * size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests
+   * set; heaps: each thread's V8 heap limits (THREAD_HEAPS; a bench compares others).
+   */
+  constructor(options: { size?: number; testDelayMs?: number; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
     this.#size = options.size ?? 1;
     this.#testDelayMs = options.testDelayMs ?? 0;
+    this.#heaps = options.heaps ?? THREAD_HEAPS;
     // ENGINE_CACHE_MB is the worker's: each thread keeps its share of it.
     this.#cacheBytes = Math.floor(((options.cacheMb ?? 0) * 1024 * 1024) / Math.max(1, options.size ?? 1));
   }
@@ -161,7 +187,7 @@ export class EnginePool {
   }
 
   #spawn(): EngineThread {
-    return new EngineThread(this.#testDelayMs, this.#cacheBytes);
+    return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
   }
 
   #lease(thread: EngineThread): EngineLease {

@@ -2,8 +2,9 @@
 // progress, sending heartbeats and answering pg-boss while the engine computes. Each finished year
 // goes to this thread's result thread, which writes and compresses it meanwhile and sends the
 // result to the main thread itself: this thread is free for the next calculation at once.
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, type ResourceLimits, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
+import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { CalculationInputError, calculate } from './engine/index.ts';
@@ -23,6 +24,8 @@ export interface ThreadData {
   cacheBytes: number;
   /** Where the result thread sends each finished result (ResultReply). */
   results: MessagePort;
+  /** The result thread's V8 heap limits. */
+  resultHeap: ResourceLimits;
 }
 /** seq numbers this thread's calculations; the result on the results port carries it back. */
 /** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
@@ -38,7 +41,7 @@ if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
 // ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
 // a calculation is visibly under way. The thread blocks as a long calculation would.
-const { testDelayMs, cacheBytes, results: resultPort } = workerData as ThreadData;
+const { testDelayMs, cacheBytes, results: resultPort, resultHeap } = workerData as ThreadData;
 const profiles = cacheBytes > 0 ? new LruProfileCache(cacheBytes) : undefined;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -50,7 +53,12 @@ const warm = resolveInputs(
   { scenarioId: warmId, now: new Date(0) },
 );
 for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, solar, wind) => [solar.slice(), wind.slice()] });
-const results = new ResultClient(resultPort);
+const results = new ResultClient(resultPort, resultHeap);
+// The engine writes every calculation's hourly results into these two arrays: this thread keeps
+// none of them (the result thread gets copies of each year), and 3.5 MB of fresh arrays per
+// calculation piled up as garbage between scavenges when variants reused cached profiles (a
+// 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
+const hourly = { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) };
 
 port.on('message', (req: ThreadRequest) => {
   try {
@@ -67,6 +75,7 @@ port.on('message', (req: ThreadRequest) => {
       },
       onYear: req.keepHourly ? (_, solar, wind, storage) => results.year(solar, wind, storage) : undefined,
       cache: profiles,
+      hourly,
     });
     const engineMs = performance.now() - t0;
     const { solar_hourly, wind_hourly, ...rest } = result;

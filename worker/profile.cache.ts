@@ -1,6 +1,7 @@
 // The worker's memory of the engine's expensive stages (weather and per-unit generation) between
 // calculations: a sweep's variants that share site, weather, seed and plant design reuse them. An
-// LRU bounded by bytes (ENGINE_CACHE_MB, shared out among the engine threads). Keys are the SHA-256
+// LRU bounded by bytes (ENGINE_CACHE_MB, shared out among the engine threads): the bytes of each
+// profile's whole buffer, which is what it keeps alive, not the length of the view. Keys are the SHA-256
 // of the engine's own profile keys (worker/engine/profiles.ts), which are the canonical text of
 // exactly the inputs that determine a profile; the engine stays pure, the hashing is done here.
 import { createHash } from 'node:crypto';
@@ -40,22 +41,23 @@ export class LruProfileCache implements ProfileCache {
   }
 
   set(key: string, profile: GenerationProfile): void {
-    const size = profile.perMw.byteLength;
+    const size = bytesOf(profile);
     if (size > this.#limit) return;
     const k = digest(key);
     const old = this.#entries.get(k);
     if (old) {
-      this.#bytes -= old.perMw.byteLength;
+      this.#bytes -= bytesOf(old);
       this.#entries.delete(k);
     }
     while (this.#bytes + size > this.#limit) {
       const [oldestKey, oldest] = this.#entries.entries().next().value as [string, GenerationProfile];
       this.#entries.delete(oldestKey);
-      this.#bytes -= oldest.perMw.byteLength;
+      this.#bytes -= bytesOf(oldest);
     }
     this.#entries.set(k, profile);
     this.#bytes += size;
   }
 }
 
+const bytesOf = (profile: GenerationProfile) => profile.perMw.buffer.byteLength;
 const digest = (key: string) => createHash('sha256').update(key).digest('base64url');

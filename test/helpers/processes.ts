@@ -35,6 +35,8 @@ export interface SpawnOptions {
   keepLines?: readonly string[];
   /** The entry point instead of the usual one (e.g. the bench's web baseline). */
   entry?: string;
+  /** Another command line than this Node with the entry (a worker with its npm script's flags, in a cgroup). */
+  argv?: [string, string[]];
 }
 
 /** Complete lines out of a stream's chunks; with `keep`, only those containing one of its strings. */
@@ -62,7 +64,11 @@ const parseLine = (line: string): LogLine => {
 };
 
 export function spawnProc(entry: string, options: SpawnOptions = {}): Proc {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), entry, ...(options.args ?? [])], {
+  const [command, args] = options.argv ?? [
+    process.execPath,
+    [...(options.nodeFlags ?? []), entry, ...(options.args ?? [])],
+  ];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,13 +9,13 @@ import { solvePpaPrice } from './finance.solve.ts';
 import { financeModel } from './finance.ts';
 import { generationProfiles, type ProgressReporter } from './generation.ts';
 import { prepareMarket } from './market.ts';
-import { operateYears, type YearReporter } from './plant.ts';
+import { type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
 import type { ProfileCache } from './profiles.ts';
 import { storageKpis } from './storage.plant.ts';
 
 export { CalculationInputError } from './engine.error.ts';
 export type { ProgressReporter } from './generation.ts';
-export type { YearReporter } from './plant.ts';
+export type { HourlyBuffers, YearReporter } from './plant.ts';
 export type { GenerationProfile, ProfileCache } from './profiles.ts';
 export { profileKeys } from './profiles.ts';
 
@@ -40,6 +40,11 @@ export interface CalculateOptions {
   onYear?: YearReporter;
   /** Generation profiles kept between calculations (a sweep's variants share them). */
   cache?: ProfileCache;
+  /**
+   * Where to write the hourly results (the result's solar_hourly and wind_hourly are then these
+   * arrays): a caller that keeps no result's arrays passes the same two every time.
+   */
+  hourly?: HourlyBuffers;
 }
 
 // Shares of the progress bar: generation is most of the work; the years and finance are quick
@@ -62,6 +67,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     market,
     { report, from: GENERATION_SHARE, to: OPERATION_SHARE },
     options.onYear,
+    options.hourly,
   );
   const storage = plant.storage
     ? { dischargeMwh: plant.storage.discharge, replacements: plant.storage.run.replacements }

@@ -36,20 +36,30 @@ export interface PlantYears {
   storageContext?: { battery: StorageInputs; curtailedWithout: Float64Array; producedWithout: Float64Array };
 }
 
-/** The 25 operating years; progress from `from` up to `to`. */
+/** Arrays of 25 × 8,760 that the hourly results are written into (every hour is written). */
+export interface HourlyBuffers {
+  solar: Float64Array;
+  wind: Float64Array;
+}
+
+/**
+ * The 25 operating years; progress from `from` up to `to`. `hourly`: where to write the hourly
+ * results, for a caller that reuses two arrays instead of 3.5 MB of fresh ones a calculation.
+ */
 export function operateYears(
   inputs: ResolvedInputs,
   generation: Generation,
   market: MarketModel,
   progress: { report: ProgressReporter; from: number; to: number },
   onYear?: YearReporter,
+  hourly?: HourlyBuffers,
 ): PlantYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
   const { capacity_mw_dc: solarMw, degradation_percent_per_year: solarDegradation } = inputs.solar;
   const { capacity_mw: windMw, degradation_percent_per_year: windDegradation } = inputs.wind;
   const out: PlantYears = {
-    solarHourly: new Float64Array(YEARS * HOURS_PER_YEAR),
-    windHourly: new Float64Array(YEARS * HOURS_PER_YEAR),
+    solarHourly: hourly?.solar ?? new Float64Array(YEARS * HOURS_PER_YEAR),
+    windHourly: hourly?.wind ?? new Float64Array(YEARS * HOURS_PER_YEAR),
     annual: [],
     revenue: [],
     marketYears: [],

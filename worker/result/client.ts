@@ -1,6 +1,6 @@
 // The engine thread's handle on its result thread (thread.ts): years go out as the engine
 // finishes them, then `finish`; the result thread sends the stored forms to the main thread.
-import { type MessagePort, Worker } from 'node:worker_threads';
+import { type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ResultStatements, StorageYear } from './serialize.ts';
 import type { ResultRequest } from './thread.ts';
 
@@ -19,9 +19,9 @@ export class ResultClient {
   readonly #wind: Float64Array[] = [];
   readonly #storage: StorageYear[] = [];
 
-  /** `results`: the port on which the main thread receives each finished result. */
-  constructor(results: MessagePort) {
-    this.#thread = new Worker(THREAD_URL, { workerData: { results }, transferList: [results] });
+  /** `results`: the port on which the main thread receives each finished result; `heap`: the thread's V8 limits. */
+  constructor(results: MessagePort, heap: ResourceLimits = {}) {
+    this.#thread = new Worker(THREAD_URL, { workerData: { results }, transferList: [results], resourceLimits: heap });
     // A result thread that dies takes its engine thread with it: the worker retries the calculation.
     this.#thread.on('error', (err) => {
       throw err;
