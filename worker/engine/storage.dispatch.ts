@@ -74,9 +74,6 @@ export class HorizonSolver {
   private readonly fLen = new Float64Array(3);
   private readonly fSlope = new Float64Array(3);
   private readonly chargePieces = new Int32Array(1);
-  /** V_{t+1} restricted to the SOC domain, while hour t is merged. */
-  private readonly vLen = new Float64Array(MAX_PIECES);
-  private readonly vSlope = new Float64Array(MAX_PIECES);
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
   private readonly master = new CycleMaster();
@@ -187,65 +184,71 @@ export class HorizonSolver {
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
-    const { len, slope, own, count, skip, fLen, fSlope, vLen, vSlope } = this;
+    const { count, skip, fLen } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, fSlope, this.chargePieces);
-      // V_{t+1} restricted to [min, max]: the terminal value 0, else hour t+1's merged pieces from
-      // its skip on, `span` MWh of them.
-      let m = 0;
-      if (t === h.hours - 1) {
-        vLen[0] = span;
-        vSlope[0] = 0;
-        m = 1;
-      } else {
-        const from = (t + 1) * MAX_PIECES;
-        const end = from + count[t + 1];
-        let cut = skip[t + 1];
-        let remaining = span;
-        for (let i = from; i < end && remaining > EPS; i++) {
-          let l = len[i];
-          if (cut > 0) {
-            const drop = Math.min(cut, l);
-            cut -= drop;
-            l -= drop;
-            if (l <= EPS) continue;
-          }
-          if (l > remaining) l = remaining;
-          remaining -= l;
-          vLen[m] = l;
-          vSlope[m] = slope[i];
-          m++;
-        }
-      }
-      // Merge by decreasing slope; neighbours of one owner and one slope become one piece.
-      const base = t * MAX_PIECES;
-      let n = 0;
-      let i = 0;
-      let j = 0;
-      while (i < m || j < nf) {
-        const fromV = j >= nf || (i < m && vSlope[i] >= fSlope[j]);
-        const l = fromV ? vLen[i] : fLen[j];
-        const sl = fromV ? vSlope[i] : fSlope[j];
-        const o = fromV ? 1 : 0;
-        if (fromV) i++;
-        else j++;
-        const k = base + n - 1;
-        if (n > 0 && own[k] === o && slope[k] === sl) {
-          len[k] += l;
-        } else {
-          len[base + n] = l;
-          slope[base + n] = sl;
-          own[base + n] = o;
-          n++;
-        }
-      }
-      count[t] = n;
+      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
+      count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
       for (let c = 0; c < this.chargePieces[0]; c++) charging += fLen[c];
       skip[t] = charging;
     }
+  }
+
+  /**
+   * Hour t's merged pieces: V_{t+1} restricted to [min, max] (the terminal value 0, else hour t+1's
+   * merged pieces from its skip on, `span` MWh of them, read in place) and the reward's `nf` pieces,
+   * by decreasing slope; neighbours of one owner and one slope become one piece. Returns the count.
+   */
+  private merge(t: number, nf: number, span: number, last: boolean): number {
+    const { len, slope, own, fLen, fSlope } = this;
+    const from = (t + 1) * MAX_PIECES;
+    const end = last ? from : from + this.count[t + 1];
+    let cut = last ? 0 : this.skip[t + 1];
+    let remaining = last ? 0 : span;
+    let i = from;
+    // The current piece of V_{t+1}, when there is one.
+    let vl = last ? span : 0;
+    let vs = 0;
+    let haveV = last;
+    const base = t * MAX_PIECES;
+    let n = 0;
+    let j = 0;
+    for (;;) {
+      while (!haveV && i < end && remaining > EPS) {
+        let l = len[i];
+        i++;
+        if (cut > 0) {
+          const drop = Math.min(cut, l);
+          cut -= drop;
+          l -= drop;
+          if (l <= EPS) continue;
+        }
+        if (l > remaining) l = remaining;
+        remaining -= l;
+        vl = l;
+        vs = slope[i - 1];
+        haveV = true;
+      }
+      if (!haveV && j >= nf) break;
+      const fromV = j >= nf || (haveV && vs >= fSlope[j]);
+      const l = fromV ? vl : fLen[j];
+      const sl = fromV ? vs : fSlope[j];
+      const o = fromV ? 1 : 0;
+      if (fromV) haveV = false;
+      else j++;
+      const k = base + n - 1;
+      if (n > 0 && own[k] === o && slope[k] === sl) {
+        len[k] += l;
+      } else {
+        len[base + n] = l;
+        slope[base + n] = sl;
+        own[base + n] = o;
+        n++;
+      }
+    }
+    return n;
   }
 
   private forward(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
