@@ -17,9 +17,11 @@
 // how far z is from V_{t+1}'s left end. The result is the LP's optimum (same feasible set, same
 // objective), up to floating-point rounding; tests compare it with HiGHS.
 //
-// A daily cycle limit (Σ y over a day ≤ cycles × nameplate) couples the hours; it is priced in by a
-// Lagrange multiplier per day of the horizon, found by bisection, and the two dispatches either side
-// of the multiplier are mixed so the limit holds with equality (LP duality: the mix is optimal).
+// A daily cycle limit (Σ y over a day ≤ cycles × nameplate) couples the hours; when it binds, the LP
+// is solved by column generation (Dantzig–Wolfe, storage.master.ts): the program, with each day's
+// discharge priced at the master's duals, supplies the vertices, and the master mixes them.
+
+import { CycleMaster, MAX_COLUMNS } from './storage.master.ts';
 
 /** The battery as the horizon problem sees it (MWh, MW, fractions). */
 export interface HorizonBattery {
@@ -72,13 +74,13 @@ export class HorizonSolver {
   private readonly fLen = new Float64Array(3);
   private readonly fSlope = new Float64Array(3);
   private readonly chargePieces = new Int32Array(1);
-  /** V_{t+1} restricted to the SOC domain, while hour t is merged. */
-  private readonly vLen = new Float64Array(MAX_PIECES);
-  private readonly vSlope = new Float64Array(MAX_PIECES);
-  private readonly alt: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
-  private readonly mix: HorizonPlan = { charge: new Float64Array(MAX_HOURS), discharge: new Float64Array(MAX_HOURS) };
   private readonly mu = new Float64Array(3);
-  private readonly below = new Float64Array(3);
+  /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
+  private readonly master = new CycleMaster();
+  private readonly colCharge = new Float64Array(MAX_COLUMNS * MAX_HOURS);
+  private readonly colDischarge = new Float64Array(MAX_COLUMNS * MAX_HOURS);
+  private readonly colValue = new Float64Array(MAX_COLUMNS);
+  private readonly colDays = new Float64Array(MAX_COLUMNS * 2);
 
   /** The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective. */
   solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
@@ -95,39 +97,56 @@ export class HorizonSolver {
   }
 
   /**
-   * The daily limits by a multiplier per day: coordinate bisection (each day's multiplier the least
-   * that keeps its discharge within the limit, the others held), a few passes; then the plan at those
-   * multipliers, or a mix of it with the plans just below one or both days' multipliers that meets
-   * the limits with equality (LP duality: such a mix is optimal), when the mix is a valid plan.
+   * The daily limits, exactly: column generation on the master problem of storage.master.ts, each
+   * column a plan of the program with the days' discharge priced at the master's duals, until no
+   * plan improves the master (to a relative 1e-9); the plan is the master's mix of its columns, netted
+   * per hour (never charging and discharging in one hour: see `netHours`).
    */
   private limitDays(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, days: number): number {
-    const mu = this.mu;
-    const below = this.below;
-    mu.fill(0);
-    below.fill(0);
-    for (let pass = 0; pass < 4; pass++) {
-      let changed = false;
-      for (let d = 0; d < days; d++) {
-        this.setMultipliers(h.hours, mu);
-        this.run(b, h, soc0, out);
-        const over = dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
-        if (over || (mu[d] > 0 && pass > 0)) changed = this.bisectDay(b, h, soc0, out, d) || changed;
+    const master = this.master;
+    // The idle plan is valid only when the SOC at the start is within its bounds.
+    const idleValid = soc0 <= b.socMaxMwh + EPS && soc0 >= b.socMinMwh - EPS;
+    master.reset(days, b.dailyDischargeMwh, idleValid ? 0 : -1e12);
+    this.addColumn(b, h, out, days);
+    let value = master.solve();
+    while (master.columns < MAX_COLUMNS) {
+      for (let d = 0; d < days; d++) this.mu[d] = master.dual[d];
+      this.setMultipliers(h.hours, this.mu);
+      this.run(b, h, soc0, out);
+      const j = this.addColumn(b, h, out, days);
+      let priced = this.colValue[j] - master.dual[days];
+      for (let d = 0; d < days; d++) priced -= master.dual[d] * this.colDays[j * 2 + d];
+      if (priced <= 1e-9 * Math.max(1, Math.abs(value))) break;
+      value = master.solve();
+    }
+    if (!idleValid && master.weight(MAX_COLUMNS + days) > 1e-9) return this.uniformLimit(b, h, soc0, out, days);
+    this.mixColumns(b, h.hours, out);
+    return objective(b, h, out);
+  }
+
+  /** Stores the plan as the master's next column. */
+  private addColumn(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan, days: number): number {
+    const j = this.master.columns;
+    this.colCharge.set(plan.charge.subarray(0, h.hours), j * MAX_HOURS);
+    this.colDischarge.set(plan.discharge.subarray(0, h.hours), j * MAX_HOURS);
+    this.colValue[j] = objective(b, h, plan);
+    for (let d = 0; d < days; d++) this.colDays[j * 2 + d] = dayDischarge(plan, h.hours, d);
+    return this.master.add(this.colValue[j], this.colDays.subarray(j * 2, j * 2 + days));
+  }
+
+  /** out ← Σ λ_j column j (the idle plan adds nothing), then netted hour by hour. */
+  private mixColumns(b: HorizonBattery, hours: number, out: HorizonPlan): void {
+    out.charge.fill(0, 0, hours);
+    out.discharge.fill(0, 0, hours);
+    for (let j = 0; j < this.master.columns; j++) {
+      const w = this.master.weight(j);
+      if (!(w > 0)) continue;
+      for (let t = 0; t < hours; t++) {
+        out.charge[t] += w * this.colCharge[j * MAX_HOURS + t];
+        out.discharge[t] += w * this.colDischarge[j * MAX_HOURS + t];
       }
-      if (!changed) break;
     }
-    this.setMultipliers(h.hours, mu);
-    this.run(b, h, soc0, out);
-    let best = this.feasible(b, h, out, days) ? objective(b, h, out) : Number.NEGATIVE_INFINITY;
-    // Mixes with the plan just below each binding day's multiplier, and with both.
-    for (let d = 0; d < days; d++) {
-      if (!(mu[d] > 0)) continue;
-      const lower = mu.slice();
-      lower[d] = below[d];
-      this.setMultipliers(h.hours, lower);
-      this.run(b, h, soc0, this.alt);
-      best = this.tryMix(b, h, out, days, d, best);
-    }
-    return best === Number.NEGATIVE_INFINITY ? this.uniformLimit(b, h, soc0, out, days) : objective(b, h, out);
+    netHours(b, hours, out);
   }
 
   /** The fallback: one multiplier for every day, the least that keeps every day within its limit. */
@@ -149,46 +168,6 @@ export class HorizonSolver {
     return this.feasible(b, h, out, days) ? objective(b, h, out) : idle(out, h.hours);
   }
 
-  /** Day d's multiplier: the least (to 1e-9) that keeps its discharge within the limit. Returns whether it moved. */
-  private bisectDay(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, d: number): boolean {
-    const mu = this.mu;
-    let lo = 0;
-    let hi = 1;
-    for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
-    const before = mu[d];
-    for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
-      mu[d] = (lo + hi) / 2;
-      this.setMultipliers(h.hours, mu);
-      this.run(b, h, soc0, out);
-      if (dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-12)) lo = mu[d];
-      else hi = mu[d];
-    }
-    mu[d] = hi;
-    this.below[d] = lo;
-    return Math.abs(mu[d] - before) > 1e-9 * (1 + hi);
-  }
-
-  /** out ← (1 − θ) out + θ alt, with θ meeting day d's limit, when that is a better valid plan. */
-  private tryMix(b: HorizonBattery, h: HorizonHours, out: HorizonPlan, days: number, d: number, best: number): number {
-    const over = dayDischarge(this.alt, h.hours, d);
-    const under = dayDischarge(out, h.hours, d);
-    if (over - under <= EPS) return best;
-    const theta = Math.min(1, Math.max(0, (b.dailyDischargeMwh - under) / (over - under)));
-    const mix = this.mix;
-    for (let t = 0; t < h.hours; t++) {
-      mix.charge[t] = theta * this.alt.charge[t] + (1 - theta) * out.charge[t];
-      mix.discharge[t] = theta * this.alt.discharge[t] + (1 - theta) * out.discharge[t];
-      // A plan never charges and discharges in one hour: such a mix is not taken.
-      if (mix.charge[t] > EPS && mix.discharge[t] > EPS) return best;
-    }
-    if (!this.feasible(b, h, mix, days)) return best;
-    const value = objective(b, h, mix);
-    if (!(value > best)) return best;
-    out.charge.set(mix.charge);
-    out.discharge.set(mix.discharge);
-    return value;
-  }
-
   private feasible(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan, days: number): boolean {
     for (let d = 0; d < days; d++) if (dayDischarge(plan, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9)) return false;
     return true;
@@ -205,65 +184,71 @@ export class HorizonSolver {
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
-    const { len, slope, own, count, skip, fLen, fSlope, vLen, vSlope } = this;
+    const { count, skip, fLen } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, fSlope, this.chargePieces);
-      // V_{t+1} restricted to [min, max]: the terminal value 0, else hour t+1's merged pieces from
-      // its skip on, `span` MWh of them.
-      let m = 0;
-      if (t === h.hours - 1) {
-        vLen[0] = span;
-        vSlope[0] = 0;
-        m = 1;
-      } else {
-        const from = (t + 1) * MAX_PIECES;
-        const end = from + count[t + 1];
-        let cut = skip[t + 1];
-        let remaining = span;
-        for (let i = from; i < end && remaining > EPS; i++) {
-          let l = len[i];
-          if (cut > 0) {
-            const drop = Math.min(cut, l);
-            cut -= drop;
-            l -= drop;
-            if (l <= EPS) continue;
-          }
-          if (l > remaining) l = remaining;
-          remaining -= l;
-          vLen[m] = l;
-          vSlope[m] = slope[i];
-          m++;
-        }
-      }
-      // Merge by decreasing slope; neighbours of one owner and one slope become one piece.
-      const base = t * MAX_PIECES;
-      let n = 0;
-      let i = 0;
-      let j = 0;
-      while (i < m || j < nf) {
-        const fromV = j >= nf || (i < m && vSlope[i] >= fSlope[j]);
-        const l = fromV ? vLen[i] : fLen[j];
-        const sl = fromV ? vSlope[i] : fSlope[j];
-        const o = fromV ? 1 : 0;
-        if (fromV) i++;
-        else j++;
-        const k = base + n - 1;
-        if (n > 0 && own[k] === o && slope[k] === sl) {
-          len[k] += l;
-        } else {
-          len[base + n] = l;
-          slope[base + n] = sl;
-          own[base + n] = o;
-          n++;
-        }
-      }
-      count[t] = n;
+      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
+      count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
       for (let c = 0; c < this.chargePieces[0]; c++) charging += fLen[c];
       skip[t] = charging;
     }
+  }
+
+  /**
+   * Hour t's merged pieces: V_{t+1} restricted to [min, max] (the terminal value 0, else hour t+1's
+   * merged pieces from its skip on, `span` MWh of them, read in place) and the reward's `nf` pieces,
+   * by decreasing slope; neighbours of one owner and one slope become one piece. Returns the count.
+   */
+  private merge(t: number, nf: number, span: number, last: boolean): number {
+    const { len, slope, own, fLen, fSlope } = this;
+    const from = (t + 1) * MAX_PIECES;
+    const end = last ? from : from + this.count[t + 1];
+    let cut = last ? 0 : this.skip[t + 1];
+    let remaining = last ? 0 : span;
+    let i = from;
+    // The current piece of V_{t+1}, when there is one.
+    let vl = last ? span : 0;
+    let vs = 0;
+    let haveV = last;
+    const base = t * MAX_PIECES;
+    let n = 0;
+    let j = 0;
+    for (;;) {
+      while (!haveV && i < end && remaining > EPS) {
+        let l = len[i];
+        i++;
+        if (cut > 0) {
+          const drop = Math.min(cut, l);
+          cut -= drop;
+          l -= drop;
+          if (l <= EPS) continue;
+        }
+        if (l > remaining) l = remaining;
+        remaining -= l;
+        vl = l;
+        vs = slope[i - 1];
+        haveV = true;
+      }
+      if (!haveV && j >= nf) break;
+      const fromV = j >= nf || (haveV && vs >= fSlope[j]);
+      const l = fromV ? vl : fLen[j];
+      const sl = fromV ? vs : fSlope[j];
+      const o = fromV ? 1 : 0;
+      if (fromV) haveV = false;
+      else j++;
+      const k = base + n - 1;
+      if (n > 0 && own[k] === o && slope[k] === sl) {
+        len[k] += l;
+      } else {
+        len[base + n] = l;
+        slope[base + n] = sl;
+        own[base + n] = o;
+        n++;
+      }
+    }
+    return n;
   }
 
   private forward(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
@@ -328,6 +313,23 @@ function rewardPieces(
     n++;
   }
   return n;
+}
+
+/**
+ * A mix of plans may charge and discharge in one hour; the SOC change alone is kept (less charged and
+ * less discharged, same SOC path). This never lowers the objective: discharge needs room under the
+ * limit, so nothing is curtailed in that hour and the charge is priced at p ≥ the discharge's margin
+ * (a positive margin means p > 0), and a MWh less discharged saves more than a MWh charged.
+ */
+function netHours(b: HorizonBattery, hours: number, out: HorizonPlan): void {
+  for (let t = 0; t < hours; t++) {
+    const x = out.charge[t];
+    const y = out.discharge[t];
+    if (!(x > 0 && y > 0)) continue;
+    const u = b.etaIn * x - y / b.etaOut;
+    out.charge[t] = u > 0 ? u / b.etaIn : 0;
+    out.discharge[t] = u < 0 ? -u * b.etaOut : 0;
+  }
 }
 
 /** The idle plan (worth 0). */
