@@ -4,8 +4,9 @@
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
-import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from '../shared/queue.ts';
+import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { insertVariants, inTransaction } from '../shared/variants.repository.ts';
 
 import type { SweepPlan } from './sweeps.expand.ts';
 
@@ -46,15 +47,11 @@ const SWEEP_SELECT = `
   FROM sweeps w`;
 
 /**
- * One transaction: the sweep row, every variant and its `queued` event from one JSON parameter
- * each (INSERT … SELECT FROM json_to_recordset), and every job through pg-boss's bulk insert over
- * the same connection; then a check that each variant has its job. Five round trips for any size.
+ * One transaction: the sweep row, then its variants with their events and jobs (insertVariants).
+ * Five round trips for any size.
  */
 export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<Config>, s: NewSweep): Promise<void> {
-  const client = await pool.connect();
-  let failed: Error | undefined;
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query(
       `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, idempotency_key, request_hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -71,46 +68,8 @@ export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<
         s.requestHash,
       ],
     );
-    const rows = s.variants.map((v) => ({
-      id: v.id,
-      name: v.name,
-      inputs: v.inputs,
-      variant_index: v.index,
-      variant_values: v.values,
-    }));
-    await client.query(
-      `WITH v AS (
-         SELECT * FROM json_to_recordset($1::json)
-           AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
-       ), scenario AS (
-         INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, variant_index, variant_values, keep_hourly)
-         SELECT id, name, inputs, 1, $2, variant_index, variant_values, $3 FROM v
-       )
-       INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`,
-      [JSON.stringify(rows), s.id, s.plan.keepHourly],
-    );
-    const jobs = s.variants.map((v) => {
-      const { id: _id, ...options } = calculateJobOptions(config, v.id);
-      return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
-    });
-    await boss.insert(CALCULATE_QUEUE, jobs, { db: { executeSql: (text, values) => client.query(text, values) } });
-    // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.
-    const { rows: check } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pgboss.job j JOIN scenarios s ON s.id = j.id
-       WHERE j.name = $1 AND s.sweep_id = $2`,
-      [CALCULATE_QUEUE, s.id],
-    );
-    if (Number(check[0].n) !== s.variants.length) {
-      throw new Error(`sweep ${s.id}: ${check[0].n} of ${s.variants.length} jobs were queued`);
-    }
-    await client.query('COMMIT');
-  } catch (err) {
-    failed = err as Error;
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release(failed && !(failed as { code?: string }).code ? failed : undefined);
-  }
+    await insertVariants(client, boss, config, { sweepId: s.id, keepHourly: s.plan.keepHourly }, s.variants);
+  });
 }
 
 export async function findSweep(pool: pg.Pool, id: string): Promise<SweepRow | undefined> {
@@ -177,13 +136,17 @@ export async function sweepEventsAfter(pool: pg.Pool, id: string, after: number)
 export async function cancelQueued(
   pool: pg.Pool,
   boss: PgBoss,
-  where: { scenarioId: string } | { sweepId: string },
+  where: { scenarioId: string } | { sweepId: string } | { optimizationId: string },
 ): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const filter = 'scenarioId' in where ? 'id = $1' : 'sweep_id = $1';
-    const value = 'scenarioId' in where ? where.scenarioId : where.sweepId;
+    const [filter, value] =
+      'scenarioId' in where
+        ? ['id = $1', where.scenarioId]
+        : 'sweepId' in where
+          ? ['sweep_id = $1', where.sweepId]
+          : ['optimization_id = $1', where.optimizationId];
     const { rows } = await client.query<{ id: string; seq: number }>(
       `WITH cancelled AS (
          UPDATE scenarios SET status = 'cancelled', stage = 'cancelled', finished_at = now(), updated_at = now(),

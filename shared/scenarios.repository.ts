@@ -51,6 +51,7 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
     finished_at: null,
     sweep_id: null,
     variant_index: null,
+    optimization_id: null,
     keep_hourly: true,
   };
 }
@@ -75,6 +76,7 @@ const SCENARIO_COLUMNS = [
   'finished_at',
   'sweep_id',
   'variant_index',
+  'optimization_id',
   'keep_hourly',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 

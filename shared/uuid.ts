@@ -27,3 +27,4 @@ export function seedFromId(id: string): number {
 
 /** The LISTEN/NOTIFY channel of one sweep's events (written by sql/0005_sweeps.sql's trigger). */
 export const sweepChannel = (id: string): string => `sweep_${id.replaceAll('-', '').toLowerCase()}`;
+export const optimizationChannel = (id: string): string => `optimization_${id.replaceAll('-', '').toLowerCase()}`;
