@@ -12,7 +12,18 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-const NAMES = ['queued', 'running', 'progress', 'succeeded', 'failed', 'cancelled', 'variant', 'finished'];
+const NAMES = [
+  'queued',
+  'running',
+  'progress',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'variant',
+  'evaluation',
+  'improved',
+  'finished',
+];
 
 export interface Follower {
   events: ReceivedEvent[];
