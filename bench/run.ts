@@ -4,7 +4,7 @@
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
-//                     sweeps (#12), viewer (#13, in Chromium)
+//                     sweeps (#12), viewer (#13, in Chromium), optimizations (#21)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
 import { measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
+import { optimizations } from './figures.optimizations.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { sseFanout } from './figures.sse.ts';
 import { SWEEP_FULL, SWEEP_QUICK, sweeps } from './figures.sweeps.ts';
@@ -24,7 +25,7 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'optimizations'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -147,6 +148,10 @@ try {
   if (only.has('sweeps')) {
     step('#12 sweeps');
     await sweeps(b, await cluster.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
+  }
+  if (only.has('optimizations')) {
+    step('#21 optimizations');
+    await optimizations(b, await cluster.database('optimizations'), quick ? 2 : 7);
   }
   if (only.has('viewer')) {
     step('#13 the viewer in Chromium');
