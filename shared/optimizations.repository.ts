@@ -90,6 +90,8 @@ async function insertRound(client: pg.ClientBase, boss: PgBoss, config: Readonly
 
 export interface NewOptimization {
   id: string;
+  /** Its creation time: every round's inputs are resolved with it, as round 0's are. */
+  createdAt: Date;
   name: string;
   request: OptimizationRow['request'];
   round0: Omit<Round, 'optimizationId' | 'round'>;
@@ -106,8 +108,9 @@ export async function insertOptimization(
 ): Promise<void> {
   await inTransaction(pool, async (client) => {
     await client.query(
-      `INSERT INTO optimizations (id, name, request, idempotency_key, request_hash) VALUES ($1, $2, $3, $4, $5)`,
-      [o.id, o.name, JSON.stringify(o.request), o.idempotencyKey, o.requestHash],
+      `INSERT INTO optimizations (id, name, request, idempotency_key, request_hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [o.id, o.name, JSON.stringify(o.request), o.idempotencyKey, o.requestHash, o.createdAt],
     );
     await insertRound(client, boss, config, { optimizationId: o.id, round: 0, ...o.round0 });
   });

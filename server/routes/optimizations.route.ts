@@ -128,14 +128,12 @@ export const createOptimization = defineRoute({
     if (await create.replay()) return;
     const plan = planned.plan;
     const points = nextRound(searchProblemOf(plan), []) ?? [];
-    const { evaluations, invalid } = roundOf(
-      plan,
-      { optimizationId: id, round: 0, firstIndex: 0, now: new Date() },
-      points,
-    );
+    const now = new Date();
+    const { evaluations, invalid } = roundOf(plan, { optimizationId: id, round: 0, firstIndex: 0, now }, points);
     try {
       await insertOptimization(deps.pool, deps.boss, deps.config, {
         id,
+        createdAt: now,
         name: plan.name,
         request: plan,
         round0: { evaluations, invalid },
