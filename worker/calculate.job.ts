@@ -65,8 +65,7 @@ export async function calculateScenario(deps: JobDeps, job: Job<CalculateJob>, s
 
   // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
   // A single scenario goes ahead of the variants this worker has claimed (in batches).
-  // An optimization's evaluations are claimed and calculated as a sweep's variants are.
-  const variant = scenario.sweep_id !== null || scenario.optimization_id !== null;
+  const variant = scenario.sweep_id !== null || scenario.optimization_id !== null; // a sweep's or an optimization's
   let lease: EngineLease;
   try {
     lease = await (early ?? engines.acquire(job.signal, !variant));
