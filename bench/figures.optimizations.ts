@@ -33,21 +33,30 @@ async function optimizationFinished(web: string, id: string): Promise<Finished> 
   return o as unknown as Finished;
 }
 
-/** The exhaustive grid as a sweep: its time POST → finished and its best equity NPV. */
+/**
+ * The exhaustive grid as sweeps (every point but (0, 0), which is not a scenario: solar × wind from
+ * 10, and solar from 10 without wind): their time POST → finished and the best equity NPV.
+ */
 async function exhaustive(b: Bench, url: string, web: string): Promise<{ ms: number; best: number }> {
   const t0 = performance.now();
-  const sweep = await postJson(web, '/api/sweeps', {
-    name: 'exhaustive',
-    base,
-    vary: variables.map((v) => ({ path: v.path, from: v.min, to: v.max, step: v.step })),
-  });
-  await waitFinished(web, sweep.id as string, 600_000);
+  const [solar, wind] = variables.map((v) => ({ path: v.path, from: v.min, to: v.max, step: v.step }));
+  const parts = [
+    [solar, { ...wind, from: 10 }],
+    [
+      { ...solar, from: 10 },
+      { path: wind.path, values: [0] },
+    ],
+  ];
+  const ids: string[] = [];
+  for (const vary of parts)
+    ids.push((await postJson(web, '/api/sweeps', { name: 'exhaustive', base, vary })).id as string);
+  for (const id of ids) await waitFinished(web, id, 600_000);
   const ms = performance.now() - t0;
   const { rows } = await b
     .pool(url)
     .query<{ best: number }>(
-      `SELECT max((summary ->> 'equity_npv')::float8) AS best FROM scenarios WHERE sweep_id = $1`,
-      [sweep.id],
+      `SELECT max((summary ->> 'equity_npv')::float8) AS best FROM scenarios WHERE sweep_id = ANY($1::uuid[])`,
+      [ids],
     );
   return { ms, best: rows[0].best };
 }
@@ -89,7 +98,7 @@ export async function optimizations(b: Bench, url: string, singles: number): Pro
         figure: `Optimization, solar × wind 0–300/10 behind 150 MW, max equity NPV: POST → finished, 1 worker (${o.evaluations} evaluations)`,
         value: ms / 1000,
         unit: 's',
-        baseline: { label: 'the 961-point grid as a sweep, POST → finished', value: ex.ms / 1000, unit: 's' },
+        baseline: { label: 'the 960 valid grid points as sweeps, POST → finished', value: ex.ms / 1000, unit: 's' },
         ratio: ms / ex.ms,
         target: '≤ 10 s',
         met: ms <= 10_000,

@@ -37,7 +37,8 @@ function nameContains(client: pg.ClientBase, q: string): string {
 function listSql(client: pg.ClientBase, query: ListQuery): string {
   const where: string[] = [];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => client.escapeLiteral(s)).join(', ')})`);
-  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL');
+  // `none`: single scenarios, neither a sweep's variants nor an optimization's evaluations.
+  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL AND s.optimization_id IS NULL');
   else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
   if (query.q !== null) where.push(nameContains(client, query.q));
   if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);

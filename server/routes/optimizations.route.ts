@@ -1,3 +1,5 @@
+// An optimization's routes, each one declaration over the house's mechanisms: the create (one
+// transaction, Idempotency-Key), keyset paging, the one event-stream mechanism, CSV, cancel.
 import { Type } from '@sinclair/typebox';
 import type { Response } from 'express';
 import {
@@ -41,8 +43,7 @@ import {
   wantsCsv,
 } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
-import type { EventSource } from '../sse/event-streams.ts';
-import { sseBlock } from '../sse/event-streams.ts';
+import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 import { cancelQueued } from '../sweeps.repository.ts';
 
 const optimizationPath = (id: string) => `/api/optimizations/${id}`;
