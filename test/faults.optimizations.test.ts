@@ -6,7 +6,7 @@ import t from 'tap';
 import { bestIndex } from '../shared/optimize.search.ts';
 import { killAll } from './helpers/faults.ts';
 import { getJson, postJson } from './helpers/http.ts';
-import { engineEvaluator, runSearch, searchProblem, type TestProblem } from './helpers/optimize.problems.ts';
+import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimize.problems.ts';
 import type { Proc } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -19,21 +19,7 @@ t.teardown(async () => {
   await stack.stop();
 });
 
-const problem: TestProblem = {
-  name: 'killed mid-search',
-  base: {
-    site: { latitude: 35.2, longitude: -101.8 },
-    seed: 42,
-    grid: { export_limit_mw: 150 },
-    finance: { capex: { solar_per_kw_dc: 700 } },
-  },
-  variables: [
-    { path: '/solar/capacity_mw_dc', min: 0, max: 200, step: 25 },
-    { path: '/wind/capacity_mw', min: 0, max: 200, step: 25 },
-  ],
-  objective: { maximize: 'equity_npv' },
-  constraints: [],
-};
+const problem = mixProblem('killed mid-search', 200, 25);
 const MAX = 30;
 
 interface Progress {

@@ -6,27 +6,13 @@
 import t from 'tap';
 import { bestIndex } from '../shared/optimize.search.ts';
 import { getJson } from './helpers/http.ts';
-import { engineEvaluator, runSearch, searchProblem, type TestProblem } from './helpers/optimize.problems.ts';
+import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimize.problems.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 
 const stack = await startStack({ workers: [{}] });
 t.teardown(() => stack.stop());
 
-const problem: TestProblem = {
-  name: 'e2e best mix',
-  base: {
-    site: { latitude: 35.2, longitude: -101.8 },
-    seed: 42,
-    grid: { export_limit_mw: 150 },
-    finance: { capex: { solar_per_kw_dc: 700 } },
-  },
-  variables: [
-    { path: '/solar/capacity_mw_dc', min: 0, max: 200, step: 20 },
-    { path: '/wind/capacity_mw', min: 0, max: 200, step: 20 },
-  ],
-  objective: { maximize: 'equity_npv' },
-  constraints: [{ kpi: 'curtailment_percent', max: 1 }],
-};
+const problem = mixProblem('e2e best mix', 200, 20, [{ kpi: 'curtailment_percent', max: 1 }]);
 const MAX = 40;
 const body = {
   name: problem.name,

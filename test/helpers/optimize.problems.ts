@@ -79,6 +79,18 @@ export const PROBLEMS: TestProblem[] = [
   },
 ];
 
+/** Solar and wind from 0 to `max` MW in steps of `step` behind the 150 MW limit, maximize equity NPV (the service tests' problem). */
+export const mixProblem = (name: string, max: number, step: number, constraints: Constraint[] = []): TestProblem => ({
+  name,
+  base: limit150,
+  variables: [
+    { ...solar, max, step },
+    { ...wind, max, step },
+  ],
+  objective: { maximize: 'equity_npv' },
+  constraints,
+});
+
 function setPath(target: Record<string, unknown>, path: string, value: number): void {
   const segments = path.slice(1).split('/');
   let node = target;
