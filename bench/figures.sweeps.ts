@@ -6,6 +6,7 @@ import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { peakRssMb, resetPeakRss, rssMb, type Service, startWeb, startWorker } from './procs.ts';
 import { median, sleep } from './stats.ts';
+import type { Row } from './table.ts';
 
 export interface SweepSizes {
   create: number;
@@ -20,7 +21,7 @@ export const SWEEP_QUICK: SweepSizes = { create: 50, reuse: 50, latitude: 20, re
 const { site } = DEFAULT_SCENARIO;
 
 /** POSTs to the web; the created resource (or the 200 answer). */
-async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+export async function postJson(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   return accepted(await post(`${base}${path}`, body), path);
 }
 
@@ -60,7 +61,7 @@ function batteryStudy(n: number) {
   };
 }
 
-async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
+export async function waitFinished(base: string, id: string, limitMs: number): Promise<void> {
   await waitUntil(
     async () => {
       const sweep = (await getJson(`${base}/api/sweeps/${id}`)).json as {
@@ -75,7 +76,23 @@ async function waitFinished(base: string, id: string, limitMs: number): Promise<
 }
 
 /** POST → succeeded of one single scenario, ms (polling its row every 5 ms). */
-async function singleLatency(b: Bench, url: string, base: string): Promise<number> {
+/** The row of a single scenario's latency under some load, beside the same on an idle system (≤ 2 ×). */
+export function singleUnderLoad(n: string, figure: string, ms: { busy: number[]; idle: number[] }): Row {
+  const busy = median(ms.busy);
+  const idle = median(ms.idle);
+  return {
+    n,
+    figure,
+    value: busy,
+    unit: 'ms',
+    baseline: { label: 'on an idle system', value: idle },
+    ratio: busy / idle,
+    target: '≤ 2 × baseline',
+    met: busy / idle <= 2,
+  };
+}
+
+export async function singleLatency(b: Bench, url: string, base: string): Promise<number> {
   const pool = b.pool(url);
   const t0 = performance.now();
   const created = await postJson(base, '/api/scenarios', { name: 'single', site });
@@ -354,16 +371,10 @@ export async function sweeps(b: Bench, url: string, sizes: SweepSizes): Promise<
         target: '≥ 0.8 × baseline',
         met: rate / perEngine >= 0.8,
       },
-      {
-        n: '12',
-        figure: `Single scenario posted while that sweep drains, POST → succeeded p50 (${sizes.singles})`,
-        value: median(busy),
-        unit: 'ms',
-        baseline: { label: 'on an idle system', value: median(idle) },
-        ratio: median(busy) / median(idle),
-        target: '≤ 2 × baseline',
-        met: median(busy) / median(idle) <= 2,
-      },
+      singleUnderLoad('12', `Single scenario posted while that sweep drains, POST → succeeded p50 (${sizes.singles})`, {
+        busy,
+        idle,
+      }),
       {
         n: '12',
         figure: 'Worker peak RSS while draining (defaults, but WORKER_PREFETCH=1 as every bench worker)',

@@ -5,7 +5,7 @@
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
 //                     sweeps (#12), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups),
-//                     resource (#20: files and wakes, in-process)
+//                     resource (#20: files and wakes, in-process), optimizations (#21)
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
@@ -19,6 +19,7 @@ import { diskPerScenario } from './figures.disk.ts';
 import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
 import { batteryRows, measureEngine } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
+import { optimizations } from './figures.optimizations.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { resourceRows } from './figures.resource.rows.ts';
 import { sseFanout } from './figures.sse.ts';
@@ -28,7 +29,7 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'dyno', 'resource'] as const;
+const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'dyno', 'resource', 'optimizations'] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -196,6 +197,11 @@ try {
     await group('viewer', async () => {
       step('#13 the viewer in Chromium');
       await viewer(b, await db.database('viewer'), quick ? VIEWER_QUICK : VIEWER_FULL);
+    });
+  if (only.has('optimizations'))
+    await group('optimizations', async () => {
+      step('#21 optimizations');
+      await optimizations(b, await db.database('optimizations'), quick ? 2 : 7);
     });
   if (only.has('dyno'))
     await group('dyno', async () => {

@@ -1,7 +1,7 @@
 // The bench's one table: each figure, its baseline from the same run, their ratio, the target and
 // whether it is met. Printed fixed-width and written as JSON.
 
-export type Unit = 'ms' | 's' | '/s' | 'kB' | 'MB' | 'count';
+export type Unit = 'ms' | 's' | '/s' | 'kB' | 'MB' | 'count' | '%' | 'money';
 
 export interface Row {
   /** The figure's number in the performance issue. */
@@ -34,6 +34,10 @@ export function fmt(value: number, unit: Unit): string {
     case 'MB':
       return `${n(value, value >= 100 ? 0 : 2)} MB`;
     case 'count':
+      return n(value, 0);
+    case '%':
+      return `${n(value, 3)} %`;
+    case 'money':
       return n(value, 0);
   }
 }

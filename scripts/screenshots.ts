@@ -1,6 +1,6 @@
 // `npm run screenshots`: PNGs of each page of the viewer, at desktop (1,400 px) and phone (390 px)
 // width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
-// DATABASE_URL's server, or an embedded Postgres), with a scenario and a sweep to show, and
+// DATABASE_URL's server, or an embedded Postgres), with a scenario, a sweep and an optimization to show, and
 // Debian's Chromium (apt-get install -y chromium).
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
@@ -69,12 +69,24 @@ try {
       { path: '/grid/export_limit_mw', values: [100, 150, 200, 250] },
     ],
   });
+  const optimization = await post('/api/optimizations', {
+    name: 'Amarillo best mix',
+    base: { site, seed: 42, grid: { export_limit_mw: 150 }, finance: { capex: { solar_per_kw_dc: 700 } } },
+    variables: [
+      { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 10 },
+      { path: '/wind/capacity_mw', min: 0, max: 300, step: 10 },
+    ],
+    objective: { maximize: 'equity_npv' },
+    max_evaluations: 96,
+  });
   await finished(`/api/scenarios/${scenario}`);
   await finished(`/api/sweeps/${sweep}`);
+  await finished(`/api/optimizations/${optimization}`);
   const pages: Array<[string, string, string]> = [
     ['home', '/', '[data-testid=scenario-list] tbody tr'],
     ['scenario', `/scenarios/${scenario}`, '[data-testid=heatmap][data-painted]'],
     ['sweep', `/sweeps/${sweep}`, '[data-testid=sweep-chart] canvas'],
+    ['optimization', `/optimizations/${optimization}`, '[data-testid=points-chart-1] canvas'],
   ];
   for (const [width, label] of [
     [1400, 'desktop'],

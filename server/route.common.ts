@@ -109,3 +109,14 @@ export function keysetPage<Row extends { id: string }>(
   }
   return { page, next };
 }
+
+/** One CSV cell: empty for null, JSON for a non-string, quoted when it holds a comma, quote or line break. */
+export const csvCell = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+/** Whether a results route answers CSV: ?format=csv, or no format and an Accept that prefers text/csv. */
+export const wantsCsv = (format: string | undefined, accepts: (types: string[]) => string | false) =>
+  format === 'csv' || (format === undefined && accepts(['application/json', 'text/csv']) === 'text/csv');

@@ -70,6 +70,7 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
     finished_at: null,
     sweep_id: null,
     variant_index: null,
+    optimization_id: null,
     keep_hourly: true,
   };
 }
@@ -97,7 +98,7 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
 }
 
 /** Queued scenarios become `cancelled` with a `cancelled` event; $1 the scenario's id, or the sweep's. */
-const cancelQueuedSql = (by: 'id' | 'sweep_id') => `
+const cancelQueuedSql = (by: 'id' | 'sweep_id' | 'optimization_id') => `
   WITH cancelled AS (
     UPDATE scenarios SET status = 'cancelled', stage = '${FINAL_STAGE.cancelled}', finished_at = now(), updated_at = now(),
            last_seq = last_seq + 1
@@ -110,6 +111,7 @@ const cancelQueuedSql = (by: 'id' | 'sweep_id') => `
   SELECT id, last_seq AS seq FROM cancelled`;
 const CANCEL_QUEUED_SCENARIO_SQL = cancelQueuedSql('id');
 const CANCEL_QUEUED_VARIANTS_SQL = cancelQueuedSql('sweep_id');
+const CANCEL_QUEUED_EVALUATIONS_SQL = cancelQueuedSql('optimization_id');
 
 /** NOTIFYs each channel with its seq; $1: [{channel, seq}] as JSON. */
 const NOTIFY_EACH_SQL = `
@@ -125,13 +127,15 @@ const NOTIFY_EACH_SQL = `
 export async function cancelQueued(
   pool: pg.Pool,
   boss: PgBoss,
-  where: { scenarioId: string } | { sweepId: string },
+  where: { scenarioId: string } | { sweepId: string } | { optimizationId: string },
 ): Promise<string[]> {
   return inTransaction(pool, async (client) => {
     const [text, value] =
       'scenarioId' in where
         ? [CANCEL_QUEUED_SCENARIO_SQL, where.scenarioId]
-        : [CANCEL_QUEUED_VARIANTS_SQL, where.sweepId];
+        : 'sweepId' in where
+          ? [CANCEL_QUEUED_VARIANTS_SQL, where.sweepId]
+          : [CANCEL_QUEUED_EVALUATIONS_SQL, where.optimizationId];
     const { rows } = await client.query<{ id: string; seq: number }>(text, [value]);
     if (rows.length > 0) {
       await boss.cancel(
@@ -171,7 +175,8 @@ function nameContains(q: string): string {
 function listItemsSql(query: ListQuery): string {
   const where: string[] = [];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => pg.escapeLiteral(s)).join(', ')})`);
-  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL');
+  // `none`: single scenarios, neither a sweep's variants nor an optimization's evaluations.
+  if (query.sweepId === 'none') where.push('s.sweep_id IS NULL AND s.optimization_id IS NULL');
   else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
   if (query.q !== null) where.push(nameContains(query.q));
   if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);

@@ -29,30 +29,31 @@ export type Expansion = { ok: true; plan: SweepPlan } | { ok: false; errors: Fie
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON Pointer (RFC 6901) segments, or null when the text is not a pointer. */
-function pointerSegments(path: string): string[] | null {
+export function pointerSegments(path: string): string[] | null {
   if (!path.startsWith('/') || path.length > 200) return null;
   const segments = path.slice(1).split('/');
   if (segments.some((s) => /~[^01]|~$/.test(s) || s === '')) return null;
   return segments.map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-/** Does the inputs schema have a place at these segments (through objects, unions and arrays)? */
-function schemaHas(schema: TSchema, segments: string[]): boolean {
-  if (segments.length === 0) return true;
+/** The schemas at these segments of the inputs schema (through objects, unions and arrays); none when there is no such place. */
+export function schemasAt(schema: TSchema, segments: string[]): TSchema[] {
+  if (segments.length === 0) return [schema];
   const [head, ...rest] = segments;
   const s = schema as Record<string, unknown>;
   const branches = (s.anyOf ?? s.oneOf) as TSchema[] | undefined;
-  if (branches) return branches.some((b) => schemaHas(b, segments));
+  if (branches) return branches.flatMap((b) => schemasAt(b, segments));
   const props = s.properties as Record<string, TSchema> | undefined;
-  if (props) return Object.hasOwn(props, head) && schemaHas(props[head], rest);
+  if (props) return Object.hasOwn(props, head) ? schemasAt(props[head], rest) : [];
   if (s.type === 'array' && /^(0|[1-9]\d{0,4})$/.test(head)) {
     const items = s.items as TSchema | TSchema[] | undefined;
     const prefix = s.prefixItems as TSchema[] | undefined;
     const item = Array.isArray(items) ? items[Number(head)] : (prefix?.[Number(head)] ?? items);
-    return item !== undefined && schemaHas(item, rest);
+    return item !== undefined ? schemasAt(item, rest) : [];
   }
-  return false;
+  return [];
 }
+const schemaHas = (schema: TSchema, segments: string[]) => schemasAt(schema, segments).length > 0;
 
 /** The values of `from`, `from + step`, … ≤ `to`, printed as decimals would be (no 0.30000000000000004). */
 function rangeValues(from: number, to: number, step: number): number[] {
@@ -61,7 +62,7 @@ function rangeValues(from: number, to: number, step: number): number[] {
 }
 const rangeCount = (from: number, to: number, step: number) => Math.floor((to - from) / step + 1e-9) + 1;
 
-function setAt(target: Record<string, unknown>, segments: string[], value: unknown): void {
+export function setAt(target: Record<string, unknown>, segments: string[], value: unknown): void {
   let node: Record<string, unknown> | unknown[] = target;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i];

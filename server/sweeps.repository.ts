@@ -6,9 +6,9 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import { SCENARIO_STATUSES, type ScenarioStatus, type SweepEventName } from '../shared/lifecycle.ts';
-import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from '../shared/queue.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
-import { bossOn, inTransaction } from '../shared/transaction.ts';
+import { inTransaction } from '../shared/transaction.ts';
+import { insertVariants } from '../shared/variants.repository.ts';
 import type { SweepPlan } from './sweeps.expand.ts';
 
 export interface NewSweep {
@@ -52,28 +52,7 @@ const INSERT_SWEEP_SQL = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
 /**
- * Every variant and its `queued` event from one JSON parameter (INSERT … SELECT FROM
- * json_to_recordset): $1 the variants, $2 the sweep id, $3 keep_hourly.
- */
-const INSERT_VARIANTS_SQL = `
-  WITH v AS (
-    SELECT * FROM json_to_recordset($1::json)
-      AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
-  ), scenario AS (
-    INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, variant_index, variant_values, keep_hourly)
-    SELECT id, name, inputs, 1, $2, variant_index, variant_values, $3 FROM v
-  )
-  INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`;
-
-/** How many of the sweep's variants have their job: $1 the queue, $2 the sweep id. Reads pgboss.job, never writes it. */
-const COUNT_VARIANT_JOBS_SQL = `
-  SELECT count(*) AS n FROM pgboss.job j JOIN scenarios s ON s.id = j.id
-  WHERE j.name = $1 AND s.sweep_id = $2`;
-
-/**
- * One transaction: the sweep row, every variant and its `queued` event, and every job through
- * pg-boss's bulk insert over the same connection; then a check that each variant has its job.
- * Five round trips for any size.
+ * One transaction: the sweep row, then its variants with their events and jobs (insertVariants).
  */
 export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<Config>, s: NewSweep): Promise<void> {
   await inTransaction(pool, async (client) => {
@@ -89,24 +68,7 @@ export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<
       s.idempotencyKey,
       s.requestHash,
     ]);
-    const rows = s.variants.map((v) => ({
-      id: v.id,
-      name: v.name,
-      inputs: v.inputs,
-      variant_index: v.index,
-      variant_values: v.values,
-    }));
-    await client.query(INSERT_VARIANTS_SQL, [JSON.stringify(rows), s.id, s.plan.keepHourly]);
-    const jobs = s.variants.map((v) => {
-      const { id: _id, ...options } = calculateJobOptions(config, v.id);
-      return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
-    });
-    await boss.insert(CALCULATE_QUEUE, jobs, { db: bossOn(client) });
-    // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.
-    const { rows: check } = await client.query<{ n: string }>(COUNT_VARIANT_JOBS_SQL, [CALCULATE_QUEUE, s.id]);
-    if (Number(check[0].n) !== s.variants.length) {
-      throw new Error(`sweep ${s.id}: ${check[0].n} of ${s.variants.length} jobs were queued`);
-    }
+    await insertVariants(client, boss, config, { sweepId: s.id, keepHourly: s.plan.keepHourly }, s.variants);
   });
 }
 

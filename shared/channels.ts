@@ -5,3 +5,6 @@ export const scenarioChannel = (id: string): string => `scenario_${id.replaceAll
 
 /** The channel of one sweep's events (written by sql/0005_sweeps.sql's trigger). */
 export const sweepChannel = (id: string): string => `sweep_${id.replaceAll('-', '').toLowerCase()}`;
+
+/** The channel of one optimization's events (written by sql/0007_optimizations.sql's trigger). */
+export const optimizationChannel = (id: string): string => `optimization_${id.replaceAll('-', '').toLowerCase()}`;

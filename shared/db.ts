@@ -27,6 +27,7 @@ export interface ScenariosTable {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   sweep_id: ColumnType<string | null, string | null | undefined, string | null>;
   variant_index: ColumnType<number | null, number | null | undefined, number | null>;
+  optimization_id: ColumnType<string | null, string | null | undefined, string | null>;
   keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
 }
 

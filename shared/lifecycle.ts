@@ -42,6 +42,10 @@ export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<string>(TERMINAL_STA
 export const SWEEP_EVENTS = ['variant', 'finished'] as const;
 export type SweepEventName = (typeof SWEEP_EVENTS)[number];
 
+/** The events an optimization stores (optimization_events.name, written by its trigger and its search step). */
+export const OPTIMIZATION_EVENTS = ['evaluation', 'improved', 'finished'] as const;
+export type OptimizationEventName = (typeof OPTIMIZATION_EVENTS)[number];
+
 /**
  * What one calculation job came to (the worker's handler returns it, and pg-boss stores it as the
  * job's output). A job that throws instead is retried by pg-boss.

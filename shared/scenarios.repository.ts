@@ -24,6 +24,7 @@ export const SCENARIO_COLUMNS = [
   'finished_at',
   'sweep_id',
   'variant_index',
+  'optimization_id',
   'keep_hourly',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 

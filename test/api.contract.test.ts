@@ -56,6 +56,11 @@ t.test('the OpenAPI document lists every endpoint and /docs serves Swagger UI', 
   t.equal(doc.json.openapi, '3.1.0');
   const paths = Object.keys(doc.json.paths as Record<string, unknown>).sort();
   t.same(paths, [
+    '/api/optimizations',
+    '/api/optimizations/{id}',
+    '/api/optimizations/{id}/cancel',
+    '/api/optimizations/{id}/evaluations',
+    '/api/optimizations/{id}/events',
     '/api/scenarios',
     '/api/scenarios/{id}',
     '/api/scenarios/{id}/cancel',

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
+import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -25,34 +26,9 @@ t.teardown(async () => {
 const base = stack.web.baseUrl;
 const site = { latitude: 35.2, longitude: -101.8 };
 
-/** A page that records console errors, uncaught exceptions and requests to any other origin. */
-async function open(t: Test, width = 1400, height = 900, baseUrl = base): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const origin = new URL(baseUrl).origin;
-  // Chromium logs every 4xx answer to fetch as a console error; those the pages expect and handle
-  // (a form's 400, the 401 that asks for a key, a variant's 409 for hourly data) are not errors of
-  // the page. Any 5xx is.
-  page.on('console', (m) => {
-    if (
-      m.type() === 'error' &&
-      !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
-    ) {
-      problems.push(`console: ${m.text()}`);
-    }
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 500) problems.push(`${r.status()} from ${r.url()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('data:') && new URL(r.url()).origin !== origin) problems.push(`other origin: ${r.url()}`);
-  });
-  pageProblems.set(page, problems);
-  t.teardown(() => context.close());
-  return page;
-}
+/** A page that records what it should not see (test/helpers/browser.ts). */
+const open = (t: Test, width = 1400, height = 900, baseUrl = base): Promise<Page> =>
+  openPage(browser, t, baseUrl, width, height);
 
 /** The page's latest User Timing measure of that name. */
 async function lastMeasure(page: Page, name: string): Promise<{ duration: number; detail: unknown }> {
@@ -65,34 +41,6 @@ async function lastMeasure(page: Page, name: string): Promise<{ duration: number
   );
   if (!all.length) throw new Error(`no ${name} measure`);
   return all[all.length - 1];
-}
-
-const pageProblems = new WeakMap<Page, string[]>();
-
-/** At the end of a test: what the page saw that it should not have (but what the test caused). */
-function clean(t: Test, page: Page, caused?: RegExp): void {
-  const problems = (pageProblems.get(page) ?? []).filter((p) => !caused?.test(p));
-  t.same(problems, [], 'no console error, no exception, no request to another origin');
-}
-
-/** Canvas pixels inside an element that are neither transparent nor (near) white. */
-function paintedPixels(page: Page, testid: string): Promise<number> {
-  return page.evaluate(`(() => {
-    let n = 0;
-    for (const canvas of document.querySelectorAll('[data-testid="${testid}"] canvas')) {
-      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
-      if (!data) continue;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) n++;
-      }
-    }
-    return n;
-  })()`);
-}
-
-/** Polls an expression in the page (page.waitForFunction would eval it, which the pages' CSP forbids). */
-async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
-  await waitUntil(async () => page.evaluate(expression), { timeoutMs, everyMs: 50, what: expression });
 }
 
 /**

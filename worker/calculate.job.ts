@@ -84,7 +84,7 @@ export async function calculateScenario(
   // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
   let lease: EngineLease;
   try {
-    lease = await (early ?? deps.engines.acquire(job.signal, scenario.sweep_id === null ? 'single' : 'variant'));
+    lease = await (early ?? deps.engines.acquire(job.signal, isVariant(scenario) ? 'variant' : 'single'));
   } catch (err) {
     if (!(err instanceof WorkerStopping)) throw err;
     await deps.requeueUnstarted(job);
@@ -93,6 +93,9 @@ export async function calculateScenario(
   }
   return runAttempt(deps, job, scenario, lease, { start, thread: performance.now(), running: 0 });
 }
+
+/** A sweep's variant or an optimization's evaluation: claimed in batches behind single scenarios, no progress of its own. */
+const isVariant = (s: ScenarioRow) => s.sweep_id !== null || s.optimization_id !== null;
 
 /** One attempt on its engine thread: `running`, the engine with its progress, then the result or the failure. */
 async function runAttempt(
@@ -106,7 +109,7 @@ async function runAttempt(
   const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
   // The engine starts while `running` commits (a few ms of the thread's time per job); every later
   // write of this attempt (progress, the result) is chained after that commit and fails with it.
-  const writes = new AttemptWrites(deps, id, attempt, scenario.sweep_id !== null);
+  const writes = new AttemptWrites(deps, id, attempt, isVariant(scenario));
   const current = writes.after(async () => {
     const written = await writeRunning(deps, scenario, attempt);
     times.running = performance.now();

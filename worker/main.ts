@@ -16,6 +16,7 @@ import {
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
+import { afterEvaluation } from './optimize.step.ts';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
@@ -49,9 +50,16 @@ async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
 /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
 const inflight = new Set<Promise<unknown>>();
 
-/** One job's calculation, tracked until it has settled (for shutdown). */
+/**
+ * One job's calculation, tracked until it has settled (for shutdown). When it finished the last
+ * evaluation of an optimization's round, the search step runs before the job completes: a crash in
+ * between redelivers the job, and the duplicate delivery runs the step again.
+ */
 async function track(job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
-  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop);
+  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop).then(async (outcome) => {
+    if (outcome.outcome !== 'given back') await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+    return outcome;
+  });
   inflight.add(run);
   try {
     return await run;
@@ -129,7 +137,10 @@ async function startQueue(): Promise<void> {
     await boss.work<CalculateJob>(
       CALCULATE_DEAD_QUEUE,
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
-      async ([job]) => failExhausted(db, job, config.jobRetryLimit),
+      async ([job]) => {
+        await failExhausted(db, job, config.jobRetryLimit);
+        await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+      },
     );
     logger.info(
       { concurrency: config.workerConcurrency, prefetch: config.workerPrefetch, variantBatch: config.variantBatch },

@@ -2,6 +2,7 @@
 import type { AnyRoute } from '../route.ts';
 import { eventRoutes } from './events.route.ts';
 import { healthRoutes } from './health.route.ts';
+import { optimizationRoutes } from './optimizations.route.ts';
 import { getProblemType } from './problems.route.ts';
 import { scenarioRoutes } from './scenarios.route.ts';
 import { statementRoutes } from './statements.route.ts';
@@ -11,4 +12,10 @@ import { sweepRoutes } from './sweeps.route.ts';
 export const PUBLIC_ROUTES: readonly AnyRoute[] = [...healthRoutes, getProblemType];
 
 /** Under /api: behind the API key when API_KEYS is set. */
-export const API_ROUTES: readonly AnyRoute[] = [...scenarioRoutes, ...eventRoutes, ...statementRoutes, ...sweepRoutes];
+export const API_ROUTES: readonly AnyRoute[] = [
+  ...scenarioRoutes,
+  ...eventRoutes,
+  ...statementRoutes,
+  ...sweepRoutes,
+  ...optimizationRoutes,
+];

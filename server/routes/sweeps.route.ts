@@ -16,6 +16,7 @@ import { HttpProblem } from '../problem.ts';
 import {
   Cursor,
   createReplies,
+  csvCell,
   decodeCursor,
   IdempotencyHeaders,
   keysetPage,
@@ -25,6 +26,7 @@ import {
   ResumeQuery,
   resumePoint,
   streamReplies,
+  wantsCsv,
 } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
@@ -96,12 +98,6 @@ function sortVariants(rows: VariantRow[], sort: string): VariantRow[] {
     return (desc ? y - x : x - y) || a.index - b.index;
   });
 }
-
-const csvCell = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
 
 export const createSweep = defineRoute({
   method: 'post',
@@ -289,10 +285,7 @@ export const getSweepResults = defineRoute({
     let variants = await sweepVariants(deps.pool, params.id);
     if (query.sort !== undefined) variants = sortVariants(variants, query.sort);
     res.setHeader('Cache-Control', 'private, no-cache');
-    const csv =
-      query.format === 'csv' ||
-      (query.format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
-    if (csv) sendResultsCsv(res, row, variants);
+    if (wantsCsv(query.format, (types) => req.accepts(types))) sendResultsCsv(res, row, variants);
     else res.json({ sweep_id: params.id, parameters: row.parameters, variants });
   },
 });

@@ -91,6 +91,7 @@ export function viewerRoutes(): ExpressRouter {
   router.route('/').get(page).all(methodNotAllowed('GET'));
   router.route('/scenarios/:id').get(page).all(methodNotAllowed('GET'));
   router.route('/sweeps/:id').get(page).all(methodNotAllowed('GET'));
+  router.route('/optimizations/:id').get(page).all(methodNotAllowed('GET'));
   router
     .route('/viewer/:file')
     .get(async (req, res, next) => {

@@ -4,7 +4,7 @@
 // measuring: it does not parse events, it notes the moment a marker first appears in the stream.
 import { connect, type Socket } from 'node:net';
 import { EventSource } from 'eventsource';
-import { isTerminal, SCENARIO_EVENTS, SWEEP_EVENTS } from '../../shared/lifecycle.ts';
+import { isTerminal, OPTIMIZATION_EVENTS, SCENARIO_EVENTS, SWEEP_EVENTS } from '../../shared/lifecycle.ts';
 import { Arrivals, epochMs } from './wait.ts';
 
 export interface ReceivedEvent {
@@ -13,8 +13,8 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-/** A scenario's events, a sweep's stored ones and the `progress` its stream adds (a scenario's name too). */
-const NAMES = [...SCENARIO_EVENTS, ...SWEEP_EVENTS];
+/** A scenario's events, a sweep's and an optimization's stored ones and the `progress` their streams add. */
+const NAMES = [...SCENARIO_EVENTS, ...SWEEP_EVENTS, ...OPTIMIZATION_EVENTS];
 
 export interface Follower {
   events: ReceivedEvent[];

@@ -1,6 +1,6 @@
 // Charts with Apache ECharts (canvas renderer), only the parts the pages use. Every chart is kept
 // so the router can dispose of them when the page changes, and resized with the window.
-import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
@@ -9,6 +9,7 @@ echarts.use([
   BarChart,
   HeatmapChart,
   LineChart,
+  ScatterChart,
   GridComponent,
   LegendComponent,
   TooltipComponent,
@@ -216,5 +217,38 @@ export function sweepChart(
       connectNulls: false,
       data: xs.map((x) => points.find((p) => p.series === name && p.x === x)?.y ?? null),
     })),
+  });
+}
+
+/** An optimization's best objective so far against the evaluations (a step line). */
+export function bestSoFarChart(el: HTMLElement, best: Array<[number, number]>, yName: string): void {
+  chart(el, {
+    tooltip: { trigger: 'axis' },
+    grid: { left: 70, right: 16, top: 16, bottom: 36 },
+    xAxis: { type: 'value', name: 'evaluations', nameLocation: 'middle', nameGap: 24, minInterval: 1 },
+    yAxis: { type: 'value', name: yName, scale: true, axisLabel: { formatter: (v: number) => compact(v) } },
+    series: [{ name: `best ${yName}`, type: 'line', step: 'end', color: COLORS.cash, data: best }],
+  });
+}
+
+/** The points tried: the objective against one variable, feasible and infeasible apart, the best marked. */
+export function pointsChart(
+  el: HTMLElement,
+  points: Array<{ x: number; y: number; feasible: boolean; best: boolean }>,
+  xName: string,
+  yName: string,
+): void {
+  const pick = (f: (p: (typeof points)[number]) => boolean) => points.filter(f).map((p) => [p.x, p.y]);
+  chart(el, {
+    tooltip: { trigger: 'item' },
+    legend: { top: 0 },
+    grid: { left: 70, right: 16, top: 36, bottom: 36 },
+    xAxis: { type: 'value', name: xName, nameLocation: 'middle', nameGap: 24, scale: true },
+    yAxis: { type: 'value', name: yName, scale: true, axisLabel: { formatter: (v: number) => compact(v) } },
+    series: [
+      { name: 'feasible', type: 'scatter', color: COLORS.wind, data: pick((p) => p.feasible && !p.best) },
+      { name: 'infeasible', type: 'scatter', color: COLORS.curtailed, data: pick((p) => !p.feasible) },
+      { name: 'best', type: 'scatter', color: COLORS.solar, symbolSize: 16, data: pick((p) => p.best) },
+    ],
   });
 }

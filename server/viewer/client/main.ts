@@ -4,6 +4,7 @@
 import { h, mainElement, newPage } from './dom.ts';
 import { disposeCharts } from './lazy.ts';
 import { homePage } from './pages/home.ts';
+import { optimizationPage } from './pages/optimization.ts';
 import { scenarioPage } from './pages/scenario.ts';
 import { sweepPage } from './pages/sweep.ts';
 
@@ -20,7 +21,9 @@ async function render(): Promise<void> {
   try {
     const scenario = /^\/scenarios\/([^/]+)$/.exec(path);
     const sweep = /^\/sweeps\/([^/]+)$/.exec(path);
+    const optimization = /^\/optimizations\/([^/]+)$/.exec(path);
     if (scenario) await scenarioPage(decodeURIComponent(scenario[1]), controller.signal);
+    else if (optimization) await optimizationPage(decodeURIComponent(optimization[1]), controller.signal);
     else if (sweep) await sweepPage(decodeURIComponent(sweep[1]), controller.signal);
     else await homePage(controller.signal, navigate);
   } catch (err) {

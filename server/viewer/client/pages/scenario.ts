@@ -8,6 +8,7 @@ import { charts } from '../lazy.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
 import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
 import { statusBadge } from './home.ts';
+import { optimizeForm } from './optimize.form.ts';
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
@@ -31,7 +32,10 @@ export async function scenarioPage(id: string, stop: AbortSignal): Promise<void>
       h('a', { href: `/sweeps/${s.sweep_id}`, 'data-link': true }, 'its sweep'),
     );
 
-  if (s.status === 'succeeded') return results(s, body);
+  if (s.status === 'succeeded') {
+    m.append(optimizeForm(s));
+    return results(s, body);
+  }
   if (s.status === 'failed') return failed(s.error, body);
   if (s.status === 'cancelled') {
     body.replaceChildren(h('p', {}, 'This scenario was cancelled before it ran.'));

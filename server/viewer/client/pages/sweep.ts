@@ -84,7 +84,7 @@ export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
   for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
   await refresh();
   if (sweep.finished_at) return;
-  await followSweep(id, refresh, stop);
+  await followRefreshing(`/api/sweeps/${id}/events`, new Set(['variant', 'progress']), refresh, stop);
 }
 
 /** Fills the page's container: the heading, progress, the chart's controls and the results table. */
@@ -278,7 +278,7 @@ function renderCounts(view: SweepView, sweep: SweepItem): void {
 }
 
 /** `task` run at most once at a time; a call while it runs asks for one more run after it. */
-function oneAtATime(task: () => Promise<void>): () => Promise<void> {
+export function oneAtATime(task: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | null = null;
   let again = false;
   return () => {
@@ -298,13 +298,18 @@ function oneAtATime(task: () => Promise<void>): () => Promise<void> {
   };
 }
 
-/** Refreshes on the sweep's events (at most every REFRESH_MS), and once more when it finishes. */
-function followSweep(id: string, refresh: () => Promise<void>, stop: AbortSignal): Promise<void> {
+/** Refreshes on a stream's `ticks` events (at most every REFRESH_MS), and once more when it finishes. */
+export function followRefreshing(
+  path: string,
+  ticks: ReadonlySet<string>,
+  refresh: () => Promise<void>,
+  stop: AbortSignal,
+): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   return follow(
-    `/api/sweeps/${id}/events`,
+    path,
     (e) => {
-      if ((e.event === 'variant' || e.event === 'progress') && timer === null) {
+      if (ticks.has(e.event) && timer === null) {
         timer = setTimeout(() => {
           timer = null;
           void refresh();

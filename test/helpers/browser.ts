@@ -1,0 +1,63 @@
+// What the browser tests share: a page that records what it should not see (console errors,
+// exceptions, 5xx answers, requests to another origin), the check of it, painted canvas pixels, and
+// polling an expression in the page.
+import type { Browser, Page } from 'playwright-core';
+import type { Test } from 'tap';
+import { waitUntil } from './wait.ts';
+
+const pageProblems = new WeakMap<Page, string[]>();
+
+/** A page that records console errors, uncaught exceptions and requests to any other origin. */
+export async function openPage(browser: Browser, t: Test, baseUrl: string, width = 1400, height = 900): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const origin = new URL(baseUrl).origin;
+  // Chromium logs every 4xx answer to fetch as a console error; those the pages expect and handle
+  // (a form's 400, the 401 that asks for a key, a variant's 409 for hourly data) are not errors of
+  // the page. Any 5xx is.
+  page.on('console', (m) => {
+    if (
+      m.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+    ) {
+      problems.push(`console: ${m.text()}`);
+    }
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 500) problems.push(`${r.status()} from ${r.url()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('data:') && new URL(r.url()).origin !== origin) problems.push(`other origin: ${r.url()}`);
+  });
+  pageProblems.set(page, problems);
+  t.teardown(() => context.close());
+  return page;
+}
+
+/** At the end of a test: what the page saw that it should not have (but what the test caused). */
+export function clean(t: Test, page: Page, caused?: RegExp): void {
+  const problems = (pageProblems.get(page) ?? []).filter((p) => !caused?.test(p));
+  t.same(problems, [], 'no console error, no exception, no request to another origin');
+}
+
+/** Canvas pixels inside an element that are neither transparent nor (near) white. */
+export function paintedPixels(page: Page, testid: string): Promise<number> {
+  return page.evaluate(`(() => {
+    let n = 0;
+    for (const canvas of document.querySelectorAll('[data-testid="${testid}"] canvas')) {
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      if (!data) continue;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) n++;
+      }
+    }
+    return n;
+  })()`);
+}
+
+/** Polls an expression in the page (page.waitForFunction would eval it, which the pages' CSP forbids). */
+export async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  await waitUntil(async () => page.evaluate(expression), { timeoutMs, everyMs: 50, what: expression });
+}

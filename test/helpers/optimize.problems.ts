@@ -1,0 +1,172 @@
+// Optimization test problems run against the engine directly (no database): each evaluation is the
+// scenario the service would calculate (validated, resolved, the shared profile cache), so the
+// exhaustive grid and the search see the same numbers. Used by the quality test and the bench.
+
+import { validateScenario } from '../../server/validate.ts';
+import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { metricsOf } from '../../shared/optimize.metrics.ts';
+import {
+  bestIndex,
+  type Constraint,
+  type Evaluated,
+  gridOf,
+  type Metrics,
+  nextRound,
+  type Objective,
+  pointValues,
+  type SearchProblem,
+} from '../../shared/optimize.search.ts';
+import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
+
+export interface TestProblem {
+  name: string;
+  base: Record<string, unknown>;
+  variables: Array<{ path: string; min: number; max: number; step: number }>;
+  objective: Objective;
+  constraints: Constraint[];
+}
+
+const site = { latitude: 35.2, longitude: -101.8 };
+/** Solar at 700 per kW DC: with the default wind, the best mix behind a limit has both. */
+const cheapSolar = { capex: { solar_per_kw_dc: 700 } };
+const limit150 = { site, seed: 42, grid: { export_limit_mw: 150 }, finance: cheapSolar };
+const solar = { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 10 };
+const wind = { path: '/wind/capacity_mw', min: 0, max: 300, step: 10 };
+
+export const PROBLEMS: TestProblem[] = [
+  {
+    name: 'solar and wind behind a 150 MW limit, max equity NPV',
+    base: limit150,
+    variables: [solar, wind],
+    objective: { maximize: 'equity_npv' },
+    constraints: [],
+  },
+  {
+    name: 'the same, curtailment ≤ 0.05 %',
+    base: limit150,
+    variables: [solar, wind],
+    objective: { maximize: 'equity_npv' },
+    constraints: [{ kpi: 'curtailment_percent', max: 0.05 }],
+  },
+  {
+    name: 'the same, min DSCR ≥ 1.45',
+    base: limit150,
+    variables: [solar, wind],
+    objective: { maximize: 'equity_npv' },
+    constraints: [{ kpi: 'min_dscr', min: 1.45 }],
+  },
+  {
+    name: 'solar and wind behind a 150 MW limit, the lowest PPA price for a 9 % equity IRR',
+    base: {
+      ...limit150,
+      market: { ppa_price_per_mwh: 'solve' },
+      finance: { ...limit150.finance, target_equity_irr_percent: 9 },
+    },
+    variables: [solar, wind],
+    objective: { minimize: 'solved_ppa_price_per_mwh' },
+    constraints: [],
+  },
+  {
+    name: 'solar, wind and the export limit (3 variables), min nominal LCOE, curtailment ≤ 5 %',
+    base: { site, seed: 42, finance: cheapSolar },
+    variables: [
+      { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 20 },
+      { path: '/wind/capacity_mw', min: 0, max: 300, step: 20 },
+      { path: '/grid/export_limit_mw', min: 50, max: 300, step: 25 },
+    ],
+    objective: { minimize: 'lcoe_nominal' },
+    constraints: [{ kpi: 'curtailment_percent', max: 5 }],
+  },
+];
+
+/** Solar and wind from 0 to `max` MW in steps of `step` behind the 150 MW limit, maximize equity NPV (the service tests' problem). */
+export const mixProblem = (name: string, max: number, step: number, constraints: Constraint[] = []): TestProblem => ({
+  name,
+  base: limit150,
+  variables: [
+    { ...solar, max, step },
+    { ...wind, max, step },
+  ],
+  objective: { maximize: 'equity_npv' },
+  constraints,
+});
+
+function setPath(target: Record<string, unknown>, path: string, value: number): void {
+  const segments = path.slice(1).split('/');
+  let node = target;
+  for (const s of segments.slice(0, -1)) {
+    node[s] = { ...((node[s] as Record<string, unknown> | undefined) ?? {}) };
+    node = node[s] as Record<string, unknown>;
+  }
+  node[segments[segments.length - 1]] = value;
+}
+
+/** An engine-direct evaluator with its own profile cache and memo (a point is calculated once). */
+export function engineEvaluator(problem: TestProblem): {
+  evaluate: (values: readonly number[]) => Metrics | null;
+  calls: () => number;
+} {
+  const profiles = new Map<string, GenerationProfile>();
+  const memo = new Map<string, Metrics | null>();
+  const evaluate = (values: readonly number[]) => {
+    const key = values.join(',');
+    if (memo.has(key)) return memo.get(key) ?? null;
+    const inputs = structuredClone(problem.base);
+    inputs.name = 'optimization test';
+    problem.variables.forEach((v, i) => {
+      setPath(inputs, v.path, values[i]);
+    });
+    const checked = validateScenario(inputs);
+    let metrics: Metrics | null = null;
+    if (checked.ok) {
+      const resolved = resolveInputs(checked.value, {
+        scenarioId: '01936f3e-0000-7000-8000-000000000042',
+        now: new Date('2026-06-15T12:00:00Z'),
+      });
+      try {
+        const r = calculate(resolved, { cache: profiles });
+        metrics = metricsOf(r.kpis, r.annual);
+      } catch {
+        metrics = null;
+      }
+    }
+    memo.set(key, metrics);
+    return metrics;
+  };
+  return { evaluate, calls: () => memo.size };
+}
+
+export const searchProblem = (p: TestProblem, maxEvaluations: number): SearchProblem => ({
+  variables: p.variables,
+  objective: p.objective,
+  constraints: p.constraints,
+  maxEvaluations,
+});
+
+/** Every grid point, evaluated: the exhaustive answer a sweep gives. */
+export function exhaustive(p: TestProblem, evaluate: (v: readonly number[]) => Metrics | null): Evaluated[] {
+  const problem = searchProblem(p, Number.MAX_SAFE_INTEGER);
+  const { counts } = gridOf(problem);
+  let points: number[][] = [[]];
+  for (const n of counts) points = points.flatMap((u) => Array.from({ length: n }, (_, k) => [...u, k]));
+  return points.map((u) => {
+    const values = pointValues(problem, u);
+    return { values, metrics: evaluate(values) };
+  });
+}
+
+/** The search run to the end, round by round. */
+export function runSearch(
+  problem: SearchProblem,
+  evaluate: (v: readonly number[]) => Metrics | null,
+): { history: Evaluated[]; rounds: number } {
+  const history: Evaluated[] = [];
+  let rounds = 0;
+  for (let next = nextRound(problem, history); next; next = nextRound(problem, history)) {
+    rounds++;
+    for (const values of next) history.push({ values, metrics: evaluate(values) });
+  }
+  return { history, rounds };
+}
+
+export { bestIndex };
