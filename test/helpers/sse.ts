@@ -14,7 +14,7 @@ export interface ReceivedEvent {
 }
 
 /** A scenario's events, a sweep's and an optimization's stored ones and the `progress` their streams add. */
-const NAMES = [...SCENARIO_EVENTS, ...SWEEP_EVENTS, ...OPTIMIZATION_EVENTS];
+const NAMES = [...new Set([...SCENARIO_EVENTS, ...SWEEP_EVENTS, ...OPTIMIZATION_EVENTS])];
 
 export interface Follower {
   events: ReceivedEvent[];
