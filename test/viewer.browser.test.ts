@@ -76,12 +76,13 @@ function clean(t: Test, page: Page, caused?: RegExp): void {
   t.same(problems, [], 'no console error, no exception, no request to another origin');
 }
 
-/** Canvas pixels inside an element that are neither transparent nor (near) white. */
-function paintedPixels(page: Page, testid: string): Promise<number> {
+/** Canvas pixels inside an element that are neither transparent nor (near) white (from `fromX` of its width on). */
+function paintedPixels(page: Page, testid: string, fromX = 0): Promise<number> {
   return page.evaluate(`(() => {
     let n = 0;
     for (const canvas of document.querySelectorAll('[data-testid="${testid}"] canvas')) {
-      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      const x = Math.floor(canvas.width * ${fromX});
+      const data = canvas.getContext('2d')?.getImageData(x, 0, canvas.width - x, canvas.height).data;
       if (!data) continue;
       for (let i = 0; i < data.length; i += 4) {
         if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) n++;
@@ -486,6 +487,8 @@ t.test('a battery scenario: its dispatch week, SOC heatmap, KPI cards and annual
     for (const chart of ['dispatch-chart', 'soc-heatmap']) {
       const n = await paintedPixels(page, chart);
       t.ok(n > 2000, `${chart}: ${n} painted pixels`);
+      const right = await paintedPixels(page, chart, 0.75);
+      t.ok(right > 1000, `${chart}: ${right} painted pixels in its last quarter (drawn to the end)`);
     }
     for (const name of STORAGE_KPIS) {
       t.ok(typeof summary[name] === 'number', `the API's summary has ${name}`);

@@ -270,8 +270,17 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
     {
       tooltip: { trigger: 'axis' },
       legend: { top: 0, type: 'scroll' },
-      grid: { left: 56, right: 56, top: 40, bottom: 40 },
-      xAxis: { type: 'category', data: hours, axisLabel: { interval: WEEKDAY_HOURS - 1 } },
+      grid: { left: 56, right: 56, top: 52, bottom: 40 },
+      xAxis: {
+        type: 'category',
+        data: hours,
+        // One label a day ("day N"), fewer where they would overlap (a phone).
+        axisLabel: {
+          interval: WEEKDAY_HOURS - 1,
+          hideOverlap: true,
+          formatter: (v: string) => v.split(' ').slice(0, 2).join(' '),
+        },
+      },
       yAxis: [
         { type: 'value', name: 'MWh' },
         { type: 'value', name: `${week.currency}/MWh`, splitLine: { show: false } },
@@ -324,7 +333,11 @@ export function windRoseChart(
       legend: { top: 0, type: 'scroll' },
       polar: { center: ['50%', '56%'], radius: '72%' },
       angleAxis: { type: 'category', data: COMPASS, startAngle: 90 + 360 / 32, clockwise: true },
-      radiusAxis: { type: 'value', axisLabel: { formatter: (v: number) => `${v} %` } },
+      // Its labels run along the first sector's edge: the outermost one would sit on a compass label.
+      radiusAxis: {
+        type: 'value',
+        axisLabel: { fontSize: 10, showMaxLabel: false, formatter: (v: number) => `${v} %` },
+      },
       series: bins.map((_, b) => ({
         name: label(b),
         type: 'bar',
