@@ -1,8 +1,8 @@
 // `npm run screenshots`: PNGs of each page of the viewer, at desktop (1,400 px) and phone (390 px)
 // width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
-// DATABASE_URL's server, or an embedded Postgres), with a scenario, a sweep and an optimization to show, and
-// Debian's Chromium (apt-get install -y chromium).
-import { mkdirSync } from 'node:fs';
+// DATABASE_URL's server, or an embedded Postgres), with scenarios (one with a battery and a wind
+// file), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
+import { mkdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { loadConfig } from '../shared/config.ts';
@@ -25,7 +25,10 @@ const url = withDatabase(server.adminUrl, name);
 await migrateAll(config, url);
 const web = await startWeb(url);
 const worker = await startWorker(url);
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox'],
+});
 
 async function post(path: string, body: unknown): Promise<string> {
   const res = await fetch(`${web.baseUrl}${path}`, {
@@ -54,6 +57,25 @@ try {
     grid: { export_limit_mw: 200 },
     finance: { tax_credits: { solar: { itc_percent: 30 }, wind: { ptc_per_mwh: 27.5 } } },
   });
+  const battery = await post('/api/scenarios', {
+    name: 'Behind a 120 MW limit: a 40 MW / 160 MWh battery, evening prices, wind from an SRW file',
+    site,
+    solar: { capacity_mw_dc: 150 },
+    wind: { capacity_mw: 100, turbine: { hub_height_m: 80 } },
+    wind_resource: {
+      source: 'srw',
+      text: readFileSync(new URL('../test/fixtures/reference/az_eastern_rolling_hills.srw', import.meta.url), 'utf8'),
+    },
+    grid: { export_limit_mw: 120 },
+    // Half merchant, dear in the evening: the battery moves the midday surplus there.
+    market: {
+      ppa_share: 0.5,
+      merchant_hour_of_day_multipliers: [
+        0.8, 0.7, 0.7, 0.7, 0.8, 0.9, 1, 1, 0.9, 0.7, 0.6, 0.5, 0.5, 0.5, 0.6, 0.8, 1.1, 1.5, 2, 2, 1.6, 1.2, 1, 0.9,
+      ],
+    },
+    storage: { power_mw: 40, energy_mwh: 160 },
+  });
   await post('/api/scenarios', {
     name: 'Solar only, PPA price solved for 9 %',
     site,
@@ -80,13 +102,16 @@ try {
     max_evaluations: 96,
   });
   await finished(`/api/scenarios/${scenario}`);
+  await finished(`/api/scenarios/${battery}`);
   await finished(`/api/sweeps/${sweep}`);
   await finished(`/api/optimizations/${optimization}`);
-  const pages: Array<[string, string, string]> = [
-    ['home', '/', '[data-testid=scenario-list] tbody tr'],
-    ['scenario', `/scenarios/${scenario}`, '[data-testid=heatmap][data-painted]'],
-    ['sweep', `/sweeps/${sweep}`, '[data-testid=sweep-chart] canvas'],
-    ['optimization', `/optimizations/${optimization}`, '[data-testid=points-chart-1] canvas'],
+  const painted = (...testids: string[]) => testids.map((id) => `[data-testid=${id}][data-painted]`);
+  const pages: Array<[string, string, string[]]> = [
+    ['home', '/', ['[data-testid=scenario-list] tbody tr']],
+    ['scenario', `/scenarios/${scenario}`, painted('heatmap')],
+    ['sweep', `/sweeps/${sweep}`, ['[data-testid=sweep-chart] canvas']],
+    ['battery', `/scenarios/${battery}`, painted('heatmap', 'dispatch-chart', 'soc-heatmap', 'wind-rose')],
+    ['optimization', `/optimizations/${optimization}`, ['[data-testid=points-chart-1] canvas']],
   ];
   for (const [width, label] of [
     [1400, 'desktop'],
@@ -98,11 +123,20 @@ try {
     });
     const page = await context.newPage();
     for (const [pageName, path, ready] of pages) {
-      await page.goto(`${web.baseUrl}${path}`);
-      await page.waitForSelector(ready);
-      await page.waitForTimeout(300);
+      const open = async () => {
+        await page.goto(`${web.baseUrl}${path}`);
+        for (const selector of ready) await page.waitForSelector(selector);
+      };
+      // Opened once to measure it, then again in a window as tall as the page: charts redrawn by a
+      // resize during a full-page capture were caught half drawn (a heatmap of 8,760 cells).
+      await open();
+      const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+      await page.setViewportSize({ width, height });
+      await open();
+      await page.waitForTimeout(1000);
       const file = new URL(`${pageName}-${label}.png`, OUT).pathname;
       await page.screenshot({ path: file, fullPage: true });
+      await page.setViewportSize({ width, height: width > 500 ? 900 : 844 });
       console.log(`wrote ${file}`);
     }
     await context.close();

@@ -3,7 +3,8 @@
 // in live and sorting, the create form's field errors and a valid create, back and forward, phone
 // width, labels, keyboard and contrast, the API key asked for once and never put in a URL; and
 // throughout, no console error and no request to another origin.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
@@ -107,6 +108,9 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
     }
     t.equal(await page.textContent('[data-testid=status]'), 'succeeded');
     await page.waitForSelector('[data-testid=heatmap][data-painted]', { timeout: 30_000 });
+    for (const testid of ['dispatch-chart', 'soc-heatmap', 'storage-annual-table', 'kpi-storage_revenue', 'wind-rose'])
+      t.equal(await page.locator(`[data-testid=${testid}]`).count(), 0, `no battery, no wind file: no ${testid}`);
+    t.match(await page.textContent('[data-testid=resource-weather]'), /synthetic/, 'the resource: synthetic');
     for (const chart of ['heatmap', 'annual-chart', 'monthly-chart', 'cashflow-chart']) {
       const n = await paintedPixels(page, chart);
       t.ok(n > 2000, `${chart}: ${n} painted pixels`);
@@ -398,4 +402,104 @@ t.test('with API_KEYS: the key is asked for once, kept for the tab, never in a U
     'the key is in no URL',
   );
   clean(t, page);
+});
+
+/** The list and its forms, ready to fill. */
+async function openHome(t: Test): Promise<Page> {
+  const page = await open(t);
+  await page.goto(`${base}/`);
+  await page.waitForSelector('[data-testid=scenario-form]');
+  return page;
+}
+
+const SRW_PATH = fileURLToPath(new URL('./fixtures/reference/ssc_wind_constant_5ms.srw', import.meta.url));
+const STORAGE_KPIS = ['storage_cycles_year1', 'curtailment_percent', 'curtailment_recovered_mwh', 'storage_revenue'];
+
+t.test('a battery scenario: its dispatch week, SOC heatmap, KPI cards and annual table', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const created = await postScenario(base, {
+      name: 'with a battery',
+      site,
+      solar: { capacity_mw_dc: 150 },
+      wind: { capacity_mw: 100 },
+      grid: { export_limit_mw: 120 },
+      storage: { power_mw: 40, energy_mwh: 160 },
+    });
+    const id = created.json.id as string;
+    const summary = await succeeded(id);
+    const page = await open(t);
+    await page.goto(`${base}/scenarios/${id}`);
+    await page.waitForSelector('[data-testid=dispatch-chart][data-painted]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=soc-heatmap][data-painted]', { timeout: 30_000 });
+    for (const chart of ['dispatch-chart', 'soc-heatmap']) {
+      const n = await paintedPixels(page, chart);
+      t.ok(n > 2000, `${chart}: ${n} painted pixels`);
+      const right = await paintedPixels(page, chart, 0.75);
+      t.ok(right > 1000, `${chart}: ${right} painted pixels in its last quarter (drawn to the end)`);
+    }
+    for (const name of STORAGE_KPIS) {
+      t.ok(typeof summary[name] === 'number', `the API's summary has ${name}`);
+      const shown = await page.getAttribute(`[data-testid=kpi-${name}]`, 'data-value');
+      t.equal(shown, String(summary[name]), `kpi-${name} is the API's ${summary[name]}`);
+    }
+    t.equal(await page.locator('[data-testid=storage-annual-table] tbody tr').count(), 25, 'the battery: years 1–25');
+    // Another week: the dispatch chart is drawn again.
+    await page.selectOption('#battery-week', '10');
+    await page.waitForSelector('[data-testid=dispatch-chart][data-painted="1-10"]');
+    t.pass('another week drawn');
+    clean(t, page);
+  });
+});
+
+t.test("the create form's battery fields and wind file become inputs; a broken file shows its error", async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const page = await openHome(t);
+    await page.fill('#f-name', 'battery and wind file');
+    await page.fill('#f-storage-power_mw', '30');
+    await page.fill('#f-storage-energy_mwh', '120');
+    await page.selectOption('#f-storage-dispatch-strategy', 'capture');
+    await page.fill('#f-wind-turbine-hub_height_m', '80');
+    const good = readFileSync(SRW_PATH, 'utf8');
+    const broken = good
+      .split('\n')
+      .map((l, i) => (i === 100 ? '15,0.95,abc,180' : l))
+      .join('\n');
+    await page.setInputFiles('#f-wind_resource', {
+      name: 'broken.srw',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(broken),
+    });
+    await page.click('[data-testid=scenario-form] button[type=submit]');
+    await page.waitForSelector('#f-wind_resource[aria-invalid=true]');
+    t.match(
+      await page.textContent('#f-wind_resource-error'),
+      /^line 101, column 3/,
+      'the file error beside its picker',
+    );
+    t.equal(new URL(page.url()).pathname, '/', 'still on the form');
+
+    await page.setInputFiles('#f-wind_resource', SRW_PATH);
+    await page.click('[data-testid=scenario-form] button[type=submit]');
+    await page.waitForURL(/\/scenarios\/[0-9a-f-]{36}$/);
+    const id = new URL(page.url()).pathname.split('/')[2];
+    const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
+      inputs: {
+        storage: { power_mw: number; energy_mwh: number; dispatch: { strategy: string } };
+        wind_resource: { source: string; text: string };
+      };
+    };
+    t.same(
+      [stored.inputs.storage.power_mw, stored.inputs.storage.energy_mwh, stored.inputs.storage.dispatch.strategy],
+      [30, 120, 'capture'],
+      'the battery fields became the inputs',
+    );
+    t.equal(stored.inputs.wind_resource.source, 'srw');
+    t.equal(stored.inputs.wind_resource.text, good, "the file's text, as read");
+    await succeeded(id);
+    await page.waitForSelector('[data-testid=wind-rose][data-painted]', { timeout: 30_000 });
+    const n = await paintedPixels(page, 'wind-rose');
+    t.ok(n > 1000, `wind-rose: ${n} painted pixels`);
+    t.match(await page.textContent('[data-testid=resource-wind]'), /SRW/, 'the resource: an SRW file');
+    clean(t, page);
+  });
 });

@@ -253,6 +253,35 @@ export const Kpis = Type.Object(
 /** The KPIs a scenario shows as its `summary`. */
 export const Summary = Kpis;
 
+/** The wind rose of a scenario's wind resource at hub height (with a wind_resource only). */
+export const WindRose = Type.Object(
+  {
+    hub_height_m: Type.Number({ description: 'The hub height the speeds and directions are taken at, m.' }),
+    sectors: Type.Literal(16, { description: 'Direction sectors of 22.5°, sector 0 centred on north, clockwise.' }),
+    speed_bins_ms: Type.Array(Type.Number(), {
+      minItems: 6,
+      maxItems: 6,
+      description: 'Lower edges of the speed bins, m/s; the last bin is open above.',
+    }),
+    frequency: Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 1 }), { minItems: 6, maxItems: 6 }), {
+      minItems: 16,
+      maxItems: 16,
+      description:
+        'Share of the time steps of every resource year with the wind from sector s at speed bin b, [s][b]; the shares sum to 1.',
+    }),
+    mean_speed_ms: Type.Array(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]), {
+      minItems: 16,
+      maxItems: 16,
+      description: "Mean hub-height speed of each sector's steps, m/s; null for a sector the wind never came from.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "How often the wind comes from each direction at each speed, over the wind_resource's steps at hub height. Only when the scenario has a wind_resource with directions.",
+  },
+);
+
 export const ScenarioResult = Type.Object(
   {
     scenario_id: Type.String({ format: 'uuid', description: 'The scenario these statements belong to.' }),
@@ -277,6 +306,7 @@ export const ScenarioResult = Type.Object(
       ),
     ),
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
+    wind_rose: Type.Optional(WindRose),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
     cash_flow: Type.Array(CashFlowYear, { minItems: YEARS + 1, maxItems: YEARS + 1 }),
     revenue_breakdown: RevenueBreakdown,
@@ -333,3 +363,4 @@ export type RevenueBreakdown = Static<typeof RevenueBreakdown>;
 export type Kpis = Static<typeof Kpis>;
 export type Summary = Static<typeof Summary>;
 export type ScenarioResult = Static<typeof ScenarioResult>;
+export type WindRose = Static<typeof WindRose>;

@@ -43,11 +43,12 @@ export function clean(t: Test, page: Page, caused?: RegExp): void {
 }
 
 /** Canvas pixels inside an element that are neither transparent nor (near) white. */
-export function paintedPixels(page: Page, testid: string): Promise<number> {
+export function paintedPixels(page: Page, testid: string, fromX = 0): Promise<number> {
   return page.evaluate(`(() => {
     let n = 0;
     for (const canvas of document.querySelectorAll('[data-testid="${testid}"] canvas')) {
-      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      const x = Math.floor(canvas.width * ${fromX});
+      const data = canvas.getContext('2d')?.getImageData(x, 0, canvas.width - x, canvas.height).data;
       if (!data) continue;
       for (let i = 0; i < data.length; i += 4) {
         if (data[i + 3] > 0 && (data[i] < 235 || data[i + 1] < 235 || data[i + 2] < 235)) n++;

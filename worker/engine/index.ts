@@ -12,6 +12,7 @@ import { prepareMarket } from './market.ts';
 import { type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
 import type { ProfileCache } from './profiles.ts';
 import { storageKpis } from './storage.plant.ts';
+import { windRose } from './wind.rose.ts';
 
 export { CalculationInputError } from './engine.error.ts';
 export type { ProgressReporter } from './generation.ts';
@@ -85,6 +86,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     );
   }
   checkFinite(finance);
+  const rose = windRose(inputs);
   report('finance', 1);
   return {
     currency: inputs.market.currency,
@@ -103,6 +105,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
         }
       : {}),
     annual: plant.annual,
+    ...(rose ? { wind_rose: rose } : {}),
     ...finance,
   };
 }

@@ -1,7 +1,13 @@
 // Charts with Apache ECharts (canvas renderer), only the parts the pages use. Every chart is kept
 // so the router can dispose of them when the page changes, and resized with the window.
 import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import {
+  GridComponent,
+  LegendComponent,
+  PolarComponent,
+  TooltipComponent,
+  VisualMapComponent,
+} from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
@@ -12,6 +18,7 @@ echarts.use([
   ScatterChart,
   GridComponent,
   LegendComponent,
+  PolarComponent,
   TooltipComponent,
   VisualMapComponent,
   CanvasRenderer,
@@ -22,7 +29,16 @@ window.addEventListener('resize', () => {
   for (const c of live) c.resize();
 });
 
-export const COLORS = { solar: '#d98e04', wind: '#2b6cb0', curtailed: '#9aa5b1', cash: '#2f855a', negative: '#c53030' };
+export const COLORS = {
+  solar: '#d98e04',
+  wind: '#2b6cb0',
+  curtailed: '#9aa5b1',
+  cash: '#2f855a',
+  negative: '#c53030',
+  charge: '#805ad5',
+  discharge: '#38a169',
+  battery: '#319795',
+};
 
 function chart(el: HTMLElement, option: echarts.EChartsCoreOption, painted?: () => void): echarts.ECharts {
   const existing = echarts.getInstanceByDom(el);
@@ -251,4 +267,120 @@ export function pointsChart(
       { name: 'best', type: 'scatter', color: COLORS.solar, symbolSize: 16, data: pick((p) => p.best) },
     ],
   });
+}
+
+/** One week of a battery's hours: what each source gives, charge below zero, export, the limit and the price. */
+export interface DispatchWeek {
+  /** Hour of the year of the first hour. */
+  firstHour: number;
+  solar: number[];
+  wind: number[];
+  charge: number[];
+  discharge: number[];
+  grid: number[];
+  limitMw: number | null;
+  price: number[];
+  currency: string;
+}
+
+const WEEKDAY_HOURS = 24;
+
+/** A week's dispatch: solar, wind and discharge stacked above zero, charge below, export and the limit as lines, the price on a second axis. */
+export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () => void): void {
+  const hours = week.solar.map((_, i) => {
+    const h = week.firstHour + i;
+    return `day ${Math.floor(h / WEEKDAY_HOURS) + 1} ${h % WEEKDAY_HOURS}:00`;
+  });
+  const bar = (name: string, color: string, data: number[], stack: string) => ({
+    name,
+    type: 'bar',
+    stack,
+    color,
+    barCategoryGap: '10%',
+    data,
+  });
+  chart(
+    el,
+    {
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0, type: 'scroll' },
+      grid: { left: 56, right: 56, top: 52, bottom: 40 },
+      xAxis: {
+        type: 'category',
+        data: hours,
+        // One label a day ("day N"), fewer where they would overlap (a phone).
+        axisLabel: {
+          interval: WEEKDAY_HOURS - 1,
+          hideOverlap: true,
+          formatter: (v: string) => v.split(' ').slice(0, 2).join(' '),
+        },
+      },
+      yAxis: [
+        { type: 'value', name: 'MWh' },
+        { type: 'value', name: `${week.currency}/MWh`, splitLine: { show: false } },
+      ],
+      series: [
+        bar('Solar', COLORS.solar, week.solar, 'in'),
+        bar('Wind', COLORS.wind, week.wind, 'in'),
+        bar('Discharge', COLORS.discharge, week.discharge, 'in'),
+        bar(
+          'Charge',
+          COLORS.charge,
+          week.charge.map((v) => -v),
+          'out',
+        ),
+        { name: 'Export', type: 'line', color: '#1a202c', symbol: 'none', data: week.grid },
+        ...(week.limitMw === null
+          ? []
+          : [
+              {
+                name: 'Export limit',
+                type: 'line',
+                color: COLORS.negative,
+                symbol: 'none',
+                lineStyle: { type: 'dashed' },
+                data: week.grid.map(() => week.limitMw),
+              },
+            ]),
+        { name: 'Price', type: 'line', yAxisIndex: 1, color: '#b7791f', symbol: 'none', step: 'end', data: week.price },
+      ],
+    },
+    painted,
+  );
+}
+
+const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'];
+const ROSE_COLORS = ['#bee3f8', '#90cdf4', '#63b3ed', '#3182ce', '#2b6cb0', '#1a365d'];
+
+/** A wind rose: % of the time from each sector, stacked by speed bin, on polar axes (north up, clockwise). */
+export function windRoseChart(
+  el: HTMLElement,
+  rose: { frequency: number[][]; speed_bins_ms: number[] },
+  painted?: () => void,
+): void {
+  const bins = rose.speed_bins_ms;
+  const label = (b: number) => (b + 1 < bins.length ? `${bins[b]}–${bins[b + 1]} m/s` : `≥ ${bins[b]} m/s`);
+  chart(
+    el,
+    {
+      tooltip: { trigger: 'item', valueFormatter: (v: number) => `${v.toFixed(2)} %` },
+      legend: { top: 0, type: 'scroll' },
+      polar: { center: ['50%', '56%'], radius: '72%' },
+      angleAxis: { type: 'category', data: COMPASS, startAngle: 90 + 360 / 32, clockwise: true },
+      // Its labels run along the first sector's edge: the outermost one would sit on a compass label.
+      radiusAxis: {
+        type: 'value',
+        axisLabel: { fontSize: 10, showMaxLabel: false, formatter: (v: number) => `${v} %` },
+      },
+      series: bins.map((_, b) => ({
+        name: label(b),
+        type: 'bar',
+        coordinateSystem: 'polar',
+        stack: 'rose',
+        color: ROSE_COLORS[b % ROSE_COLORS.length],
+        data: rose.frequency.map((row) => row[b] * 100),
+      })),
+    },
+    painted,
+  );
 }

@@ -97,3 +97,12 @@ export function chartBox(testid: string, label: string, options: { tall?: boolea
     'aria-label': label,
   });
 }
+
+/** A picker of the 25 operating years. */
+export function yearSelect(id: string): HTMLSelectElement {
+  return h(
+    'select',
+    { id },
+    ...Array.from({ length: 25 }, (_, i) => h('option', { value: String(i + 1) }, `Year ${i + 1}`)),
+  );
+}

@@ -39,6 +39,22 @@ export const SCENARIO_FIELDS: Field[] = [
   { path: '/finance/debt/fraction', label: 'Debt share of capex (0–1)', kind: 'number', value: '0.6' },
   optionalNumber('/finance/tax_credits/solar/itc_percent', 'Solar ITC (%)'),
   optionalNumber('/finance/tax_credits/wind/ptc_per_mwh', 'Wind PTC (per MWh)'),
+  optionalNumber('/storage/power_mw', 'Battery power (MW)'),
+  optionalNumber('/storage/energy_mwh', 'Battery energy (MWh)'),
+  {
+    path: '/storage/dispatch/strategy',
+    label: 'Battery strategy',
+    kind: 'select',
+    value: '',
+    options: ['arbitrage', 'capture'],
+    optional: true,
+  },
+];
+
+/** The resource files a scenario may be given; the page reads them and sends their text. */
+export const FILE_FIELDS = [
+  { path: '/weather', label: 'Solar resource file (SAM CSV or EPW)', accept: '.csv,.epw,text/csv' },
+  { path: '/wind_resource', label: 'Wind resource file (SRW)', accept: '.srw' },
 ];
 
 const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;
@@ -50,6 +66,7 @@ export function fieldElement(f: Field): HTMLElement {
       ? h(
           'select',
           { id, name: f.path, 'data-path': f.path },
+          ...(f.optional ? [h('option', { value: '' }, 'default')] : []),
           ...(f.options ?? []).map((o) => h('option', { value: o, selected: o === f.value }, o)),
         )
       : h('input', {
@@ -68,6 +85,45 @@ export function fieldElement(f: Field): HTMLElement {
     control,
     h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
   );
+}
+
+/** A file picker named by its JSON Pointer: a 400's errors under that pointer show beside it. */
+export function fileElement(f: (typeof FILE_FIELDS)[number]): HTMLElement {
+  const id = idOf(f.path);
+  return h(
+    'div',
+    { class: 'field file' },
+    h('label', { for: id }, f.label),
+    h('input', { id, name: f.path, 'data-path': f.path, 'data-file': 'true', type: 'file', accept: f.accept }),
+    h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
+  );
+}
+
+/** A solar file's source: EPW by its extension or its LOCATION header, else a SAM CSV. */
+export function solarSource(name: string, text: string): 'epw' | 'sam_csv' {
+  return /\.epw$/i.test(name) || text.startsWith('LOCATION,') ? 'epw' : 'sam_csv';
+}
+
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+
+/** The chosen files as inputs: a solar file as `weather`, a wind file as `wind_resource`. */
+export async function readFiles(form: HTMLFormElement): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const el of form.querySelectorAll<HTMLInputElement>('input[data-file]')) {
+    const file = el.files?.[0];
+    if (!file) continue;
+    const text = await readText(file);
+    if (el.dataset.path === '/weather') out.weather = { source: solarSource(file.name, text), text };
+    else out.wind_resource = { source: 'srw', text };
+  }
+  return out;
 }
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -91,7 +147,7 @@ export function readScenario(form: HTMLFormElement): { body: Record<string, unkn
       return { jsonError: `not JSON: ${(err as Error).message}` };
     }
   }
-  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-path]')) {
+  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-path]:not([data-file])')) {
     const path = el.dataset.path as string;
     const raw = el.value.trim();
     if (raw === '') continue;

@@ -45,15 +45,18 @@ export interface VariantRow {
 export interface Statements {
   start_year: number;
   currency: string;
-  annual: Array<{
-    year: number;
-    solar_mwh: number;
-    wind_mwh: number;
-    curtailed_mwh: number;
-    export_mwh: number;
-    solar_capacity_factor: number | null;
-    wind_capacity_factor: number | null;
-  }>;
+  annual: Array<
+    {
+      year: number;
+      solar_mwh: number;
+      wind_mwh: number;
+      curtailed_mwh: number;
+      export_mwh: number;
+      solar_capacity_factor: number | null;
+      wind_capacity_factor: number | null;
+    } & Partial<Record<StorageAnnualName, number>>
+  >;
+  wind_rose?: WindRose;
   income_statement: Array<Record<string, unknown> & { year: number }>;
   cash_flow: Array<
     Record<string, unknown> & { year: number; equity_cash_flow: number; cumulative_equity_cash_flow: number }
@@ -61,18 +64,46 @@ export interface Statements {
   kpis: Kpis;
 }
 
+/** A battery's annual figures (with a battery only). */
+export type StorageAnnualName =
+  | 'storage_charge_from_plant_mwh'
+  | 'storage_charge_from_grid_mwh'
+  | 'storage_discharge_mwh'
+  | 'storage_cycles'
+  | 'storage_capacity_percent'
+  | 'storage_replacements'
+  | 'curtailed_without_storage_mwh';
+
+/** The wind rose of a scenario's wind_resource at hub height. */
+export interface WindRose {
+  hub_height_m: number;
+  sectors: number;
+  speed_bins_ms: number[];
+  /** Share of the steps, [sector][speed bin]. */
+  frequency: number[][];
+  mean_speed_ms: Array<number | null>;
+}
+
 export interface HourlyYear {
   year: number;
   calendar_year: number;
   solar_hourly: number[];
   wind_hourly: number[];
+  /** With a battery only. */
+  storage_charge_hourly?: number[];
+  storage_discharge_hourly?: number[];
+  storage_soc_hourly?: number[];
+  grid_hourly?: number[];
 }
 
 /** The KPI cards, in order, with how each is shown. */
 export const KPI_CARDS: Array<{
   name: string;
   label: string;
-  format: 'money' | 'percent' | 'ratio' | 'energy' | 'price';
+  /** percent: a fraction shown as %; points: a figure already in %. */
+  format: 'money' | 'percent' | 'points' | 'ratio' | 'energy' | 'price';
+  /** Shown only when the summary has it (a solved price, a battery's figures). */
+  optional?: true;
 }> = [
   { name: 'equity_npv', label: 'Equity NPV', format: 'money' },
   { name: 'equity_irr', label: 'Equity IRR (after tax)', format: 'percent' },
@@ -83,5 +114,9 @@ export const KPI_CARDS: Array<{
   { name: 'energy_p50_mwh', label: 'P50 energy (MWh/yr)', format: 'energy' },
   { name: 'energy_p90_mwh', label: 'P90 energy, 1 yr (MWh)', format: 'energy' },
   { name: 'energy_p90_10y_mwh', label: 'P90 energy, 10 yr (MWh)', format: 'energy' },
-  { name: 'solved_ppa_price_per_mwh', label: 'Solved PPA price / MWh', format: 'price' },
+  { name: 'solved_ppa_price_per_mwh', label: 'Solved PPA price / MWh', format: 'price', optional: true },
+  { name: 'storage_cycles_year1', label: 'Battery cycles, year 1', format: 'ratio', optional: true },
+  { name: 'curtailment_percent', label: 'Curtailment (% of output)', format: 'points', optional: true },
+  { name: 'curtailment_recovered_mwh', label: 'Curtailment recovered (MWh)', format: 'energy', optional: true },
+  { name: 'storage_revenue', label: 'Battery revenue (all years)', format: 'money', optional: true },
 ];

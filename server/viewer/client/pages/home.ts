@@ -2,7 +2,16 @@
 // a form to create a scenario and one to create a sweep of up to three parameters.
 import { follow, getJson, type Problem, postJson } from '../api.ts';
 import { amount, h, main, percent, when } from '../dom.ts';
-import { clearErrors, fieldElement, readScenario, SCENARIO_FIELDS, showErrors } from '../forms.ts';
+import {
+  clearErrors,
+  FILE_FIELDS,
+  fieldElement,
+  fileElement,
+  readFiles,
+  readScenario,
+  SCENARIO_FIELDS,
+  showErrors,
+} from '../forms.ts';
 import type { Page, ScenarioItem, SweepItem } from '../types.ts';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
@@ -146,6 +155,7 @@ function scenarioForm(navigate: (path: string) => void): HTMLFormElement {
     'form',
     { class: 'card', 'data-testid': 'scenario-form', novalidate: true },
     h('div', { class: 'grid' }, ...SCENARIO_FIELDS.map(fieldElement)),
+    h('div', { class: 'grid' }, ...FILE_FIELDS.map(fileElement)),
     h(
       'details',
       {},
@@ -170,7 +180,7 @@ function scenarioForm(navigate: (path: string) => void): HTMLFormElement {
       general.textContent = `Full inputs: ${read.jsonError}`;
       return;
     }
-    const res = await postJson<ScenarioItem>('/api/scenarios', read.body);
+    const res = await postJson<ScenarioItem>('/api/scenarios', { ...read.body, ...(await readFiles(form)) });
     if (res.status === 201) navigate(`/scenarios/${(res.json as ScenarioItem).id}`);
     else
       showErrors(
@@ -191,6 +201,8 @@ const SWEEP_PATHS = [
   '/solar/dc_ac_ratio',
   '/solar/array_type',
   '/wind/turbine/hub_height_m',
+  '/storage/power_mw',
+  '/storage/energy_mwh',
   '/finance/debt/fraction',
   '/finance/tax_credits/solar/itc_percent',
   '/finance/tax_credits/wind/ptc_per_mwh',
@@ -285,7 +297,7 @@ function sweepForm(navigate: (path: string) => void): HTMLFormElement {
       general.textContent = `Full inputs: ${read.jsonError}`;
       return;
     }
-    const { name: _ignored, ...base } = read.body;
+    const { name: _ignored, ...base } = { ...read.body, ...(await readFiles(scenario)) };
     const res = await postJson<{ id: string }>('/api/sweeps', { name: name.value, base, vary: readParameters(form) });
     if (res.status === 201) navigate(`/sweeps/${(res.json as { id: string }).id}`);
     else showSweepErrors(form, general, res.status, res.json as Problem);

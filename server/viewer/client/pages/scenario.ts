@@ -3,12 +3,14 @@
 // monthly profile, the cash-flow chart and the statements' tables, and downloads. A failed
 // scenario shows its error.
 import { download, follow, getJson } from '../api.ts';
-import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
+import { amount, card, chartBox, controls, decimal, h, main, percent, yearSelect } from '../dom.ts';
 import { charts } from '../lazy.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
 import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
 import { statusBadge } from './home.ts';
 import { optimizeForm } from './optimize.form.ts';
+import { batterySection, type YearFetcher } from './scenario.battery.ts';
+import { resourceSection } from './scenario.resource.ts';
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
@@ -103,6 +105,7 @@ function kpiText(name: string, format: string, kpis: Kpis): string {
   if (format === 'percent') return percent(v);
   if (format === 'ratio') return decimal(v);
   if (format === 'price') return decimal(v);
+  if (format === 'points') return v === null || v === undefined ? '—' : `${decimal(v)} %`;
   return amount(v);
 }
 
@@ -110,7 +113,7 @@ function kpiCards(kpis: Kpis): HTMLElement {
   return h(
     'div',
     { class: 'kpis' },
-    ...KPI_CARDS.filter((k) => k.name !== 'solved_ppa_price_per_mwh' || kpis[k.name] !== null).map((k) =>
+    ...KPI_CARDS.filter((k) => !k.optional || (kpis[k.name] !== null && kpis[k.name] !== undefined)).map((k) =>
       h(
         'div',
         { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
@@ -137,11 +140,7 @@ interface HourlyView {
 
 function hourlyView(): HourlyView {
   return {
-    year: h(
-      'select',
-      { id: 'heat-year' },
-      ...Array.from({ length: 25 }, (_, i) => h('option', { value: String(i + 1) }, `Year ${i + 1}`)),
-    ),
+    year: yearSelect('heat-year'),
     tech: h(
       'select',
       { id: 'heat-tech' },
@@ -159,6 +158,8 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const cashEl = chartBox('cashflow-chart', 'Equity cash flow');
   const hourly = hourlyView();
   const tables = h('div', {});
+  const battery = batterySection(s);
+  const resource = resourceSection(s);
   body.replaceChildren(
     kpiCards(s.summary ?? {}),
     h(
@@ -180,6 +181,8 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
       h('h3', {}, 'Monthly energy of that year'),
       hourly.monthlyEl,
     ),
+    ...(battery ? [battery.element] : []),
+    resource.element,
     card('Equity cash flow', cashEl),
     tables,
   );
@@ -192,32 +195,43 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   drawn.annualChart(annualEl, statements.annual);
   drawn.cashflowChart(cashEl, statements.cash_flow);
 
-  const draw = hourlyDrawer(s.id, hourly, drawn);
+  resource.draw(statements, drawn);
+  const fetchYear = yearFetcher(s.id);
+  const draw = hourlyDrawer(hourly, drawn, fetchYear);
   hourly.year.addEventListener('change', () => void draw());
   hourly.tech.addEventListener('change', () => void draw());
-  await draw();
+  await Promise.all([draw(), battery?.draw(statements, drawn, fetchYear)]);
+}
+
+/** Each operating year's hourly data, fetched once and shared by the charts; null when not kept. */
+function yearFetcher(id: string): YearFetcher {
+  const cache = new Map<number, Promise<HourlyYear | null>>();
+  return (year) => {
+    let data = cache.get(year);
+    if (!data) {
+      data = getJson<HourlyYear>(`/api/scenarios/${id}/statements?year=${year}`).then((res) =>
+        res.status === 200 ? res.json : null,
+      );
+      cache.set(year, data);
+    }
+    return data;
+  };
 }
 
 /**
  * Draws the chosen year's heatmap and month chart, each year's data fetched once; each heatmap
  * painted leaves a HEATMAP_PAINTED measure (data arrival → painted).
  */
-function hourlyDrawer(id: string, view: HourlyView, drawn: ChartModule): () => Promise<void> {
+function hourlyDrawer(view: HourlyView, drawn: ChartModule, fetchYear: YearFetcher): () => Promise<void> {
   const { year, tech, heatEl, monthlyEl } = view;
   const { COLORS, heatmap, monthlyChart } = drawn;
-  const cache = new Map<number, HourlyYear>();
   return async () => {
     const y = Number(year.value);
-    let data = cache.get(y);
+    const data = await fetchYear(y);
     if (!data) {
-      const res = await getJson<HourlyYear>(`/api/scenarios/${id}/statements?year=${y}`);
-      if (res.status !== 200) {
-        heatEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
-        monthlyEl.replaceChildren();
-        return;
-      }
-      data = res.json;
-      cache.set(y, data);
+      heatEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
+      monthlyEl.replaceChildren();
+      return;
     }
     const arrived = performance.mark(`${HEATMAP_PAINTED}:data`);
     const technology = tech.value;
