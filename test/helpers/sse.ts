@@ -42,7 +42,8 @@ export function follow(url: string, opts: { lastEventId?: number; headers?: Reco
   for (const name of NAMES) {
     source.addEventListener(name, (ev: MessageEvent) => {
       received.push({ id: Number(ev.lastEventId), event: name, data: JSON.parse(ev.data as string) });
-      if (isTerminal(name)) source.close();
+      // A scenario stream ends with its terminal status; a sweep's and an optimization's with `finished`.
+      if (isTerminal(name) || name === 'finished') source.close();
     });
   }
   const events = received.items;
