@@ -3,12 +3,12 @@
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { createQueuedScenario } from '../server/scenarios.create.ts';
-import { validateScenario } from '../server/validate.ts';
 import { loadConfig } from '../shared/config.ts';
 import { createDb, createPool, type Db } from '../shared/db.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
+import { validateScenario } from '../shared/validate.ts';
 import { epochMs, waitUntil } from '../test/helpers/wait.ts';
 import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';

@@ -9,11 +9,11 @@ import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { isUuid } from '../shared/ids.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
+import { compileValidator, type Validator } from '../shared/validate.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
 import type { EventStreams } from './sse/event-streams.ts';
-import { compileValidator, type Validator } from './validate.ts';
 
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
 if (!FormatRegistry.Has('date-time')) {

@@ -1,12 +1,12 @@
 // A sweep request checked and expanded into its variants, before anything is written. Every
 // variant is validated as a complete scenario; a 400 names the variant and the field, and where the
 // field is a varied one, the value's place in the request (`/vary/k/values/j`).
-import type { TSchema } from '@sinclair/typebox';
+import { pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
+import { copyJson } from '../shared/schema.defaults.ts';
 import { type ScenarioInputs, ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import type { SweepRequest } from '../shared/schemas/sweep.ts';
-import { copyJson } from './schema.defaults.ts';
-import { validateScenario } from './validate.ts';
+import { validateScenario } from '../shared/validate.ts';
 
 export interface Parameter {
   path: string;
@@ -26,60 +26,12 @@ export interface SweepPlan {
 
 export type Expansion = { ok: true; plan: SweepPlan } | { ok: false; errors: FieldError[] };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** JSON Pointer (RFC 6901) segments, or null when the text is not a pointer. */
-export function pointerSegments(path: string): string[] | null {
-  if (!path.startsWith('/') || path.length > 200) return null;
-  const segments = path.slice(1).split('/');
-  if (segments.some((s) => /~[^01]|~$/.test(s) || s === '')) return null;
-  return segments.map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
-
-/** The schemas at these segments of the inputs schema (through objects, unions and arrays); none when there is no such place. */
-export function schemasAt(schema: TSchema, segments: string[]): TSchema[] {
-  if (segments.length === 0) return [schema];
-  const [head, ...rest] = segments;
-  const s = schema as Record<string, unknown>;
-  const branches = (s.anyOf ?? s.oneOf) as TSchema[] | undefined;
-  if (branches) return branches.flatMap((b) => schemasAt(b, segments));
-  const props = s.properties as Record<string, TSchema> | undefined;
-  if (props) return Object.hasOwn(props, head) ? schemasAt(props[head], rest) : [];
-  if (s.type === 'array' && /^(0|[1-9]\d{0,4})$/.test(head)) {
-    const items = s.items as TSchema | TSchema[] | undefined;
-    const prefix = s.prefixItems as TSchema[] | undefined;
-    const item = Array.isArray(items) ? items[Number(head)] : (prefix?.[Number(head)] ?? items);
-    return item !== undefined ? schemasAt(item, rest) : [];
-  }
-  return [];
-}
-const schemaHas = (schema: TSchema, segments: string[]) => schemasAt(schema, segments).length > 0;
-
 /** The values of `from`, `from + step`, … ≤ `to`, printed as decimals would be (no 0.30000000000000004). */
 function rangeValues(from: number, to: number, step: number): number[] {
   const count = rangeCount(from, to, step);
   return Array.from({ length: count }, (_, i) => Number((from + i * step).toPrecision(12)));
 }
 const rangeCount = (from: number, to: number, step: number) => Math.floor((to - from) / step + 1e-9) + 1;
-
-export function setAt(target: Record<string, unknown>, segments: string[], value: unknown): void {
-  let node: Record<string, unknown> | unknown[] = target;
-  for (let i = 0; i < segments.length - 1; i++) {
-    const key = segments[i];
-    const next: unknown = Array.isArray(node) ? node[Number(key)] : node[key];
-    if (isObject(next) || Array.isArray(next)) {
-      node = next;
-      continue;
-    }
-    const created: Record<string, unknown> = {};
-    if (Array.isArray(node)) node[Number(key)] = created;
-    else node[key] = created;
-    node = created;
-  }
-  const last = segments[segments.length - 1];
-  if (Array.isArray(node)) node[Number(last)] = value;
-  else node[last] = value;
-}
 
 const printValue = (v: unknown) => {
   const text = JSON.stringify(v) ?? 'null';

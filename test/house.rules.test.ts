@@ -1,7 +1,8 @@
 // Rules of the house that a reader relies on, checked on the source: no function over 100 lines in
-// server/, worker/ or shared/ (a function a reader can hold), and the calendar's numbers written once.
+// server/, worker/ or shared/ (a function a reader can hold), the calendar's numbers written once,
+// and the arrows of ARCHITECTURE.md's code map (who may import whom).
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
 
@@ -60,3 +61,43 @@ t.test('the calendar (25 years of 8,760 hours) is defined once, in shared/calend
     .map((p) => p.at);
   t.same(places, [], 'no other file spells 8760 in code');
 });
+
+/** The folders each folder may import from (ARCHITECTURE.md, "Code map"), besides itself and packages. */
+const ARROWS: Array<{ from: string; may: string[] }> = [
+  { from: 'worker/engine', may: ['worker/engine', 'shared/schemas', 'shared/weather', 'shared/calendar.ts'] },
+  { from: 'shared', may: ['shared'] },
+  { from: 'server', may: ['server', 'shared'] },
+  { from: 'worker', may: ['worker', 'shared'] },
+];
+
+/** The repository paths a file imports (relative imports only). */
+function importsOf(path: string): string[] {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const spec = (node.moduleSpecifier as ts.StringLiteral).text;
+      if (spec.startsWith('.')) out.push(normalize(join(dirname(path), spec)));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+t.test(
+  'imports follow the arrows: shared/ imports neither server/ nor worker/; the engine only its inputs',
+  async (t) => {
+    const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+    const against = ROOTS.flatMap(sourceFiles)
+      .filter((path) => !path.startsWith(join('server', 'viewer', 'client')))
+      .flatMap((path) => {
+        const rule = ARROWS.find((a) => under(path, a.from));
+        if (!rule) return [];
+        return importsOf(path)
+          .filter((target) => !rule.may.some((m) => under(target, m)))
+          .map((target) => `${path} → ${target}`);
+      });
+    t.same(against, [], 'no import against the arrows');
+  },
+);

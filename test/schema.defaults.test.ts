@@ -1,11 +1,11 @@
-// server/schema.defaults.ts fills exactly what TypeBox's Value.Default fills, for valid bodies of
+// shared/schema.defaults.ts fills exactly what TypeBox's Value.Default fills, for valid bodies of
 // every weather source and for random partial bodies; bad bodies are still refused by name.
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import t from 'tap';
-import { compileDefaults, copyJson } from '../server/schema.defaults.ts';
-import { validateScenario } from '../server/validate.ts';
+import { compileDefaults, copyJson } from '../shared/schema.defaults.ts';
 import { ScenarioInputs } from '../shared/schemas/inputs.ts';
+import { validateScenario } from '../shared/validate.ts';
 import { BASE, schemaCases, WEATHER } from './helpers/schema-cases.ts';
 
 const applyDefaults = compileDefaults(ScenarioInputs);

@@ -5,8 +5,8 @@
 // the end (`finished`).
 import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
-import { type OptimizationPlan, roundOf, searchProblemOf } from '../server/optimizations.plan.ts';
 import type { Config } from '../shared/config.ts';
+import { type OptimizationPlan, roundOf, searchProblemOf } from '../shared/optimizations.plan.ts';
 import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/optimizations.repository.ts';
 import { metricsOf } from '../shared/optimize.metrics.ts';
 import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimize.search.ts';

@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { optimizationChannel } from '../../shared/channels.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { seedFromId } from '../../shared/inputs.resolve.ts';
+import { type OptimizationPlan, planOptimization, roundOf, searchProblemOf } from '../../shared/optimizations.plan.ts';
 import {
   type EvaluationRow,
   findOptimization,
@@ -27,7 +28,6 @@ import {
   Optimization as OptimizationSchema,
 } from '../../shared/schemas/optimization.ts';
 import { IdempotentCreate } from '../http.ts';
-import { type OptimizationPlan, planOptimization, roundOf, searchProblemOf } from '../optimizations.plan.ts';
 import { HttpProblem } from '../problem.ts';
 import {
   Cursor,
@@ -94,7 +94,7 @@ export const createOptimization = defineRoute({
   operationId: 'createOptimization',
   summary: 'Start an optimization: the best design in a box, found by a search over scenarios',
   description:
-    "The request is checked whole before anything is written; a 400 names the field (a pointer to a non-numeric input, min > max, an unknown KPI, a base that is not a valid scenario at a face of the box). Every evaluation shares one seed (the base's, or one from the optimization id). One transaction writes the optimization, its first round of evaluations and their jobs.",
+    "The request is checked whole before anything is written; a 400 names the field (a pointer to a non-numeric input, min > max, an unknown KPI, a base that is not a valid scenario at a face or a corner of the box). Every evaluation shares one seed (the base's, or one from the optimization id). One transaction writes the optimization, its first round of evaluations and their jobs.",
   tags: ['optimizations'],
   headers: IdempotencyHeaders,
   body: {

@@ -9,6 +9,7 @@ import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
 import { findScenario } from '../../shared/scenarios.repository.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
+import { validateScenario } from '../../shared/validate.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
@@ -17,7 +18,6 @@ import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
 import { MAX_PAGE, sendPage, streamAll } from '../scenarios.list.ts';
 import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
-import { validateScenario } from '../validate.ts';
 
 const NO_SUCH_SCENARIO = 'no scenario has this id';
 const statusList = `(${STATUSES.join('|')})`;

@@ -2,7 +2,6 @@
 // scenario the service would calculate (validated, resolved, the shared profile cache), so the
 // exhaustive grid and the search see the same numbers. Used by the quality test and the bench.
 
-import { validateScenario } from '../../server/validate.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { metricsOf } from '../../shared/optimize.metrics.ts';
 import {
@@ -16,6 +15,7 @@ import {
   pointValues,
   type SearchProblem,
 } from '../../shared/optimize.search.ts';
+import { validateScenario } from '../../shared/validate.ts';
 import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
 
 export interface TestProblem {

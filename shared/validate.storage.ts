@@ -1,6 +1,6 @@
-// A battery's rules that its schema cannot say (server/validate.ts runs them after the schema).
-import type { StorageInputs } from '../shared/schemas/inputs.ts';
-import type { FieldError } from '../shared/schemas/problem.ts';
+// A battery's rules that its schema cannot say (shared/validate.ts runs them after the schema).
+import type { StorageInputs } from './schemas/inputs.ts';
+import type { FieldError } from './schemas/problem.ts';
 
 /** A battery's rules beyond its schema: sizes that go together, SOC bounds in order, tables that are tables. */
 export function storageErrors(storage: StorageInputs, out: FieldError[]): void {

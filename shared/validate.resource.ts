@@ -2,14 +2,14 @@
 // weather or wind file is read as the engine will read it, so a file that cannot be read gets a
 // 400 naming the field, the line and the column before anything is stored.
 import { createHash } from 'node:crypto';
-import { turbineRatingKw } from '../shared/inputs.resolve.ts';
-import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
-import type { FieldError } from '../shared/schemas/problem.ts';
-import { parseEpw } from '../shared/weather/epw.ts';
-import { parseSamCsv } from '../shared/weather/samcsv.ts';
-import { HubHeightError, srwHubSteps } from '../shared/weather/srw.hub.ts';
-import { parseSrw } from '../shared/weather/srw.ts';
-import { WeatherFileError } from '../shared/weather/weather.error.ts';
+import { turbineRatingKw } from './inputs.resolve.ts';
+import type { ScenarioInputs } from './schemas/inputs.ts';
+import type { FieldError } from './schemas/problem.ts';
+import { parseEpw } from './weather/epw.ts';
+import { parseSamCsv } from './weather/samcsv.ts';
+import { HubHeightError, srwHubSteps } from './weather/srw.hub.ts';
+import { parseSrw } from './weather/srw.ts';
+import { WeatherFileError } from './weather/weather.error.ts';
 
 type WeatherFile = { source: 'sam_csv' | 'epw'; text: string };
 

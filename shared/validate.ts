@@ -3,9 +3,9 @@
 // field is reported, each with a JSON Pointer path.
 import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
-import { ScenarioInputs } from '../shared/schemas/inputs.ts';
-import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
+import { ScenarioInputs } from './schemas/inputs.ts';
+import type { FieldError } from './schemas/problem.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
 

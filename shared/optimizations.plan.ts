@@ -2,16 +2,16 @@
 // a 400 naming the field), and a point of the search made into a scenario's inputs. The web uses
 // both for round 0; the worker's search step uses `pointInputs` for the rounds after.
 import type { TSchema } from '@sinclair/typebox';
-import { uuidv7 } from '../shared/ids.ts';
-import { resolveInputs } from '../shared/inputs.resolve.ts';
-import type { Round } from '../shared/optimizations.repository.ts';
-import { METRIC_NAMES } from '../shared/optimize.metrics.ts';
-import { gridOf, type SearchProblem } from '../shared/optimize.search.ts';
-import { ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
-import type { OptimizationRequest } from '../shared/schemas/optimization.ts';
-import type { FieldError } from '../shared/schemas/problem.ts';
+import { uuidv7 } from './ids.ts';
+import { resolveInputs } from './inputs.resolve.ts';
+import { pointerSegments, schemasAt, setAt } from './json.pointer.ts';
+import type { Round } from './optimizations.repository.ts';
+import { METRIC_NAMES } from './optimize.metrics.ts';
+import { gridOf, type SearchProblem } from './optimize.search.ts';
 import { copyJson } from './schema.defaults.ts';
-import { pointerSegments, schemasAt, setAt } from './sweeps.expand.ts';
+import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
+import type { OptimizationRequest } from './schemas/optimization.ts';
+import type { FieldError } from './schemas/problem.ts';
 import { type Validation, validateScenario } from './validate.ts';
 
 /** The request with its defaults, as stored and as the search reads it. */
@@ -101,29 +101,49 @@ export function pointInputs(plan: OptimizationPlan, values: readonly number[], l
   return validateScenario(inputs);
 }
 
-/**
- * The box's faces: each variable at its min and at its max, the others at their middle grid value,
- * must be a valid scenario (a point inside that is still invalid, e.g. both capacities 0, is
- * evaluated as failed and never chosen). Errors name the variable's bound, or the base's field.
- */
-function faceErrors(plan: OptimizationPlan): FieldError[] {
-  const problem = searchProblemOf(plan);
-  const { steps, counts } = gridOf(problem);
+/** The points checked before anything is written: each face's middle (a variable at a bound, the others at their middle grid value) and every corner (at most 2⁶). */
+function boxPoints(plan: OptimizationPlan): number[][] {
+  const { steps, counts } = gridOf(searchProblemOf(plan));
   const middle = plan.variables.map((v, i) =>
     Number((v.min + Math.floor((counts[i] - 1) / 2) * steps[i]).toPrecision(12)),
   );
+  const faces = plan.variables.flatMap((v, k) =>
+    [v.min, v.max].map((end) => middle.map((m, i) => (i === k ? end : m))),
+  );
+  const free = plan.variables.flatMap((v, i) => (v.min < v.max ? [i] : []));
+  const corners = Array.from({ length: 2 ** free.length }, (_, mask) =>
+    plan.variables.map((v, i) => (free.includes(i) && mask & (2 ** free.indexOf(i)) ? v.max : v.min)),
+  );
+  return [...faces, ...corners];
+}
+
+/**
+ * The box checked at its faces and corners. An error naming a field of the base (not a variable)
+ * at any of them is the base's: `/base/…`, the point in the message. A variable's bound is refused
+ * (`/variables/k/min` or `max`) when no checked point with the variable at that bound is valid and
+ * one of them fails on that variable. A
+ * point that fails only for a combination of bounds each valid elsewhere (solar and wind both 0, a
+ * battery's power without energy) is not refused: it is evaluated, as failed, and never chosen.
+ */
+function boxErrors(plan: OptimizationPlan): FieldError[] {
+  const checked = boxPoints(plan).map((values) => ({ values, result: pointInputs(plan, values, 'check') }));
   const errors: FieldError[] = [];
+  const add = (path: string, message: string) => {
+    if (!errors.some((x) => x.path === path)) errors.push({ path, message });
+  };
+  const described = (values: number[]) => plan.variables.map((v, i) => `${v.path} = ${values[i]}`).join(', ');
+  for (const { values, result } of checked) {
+    if (result.ok) continue;
+    for (const e of result.errors)
+      if (!plan.variables.some((v) => v.path === e.path))
+        add(`/base${e.path}`, `with ${described(values)}: ${e.message}`);
+  }
   plan.variables.forEach((v, k) => {
     for (const end of ['min', 'max'] as const) {
-      const values = middle.map((m, i) => (i === k ? v[end] : m));
-      const checked = pointInputs(plan, values, 'check');
-      if (checked.ok) continue;
-      for (const e of checked.errors) {
-        const j = plan.variables.findIndex((p) => e.path === p.path);
-        const path = j === k ? `/variables/${k}/${end}` : j >= 0 ? `/variables/${j}` : `/base${e.path}`;
-        if (!errors.some((x) => x.path === path))
-          errors.push({ path, message: `with ${v.path} = ${v[end]}: ${e.message}` });
-      }
+      const at = checked.filter((c) => c.values[k] === v[end]);
+      if (at.some((c) => c.result.ok)) continue;
+      const own = at.flatMap((c) => (c.result.ok ? [] : c.result.errors)).find((e) => e.path === v.path);
+      if (own) add(`/variables/${k}/${end}`, `no scenario is valid with ${v.path} = ${v[end]}: ${own.message}`);
     }
   });
   return errors;
@@ -154,8 +174,8 @@ export function planOptimization(
     max_evaluations: body.max_evaluations ?? 200,
     seed: typeof base.seed === 'number' ? base.seed : seed,
   };
-  const faces = faceErrors(plan);
-  return faces.length > 0 ? { ok: false, errors: faces } : { ok: true, plan };
+  const box = boxErrors(plan);
+  return box.length > 0 ? { ok: false, errors: box } : { ok: true, plan };
 }
 
 /** A round's points made into evaluations: valid ones resolved (with their jobs to come), invalid ones failed at once. */
