@@ -91,4 +91,14 @@ export class IdempotentCreate<Row extends { id: string; request_hash: string | n
   async replayAfter(err: unknown): Promise<boolean> {
     return (err as { code?: string })?.code === '23505' && (await this.replay());
   }
+
+  /** Runs the insert: what it returned, or null when it lost a race on the key and the winner's create was answered. */
+  async insert<T>(write: () => Promise<T>): Promise<{ value: T } | null> {
+    try {
+      return { value: await write() };
+    } catch (err) {
+      if (await this.replayAfter(err)) return null;
+      throw err;
+    }
+  }
 }

@@ -57,6 +57,10 @@ export class HttpProblem extends Error {
   }
 }
 
+/** A request refused by the rules after its schema: a 400 listing every field named. */
+export const invalidRequest = (what: string, errors: FieldError[]) =>
+  new HttpProblem('validation', `${errors.length} problem(s) with the ${what}`, { errors });
+
 /** The problem's `type`: a page of this server that explains it (server/routes/problems.route.ts). */
 export const problemType = (code: ProblemCode) => `/problems/${code.replaceAll('_', '-')}`;
 

@@ -117,6 +117,15 @@ export const csvCell = (v: unknown): string => {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
+/** A results route's `?format`: `json` or `csv` (what the CSV holds, said in `csv`). */
+export const FormatQuery = (csv: string) =>
+  Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description: `csv: ${csv}`,
+      errorMessage: 'must be "json" or "csv"',
+    }),
+  );
+
 /** Whether a results route answers CSV: ?format=csv, or no format and an Accept that prefers text/csv. */
 export const wantsCsv = (format: string | undefined, accepts: (types: string[]) => string | false) =>
   format === 'csv' || (format === undefined && accepts(['application/json', 'text/csv']) === 'text/csv');

@@ -28,40 +28,17 @@ import {
   Optimization as OptimizationSchema,
 } from '../../shared/schemas/optimization.ts';
 import { IdempotentCreate } from '../http.ts';
-import { HttpProblem } from '../problem.ts';
-import {
-  Cursor,
-  createReplies,
-  csvCell,
-  decodeCursor,
-  IdempotencyHeaders,
-  keysetPage,
-  pageLimit,
-  problem,
-  ResumeHeaders,
-  ResumeQuery,
-  resumePoint,
-  streamReplies,
-  wantsCsv,
-} from '../route.common.ts';
-import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { HttpProblem, invalidRequest } from '../problem.ts';
+import { createReplies, csvCell, FormatQuery, IdempotencyHeaders, problem, wantsCsv } from '../route.common.ts';
+import { type AnyRoute, defineRoute, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
-
-const optimizationPath = (id: string) => `/api/optimizations/${id}`;
-const NO_SUCH_OPTIMIZATION = 'no optimization has this id';
-const OptimizationId = IdParams('optimization');
-
-async function optimizationOr404(deps: RouteDeps, id: string): Promise<OptimizationRow> {
-  const row = await findOptimization(deps.pool, id);
-  if (!row) throw new HttpProblem('not_found', NO_SUCH_OPTIMIZATION);
-  return row;
-}
+import { FINISHED, parentRoutes } from './parent.routes.ts';
 
 const planOf = (row: OptimizationRow) => row.request as OptimizationPlan;
 
 function toOptimization(row: OptimizationRow): Optimization {
-  const self = optimizationPath(row.id);
+  const self = `/api/optimizations/${row.id}`;
   const { seed: _seed, ...request } = row.request;
   const best = row.best
     ? {
@@ -119,22 +96,18 @@ export const createOptimization = defineRoute({
   async handle({ headers, body, req, res }, deps) {
     const id = uuidv7();
     const planned = planOptimization(body, seedFromId(id));
-    if (!planned.ok) {
-      throw new HttpProblem('validation', `${planned.errors.length} problem(s) with the optimization`, {
-        errors: planned.errors,
-      });
-    }
+    if (!planned.ok) throw invalidRequest('optimization', planned.errors);
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
       find: (key) => findOptimizationByKey(deps.pool, key),
-      answer: (o) => ({ location: optimizationPath(o.id), body: toOptimization(o) }),
+      answer: (o) => ({ location: optimization.path(o.id), body: toOptimization(o) }),
     });
     if (await create.replay()) return;
     const plan = planned.plan;
     const points = nextRound(searchProblemOf(plan), []) ?? [];
     const now = new Date();
     const { evaluations, invalid } = roundOf(plan, { optimizationId: id, round: 0, firstIndex: 0, now }, points);
-    try {
-      await insertOptimization(deps.pool, deps.boss, deps.config, {
+    const created = await create.insert(() =>
+      insertOptimization(deps.pool, deps.boss, deps.config, {
         id,
         createdAt: now,
         name: plan.name,
@@ -142,64 +115,15 @@ export const createOptimization = defineRoute({
         round0: { evaluations, invalid },
         idempotencyKey: create.key,
         requestHash: create.hash,
-      });
-    } catch (err) {
-      if (await create.replayAfter(err)) return;
-      throw err;
-    }
+      }),
+    );
+    if (!created) return;
     res
       .status(201)
-      .location(optimizationPath(id))
-      .json(toOptimization(await optimizationOr404(deps, id)));
+      .location(optimization.path(id))
+      .json(toOptimization(await optimization.orNotFound(deps, id)));
   },
 });
-
-const OPTIMIZATION_PAGE = 1000;
-
-export const listOptimizationsRoute = defineRoute({
-  method: 'get',
-  path: '/api/optimizations',
-  operationId: 'listOptimizations',
-  summary: 'List optimizations, newest first',
-  tags: ['optimizations'],
-  query: Type.Object({ limit: Type.Optional(pageLimit(OPTIMIZATION_PAGE)), cursor: Type.Optional(Cursor) }),
-  responses: {
-    200: {
-      description: 'A page of optimizations.',
-      json: OptimizationPage,
-      headers: { Link: 'rel="next": the next page, when there is one.' },
-    },
-    400: problem('A bad query parameter.'),
-  },
-  async handle({ query, res }, deps) {
-    const limit = query.limit ?? 100;
-    const before = query.cursor !== undefined ? decodeCursor(query.cursor) : null;
-    const rows = await listOptimizations(deps.pool, limit + 1, before);
-    const { page, next } = keysetPage(res, rows, { path: '/api/optimizations', limit });
-    res.json({ items: page.map(toOptimization), next_cursor: next });
-  },
-});
-
-export const getOptimization = defineRoute({
-  method: 'get',
-  path: '/api/optimizations/{id}',
-  operationId: 'getOptimization',
-  summary: 'Read an optimization: its progress and the best design so far',
-  tags: ['optimizations'],
-  params: OptimizationId,
-  notFound: NO_SUCH_OPTIMIZATION,
-  responses: {
-    200: { description: 'The optimization.', json: OptimizationSchema },
-    404: problem('No such optimization.'),
-  },
-  async handle({ params, res }, deps) {
-    const row = await optimizationOr404(deps, params.id);
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.json(toOptimization(row));
-  },
-});
-
-const FINISHED: ReadonlySet<string> = new Set(['finished']);
 
 /** An optimization's events, from its log: `evaluation`, `improved` and `finished`. */
 function optimizationEvents(deps: RouteDeps, id: string): EventSource {
@@ -217,28 +141,20 @@ function optimizationEvents(deps: RouteDeps, id: string): EventSource {
   };
 }
 
-export const optimizationEventStream = defineRoute({
-  method: 'get',
-  path: '/api/optimizations/{id}/events',
-  operationId: 'getOptimizationEvents',
-  summary: 'Follow an optimization live (server-sent events)',
-  description:
-    'Events (id = seq): `evaluation {index, round, scenario_id, status, values, kpis, totals}` as each point finishes; `improved {index, scenario_id, values, kpis, feasible, evaluations}` when a round ends with a better design; then `finished {status, evaluations, best}`. Resume with `Last-Event-ID`; the stream closes after `finished`.',
-  tags: ['optimizations'],
-  params: OptimizationId,
-  notFound: NO_SUCH_OPTIMIZATION,
-  query: ResumeQuery,
-  headers: ResumeHeaders,
-  responses: streamReplies('optimization'),
-  async handle({ params, query, headers, req, res }, deps) {
-    const row = await optimizationOr404(deps, params.id);
-    await deps.streams.serve(req, res, optimizationEvents(deps, params.id), {
-      ...resumePoint(query, headers),
-      lastSeq: row.last_seq,
-      finished: row.finished_at !== null,
-      what: 'optimization',
-    });
+const optimization = parentRoutes<OptimizationRow>({
+  noun: 'optimization',
+  schema: OptimizationSchema,
+  page: OptimizationPage,
+  find: (deps, id) => findOptimization(deps.pool, id),
+  list: (deps, limit, before) => listOptimizations(deps.pool, limit, before),
+  present: toOptimization,
+  events: optimizationEvents,
+  summaries: {
+    get: 'Read an optimization: its progress and the best design so far',
+    events: 'Follow an optimization live (server-sent events)',
   },
+  eventsDescription:
+    'Events (id = seq): `evaluation {index, round, scenario_id, status, values, kpis, totals}` as each point finishes; `improved {index, scenario_id, values, kpis, feasible, evaluations}` when a round ends with a better design; then `finished {status, evaluations, best}`. Resume with `Last-Event-ID`; the stream closes after `finished`.',
 });
 
 /** The evaluations as the API gives them: metrics with curtailment_percent, and whether each met every constraint. */
@@ -257,15 +173,10 @@ export const getOptimizationEvaluations = defineRoute({
   operationId: 'getOptimizationEvaluations',
   summary: 'Every point the search tried, in order (JSON or CSV)',
   tags: ['optimizations'],
-  params: OptimizationId,
-  notFound: NO_SUCH_OPTIMIZATION,
+  params: optimization.params,
+  notFound: optimization.notFound,
   query: Type.Object({
-    format: Type.Optional(
-      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-        description: 'csv: one row per evaluation, one column per variable and per KPI.',
-        errorMessage: 'must be json or csv',
-      }),
-    ),
+    format: FormatQuery('one row per evaluation, one column per variable and per KPI.'),
   }),
   responses: {
     200: { description: 'The evaluations.', json: Evaluations, media: ['text/csv'] },
@@ -273,7 +184,7 @@ export const getOptimizationEvaluations = defineRoute({
     404: problem('No such optimization.'),
   },
   async handle({ params, query, req, res }, deps) {
-    const row = await optimizationOr404(deps, params.id);
+    const row = await optimization.orNotFound(deps, params.id);
     const evaluations = toEvaluations(row, await optimizationEvaluations(deps.pool, params.id));
     const variables = row.request.variables.map((v) => v.path);
     res.setHeader('Cache-Control', 'private, no-cache');
@@ -305,28 +216,28 @@ export const cancelOptimization = defineRoute({
   operationId: 'cancelOptimization',
   summary: 'Cancel an optimization: no further round; its queued evaluations are cancelled (running ones finish)',
   tags: ['optimizations'],
-  params: OptimizationId,
-  notFound: NO_SUCH_OPTIMIZATION,
+  params: optimization.params,
+  notFound: optimization.notFound,
   responses: {
     200: { description: 'The optimization after the cancel.', json: OptimizationSchema },
     404: problem('No such optimization.'),
     409: problem('The optimization has finished: nothing to cancel.'),
   },
   async handle({ params, res }, deps) {
-    await optimizationOr404(deps, params.id);
+    await optimization.orNotFound(deps, params.id);
     if (!(await markCancelled(deps.pool, params.id))) {
       throw new HttpProblem('conflict', 'the optimization has finished: nothing to cancel');
     }
     await cancelQueued(deps.pool, deps.boss, { optimizationId: params.id });
-    res.json(toOptimization(await optimizationOr404(deps, params.id)));
+    res.json(toOptimization(await optimization.orNotFound(deps, params.id)));
   },
 });
 
 export const optimizationRoutes: readonly AnyRoute[] = [
   createOptimization,
-  listOptimizationsRoute,
-  getOptimization,
-  optimizationEventStream,
+  optimization.list,
+  optimization.get,
+  optimization.events,
   getOptimizationEvaluations,
   cancelOptimization,
 ];

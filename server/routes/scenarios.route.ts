@@ -2,7 +2,6 @@
 // POST /api/scenarios/{id}/cancel.
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { ScenarioRow } from '../../shared/db.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
@@ -48,20 +47,16 @@ export const createScenario = defineRoute({
     if (await create.replay()) return;
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
-    let row: ScenarioRow;
-    try {
-      row = await createQueuedScenario(deps.createsPool, deps.boss, deps.config, {
+    const created = await create.insert(() =>
+      createQueuedScenario(deps.createsPool, deps.boss, deps.config, {
         id,
         name: inputs.name,
         inputs,
         idempotencyKey: create.key,
         requestHash: create.hash,
-      });
-    } catch (err) {
-      if (await create.replayAfter(err)) return;
-      throw err;
-    }
-    res.status(201).location(scenarioPath(id)).json(toScenario(row));
+      }),
+    );
+    if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
   },
 });
 

@@ -10,7 +10,7 @@ import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.t
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
-import { problem } from '../route.common.ts';
+import { FormatQuery, problem } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { csvChunks, type StorageSeries } from '../statements.csv.ts';
 
@@ -39,12 +39,7 @@ const StatementsQuery = Type.Object({
       errorMessage: `must be an integer from 1 to ${YEARS}`,
     }),
   ),
-  format: Type.Optional(
-    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-      description: 'csv: the hourly data as CSV (year,hour,timestamp,solar_mwh,wind_mwh).',
-      errorMessage: 'must be "json" or "csv"',
-    }),
-  ),
+  format: FormatQuery('the hourly data as CSV (year,hour,timestamp,solar_mwh,wind_mwh).'),
 });
 
 function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Variant {

@@ -12,23 +12,9 @@ import {
   Sweep as SweepSchema,
 } from '../../shared/schemas/sweep.ts';
 import { IdempotentCreate } from '../http.ts';
-import { HttpProblem } from '../problem.ts';
-import {
-  Cursor,
-  createReplies,
-  csvCell,
-  decodeCursor,
-  IdempotencyHeaders,
-  keysetPage,
-  pageLimit,
-  problem,
-  ResumeHeaders,
-  ResumeQuery,
-  resumePoint,
-  streamReplies,
-  wantsCsv,
-} from '../route.common.ts';
-import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { HttpProblem, invalidRequest } from '../problem.ts';
+import { createReplies, csvCell, FormatQuery, IdempotencyHeaders, problem, wantsCsv } from '../route.common.ts';
+import { type AnyRoute, defineRoute, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 import { expandSweep } from '../sweeps.expand.ts';
@@ -43,19 +29,10 @@ import {
   sweepVariants,
   type VariantRow,
 } from '../sweeps.repository.ts';
+import { FINISHED, parentRoutes } from './parent.routes.ts';
 
-const sweepPath = (id: string) => `/api/sweeps/${id}`;
 /** A progress event at most this often per stream: the counts are a query. */
 const PROGRESS_EVERY_MS = 1000;
-
-const NO_SUCH_SWEEP = 'no sweep has this id';
-const SweepId = IdParams('sweep');
-
-async function sweepOr404(deps: RouteDeps, id: string): Promise<SweepRow> {
-  const row = await findSweep(deps.pool, id);
-  if (!row) throw new HttpProblem('not_found', NO_SUCH_SWEEP);
-  return row;
-}
 
 function toSweep(row: SweepRow): Sweep {
   const c = row.counts;
@@ -63,7 +40,7 @@ function toSweep(row: SweepRow): Sweep {
   const done = c.succeeded + c.failed + c.cancelled;
   let status: Sweep['status'] = done > 0 || c.running > 0 ? 'running' : 'queued';
   if (done === row.total) status = c.cancelled > 0 ? 'cancelled' : c.failed === row.total ? 'failed' : 'succeeded';
-  const self = sweepPath(row.id);
+  const self = `/api/sweeps/${row.id}`;
   return {
     id: row.id,
     name: row.name,
@@ -127,14 +104,10 @@ export const createSweep = defineRoute({
   async handle({ headers, body, req, res }, deps) {
     const id = uuidv7();
     const expansion = expandSweep(body, { maxVariants: deps.config.maxSweepVariants, seed: seedFromId(id) });
-    if (!expansion.ok) {
-      throw new HttpProblem('validation', `${expansion.errors.length} problem(s) with the sweep`, {
-        errors: expansion.errors,
-      });
-    }
+    if (!expansion.ok) throw invalidRequest('sweep', expansion.errors);
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
       find: (key) => findSweepByKey(deps.pool, key),
-      answer: (s) => ({ location: sweepPath(s.id), body: toSweep(s) }),
+      answer: (s) => ({ location: sweep.path(s.id), body: toSweep(s) }),
     });
     if (await create.replay()) return;
     const now = new Date();
@@ -142,63 +115,20 @@ export const createSweep = defineRoute({
       const variantId = uuidv7();
       return { ...v, id: variantId, inputs: resolveInputs(v.inputs, { scenarioId: variantId, now }) };
     });
-    try {
-      await insertSweep(deps.pool, deps.boss, deps.config, {
+    const created = await create.insert(() =>
+      insertSweep(deps.pool, deps.boss, deps.config, {
         id,
         plan: expansion.plan,
         variants,
         idempotencyKey: create.key,
         requestHash: create.hash,
-      });
-    } catch (err) {
-      if (await create.replayAfter(err)) return;
-      throw err;
-    }
-    res
-      .status(201)
-      .location(sweepPath(id))
-      .json(toSweep(await sweepOr404(deps, id)));
-  },
-});
-
-const SWEEP_PAGE = 1000;
-
-export const listSweepsRoute = defineRoute({
-  method: 'get',
-  path: '/api/sweeps',
-  operationId: 'listSweeps',
-  summary: 'List sweeps, newest first',
-  tags: ['sweeps'],
-  query: Type.Object({ limit: Type.Optional(pageLimit(SWEEP_PAGE)), cursor: Type.Optional(Cursor) }),
-  responses: {
-    200: {
-      description: 'A page of sweeps.',
-      json: SweepPage,
-      headers: { Link: 'rel="next": the next page, when there is one.' },
-    },
-    400: problem('A bad query parameter.'),
-  },
-  async handle({ query, res }, deps) {
-    const limit = query.limit ?? 100;
-    const rows = await listSweeps(deps.pool, limit + 1, query.cursor !== undefined ? decodeCursor(query.cursor) : null);
-    const { page, next } = keysetPage(res, rows, { path: '/api/sweeps', limit });
-    res.json({ items: page.map(toSweep), next_cursor: next });
-  },
-});
-
-export const getSweep = defineRoute({
-  method: 'get',
-  path: '/api/sweeps/{id}',
-  operationId: 'getSweep',
-  summary: 'Read a sweep and its counts',
-  tags: ['sweeps'],
-  params: SweepId,
-  notFound: NO_SUCH_SWEEP,
-  responses: { 200: { description: 'The sweep.', json: SweepSchema }, 404: problem('No such sweep.') },
-  async handle({ params, res }, deps) {
-    const row = await sweepOr404(deps, params.id);
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.json(toSweep(row));
+      }),
+    );
+    if (created)
+      res
+        .status(201)
+        .location(sweep.path(id))
+        .json(toSweep(await sweep.orNotFound(deps, id)));
   },
 });
 
@@ -215,37 +145,24 @@ function sweepEvents(deps: RouteDeps, id: string): EventSource {
       let extra: Buffer | null = null;
       if (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS) {
         progressAt = Date.now();
-        const s = toSweep(await sweepOr404(deps, id));
+        const s = toSweep(await sweep.orNotFound(deps, id));
         extra = sseBlock(null, 'progress', { counts: s.counts, progress: s.progress });
       }
       return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })), extra };
     },
   };
 }
-const FINISHED: ReadonlySet<string> = new Set(['finished']);
-
-export const sweepEventStream = defineRoute({
-  method: 'get',
-  path: '/api/sweeps/{id}/events',
-  operationId: 'getSweepEvents',
-  summary: 'Follow a sweep live (server-sent events)',
-  description:
+const sweep = parentRoutes<SweepRow>({
+  noun: 'sweep',
+  schema: SweepSchema,
+  page: SweepPage,
+  find: (deps, id) => findSweep(deps.pool, id),
+  list: (deps, limit, before) => listSweeps(deps.pool, limit, before),
+  present: toSweep,
+  events: sweepEvents,
+  summaries: { get: 'Read a sweep and its counts', events: 'Follow a sweep live (server-sent events)' },
+  eventsDescription:
     'Events: `variant {index, scenario_id, status, kpis}` as each variant finishes (id = its seq), `progress {counts, progress}` (at most once a second, no id), then `finished {counts}`. Resume with `Last-Event-ID`; the stream closes after `finished`.',
-  tags: ['sweeps'],
-  params: SweepId,
-  notFound: NO_SUCH_SWEEP,
-  query: ResumeQuery,
-  headers: ResumeHeaders,
-  responses: streamReplies('sweep'),
-  async handle({ params, query, headers, req, res }, deps) {
-    const row = await sweepOr404(deps, params.id);
-    await deps.streams.serve(req, res, sweepEvents(deps, params.id), {
-      ...resumePoint(query, headers),
-      lastSeq: row.last_seq,
-      finished: row.finished_at !== null,
-      what: 'sweep',
-    });
-  },
 });
 
 const SORTS = ['index', ...KPI_NAMES].flatMap((k) => [k, `-${k}`]);
@@ -256,8 +173,8 @@ export const getSweepResults = defineRoute({
   operationId: 'getSweepResults',
   summary: "The sweep's results: one row per variant",
   tags: ['sweeps'],
-  params: SweepId,
-  notFound: NO_SUCH_SWEEP,
+  params: sweep.params,
+  notFound: sweep.notFound,
   query: Type.Object({
     sort: Type.Optional(
       Type.Union(
@@ -268,12 +185,7 @@ export const getSweepResults = defineRoute({
         },
       ),
     ),
-    format: Type.Optional(
-      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-        description: 'csv: one row per variant, one column per parameter and per KPI, then the energy totals.',
-        errorMessage: 'must be json or csv',
-      }),
-    ),
+    format: FormatQuery('one row per variant, one column per parameter and per KPI, then the energy totals.'),
   }),
   responses: {
     200: { description: 'The results.', json: SweepResults, media: ['text/csv'] },
@@ -281,7 +193,7 @@ export const getSweepResults = defineRoute({
     404: problem('No such sweep.'),
   },
   async handle({ params, query, req, res }, deps) {
-    const row = await sweepOr404(deps, params.id);
+    const row = await sweep.orNotFound(deps, params.id);
     let variants = await sweepVariants(deps.pool, params.id);
     if (query.sort !== undefined) variants = sortVariants(variants, query.sort);
     res.setHeader('Cache-Control', 'private, no-cache');
@@ -325,15 +237,15 @@ export const cancelSweep = defineRoute({
   operationId: 'cancelSweep',
   summary: "Cancel a sweep's queued variants (running ones finish)",
   tags: ['sweeps'],
-  params: SweepId,
-  notFound: NO_SUCH_SWEEP,
+  params: sweep.params,
+  notFound: sweep.notFound,
   responses: {
     200: { description: 'The sweep after the cancel.', json: SweepSchema },
     404: problem('No such sweep.'),
     409: problem('The sweep has finished: nothing to cancel.'),
   },
   async handle({ params, res }, deps) {
-    const before = await sweepOr404(deps, params.id);
+    const before = await sweep.orNotFound(deps, params.id);
     if (before.finished_at) throw new HttpProblem('conflict', 'the sweep has finished: nothing to cancel');
     await cancelQueued(deps.pool, deps.boss, { sweepId: params.id });
     const after = await findSweep(deps.pool, params.id);
@@ -343,9 +255,9 @@ export const cancelSweep = defineRoute({
 
 export const sweepRoutes: readonly AnyRoute[] = [
   createSweep,
-  listSweepsRoute,
-  getSweep,
-  sweepEventStream,
+  sweep.list,
+  sweep.get,
+  sweep.events,
   getSweepResults,
   cancelSweep,
 ];
