@@ -8,7 +8,7 @@ import type { Config } from '../shared/config.ts';
 import { SCENARIO_STATUSES, type ScenarioStatus, type SweepEventName } from '../shared/lifecycle.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { inTransaction } from '../shared/transaction.ts';
-import { insertVariants } from '../shared/variants.repository.ts';
+import { insertVariants, parentReads } from '../shared/variants.repository.ts';
 import type { SweepPlan } from './sweeps.expand.ts';
 
 export interface NewSweep {
@@ -72,23 +72,11 @@ export async function insertSweep(pool: pg.Pool, boss: PgBoss, config: Readonly<
   });
 }
 
-export async function findSweep(pool: pg.Pool, id: string): Promise<SweepRow | undefined> {
-  const { rows } = await pool.query<SweepRow>(`${SELECT_SWEEPS_SQL} WHERE w.id = $1`, [id]);
-  return rows[0];
-}
-
-export async function findSweepByKey(pool: pg.Pool, key: string): Promise<SweepRow | undefined> {
-  const { rows } = await pool.query<SweepRow>(`${SELECT_SWEEPS_SQL} WHERE w.idempotency_key = $1`, [key]);
-  return rows[0];
-}
-
-export async function listSweeps(pool: pg.Pool, limit: number, before: string | null): Promise<SweepRow[]> {
-  const { rows } = await pool.query<SweepRow>(
-    `${SELECT_SWEEPS_SQL} WHERE ($1::uuid IS NULL OR w.id < $1) ORDER BY w.id DESC LIMIT $2`,
-    [before, limit],
-  );
-  return rows;
-}
+export const {
+  find: findSweep,
+  findByKey: findSweepByKey,
+  list: listSweeps,
+} = parentReads<SweepRow>(SELECT_SWEEPS_SQL, 'w');
 
 export interface VariantRow {
   index: number;

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from './config.ts';
 import { inTransaction } from './transaction.ts';
-import { insertVariants, type VariantScenario } from './variants.repository.ts';
+import { insertVariants, parentReads, type VariantScenario } from './variants.repository.ts';
 
 export interface OptimizationRow {
   id: string;
@@ -117,27 +117,11 @@ export async function insertOptimization(
   });
 }
 
-export async function findOptimization(pool: pg.Pool, id: string): Promise<OptimizationRow | undefined> {
-  const { rows } = await pool.query<OptimizationRow>(`${OPTIMIZATION_SELECT} WHERE o.id = $1`, [id]);
-  return rows[0];
-}
-
-export async function findOptimizationByKey(pool: pg.Pool, key: string): Promise<OptimizationRow | undefined> {
-  const { rows } = await pool.query<OptimizationRow>(`${OPTIMIZATION_SELECT} WHERE o.idempotency_key = $1`, [key]);
-  return rows[0];
-}
-
-export async function listOptimizations(
-  pool: pg.Pool,
-  limit: number,
-  before: string | null,
-): Promise<OptimizationRow[]> {
-  const { rows } = await pool.query<OptimizationRow>(
-    `${OPTIMIZATION_SELECT} WHERE ($1::uuid IS NULL OR o.id < $1) ORDER BY o.id DESC LIMIT $2`,
-    [before, limit],
-  );
-  return rows;
-}
+export const {
+  find: findOptimization,
+  findByKey: findOptimizationByKey,
+  list: listOptimizations,
+} = parentReads<OptimizationRow>(OPTIMIZATION_SELECT, 'o');
 
 export interface EvaluationRow {
   index: number;

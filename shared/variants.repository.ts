@@ -75,3 +75,23 @@ export async function insertVariants(
     throw new Error(`${check[0].n} of ${variants.length} variants' jobs were queued`);
   }
 }
+
+/**
+ * The reads of a parent of variant scenarios (a sweep, an optimization): one by id, one by its
+ * Idempotency-Key, and a keyset page newest first. `select` reads the parent's table as `alias`.
+ */
+export function parentReads<Row>(select: string, alias: string) {
+  return {
+    find: async (pool: pg.Pool, id: string): Promise<Row | undefined> =>
+      (await pool.query<Row & pg.QueryResultRow>(`${select} WHERE ${alias}.id = $1`, [id])).rows[0],
+    findByKey: async (pool: pg.Pool, key: string): Promise<Row | undefined> =>
+      (await pool.query<Row & pg.QueryResultRow>(`${select} WHERE ${alias}.idempotency_key = $1`, [key])).rows[0],
+    list: async (pool: pg.Pool, limit: number, before: string | null): Promise<Row[]> =>
+      (
+        await pool.query<Row & pg.QueryResultRow>(
+          `${select} WHERE ($1::uuid IS NULL OR ${alias}.id < $1) ORDER BY ${alias}.id DESC LIMIT $2`,
+          [before, limit],
+        )
+      ).rows,
+  };
+}
