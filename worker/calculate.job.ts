@@ -109,7 +109,7 @@ async function runAttempt(
   const attempt = Math.max(scenario.attempt, job.retryCount) + 1;
   // The engine starts while `running` commits (a few ms of the thread's time per job); every later
   // write of this attempt (progress, the result) is chained after that commit and fails with it.
-  const writes = new AttemptWrites(deps, id, attempt, isVariant(scenario));
+  const writes = new AttemptWrites(deps, id, attempt);
   const current = writes.after(async () => {
     const written = await writeRunning(deps, scenario, attempt);
     times.running = performance.now();
@@ -118,7 +118,8 @@ async function runAttempt(
   let outcome: EngineOutcome;
   try {
     outcome = await lease.run(id, scenario.inputs as ResolvedInputs, {
-      onProgress: (stage, fraction) => writes.report(stage, fraction),
+      // A variant reports no progress of its own (see AttemptWrites).
+      onProgress: isVariant(scenario) ? undefined : (stage, fraction) => writes.report(stage, fraction),
       signal: job.signal,
       keepHourly: scenario.keep_hourly,
     });
@@ -145,9 +146,9 @@ async function runAttempt(
 
 /**
  * The attempt's writes, in order, one short transaction each, while the engine thread computes:
- * first `running`, then throttled progress. A sweep's variants report no progress of their own:
- * their sweep's stream follows them by their `variant` events, and ~26 notifying commits a
- * variant would slow a whole sweep's drain.
+ * first `running`, then throttled progress. A sweep's variants and an optimization's evaluations
+ * are given no progress to report (runAttempt passes no `onProgress`): their parent's stream
+ * follows them by its own events, and ~26 notifying commits a variant would slow a whole drain.
  */
 class AttemptWrites {
   #chain: Promise<unknown> = Promise.resolve();
@@ -155,13 +156,11 @@ class AttemptWrites {
   readonly #deps: JobDeps;
   readonly #id: string;
   readonly #attempt: number;
-  readonly #variant: boolean;
 
-  constructor(deps: JobDeps, id: string, attempt: number, variant: boolean) {
+  constructor(deps: JobDeps, id: string, attempt: number) {
     this.#deps = deps;
     this.#id = id;
     this.#attempt = attempt;
-    this.#variant = variant;
   }
 
   /** Chains a write; its result, which fails (and fails every later write) if it fails. */
@@ -174,7 +173,7 @@ class AttemptWrites {
   }
 
   report(stage: string, fraction: number): void {
-    if (this.#variant || (fraction < 1 && fraction - this.#reported < PROGRESS_STEP)) return;
+    if (fraction < 1 && fraction - this.#reported < PROGRESS_STEP) return;
     this.#reported = fraction;
     const progress = Math.min(1, Math.max(0, fraction));
     const message = STAGE_MESSAGES[stage as EngineStage] ?? stage;

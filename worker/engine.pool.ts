@@ -46,7 +46,8 @@ type ProgressListener = (stage: string, fraction: number) => void;
 export type ThreadPriority = 'single' | 'variant';
 
 export interface RunOptions {
-  onProgress: ProgressListener;
+  /** Told each stage's progress; none for a variant, which reports none. */
+  onProgress?: ProgressListener;
   /** The job's signal: pg-boss aborts a job it has failed. */
   signal?: AbortSignal;
   /** Keep the hourly statements (false: only the annual ones, a sweep variant's default). */
@@ -244,7 +245,7 @@ export class EngineLease {
           signal?.removeEventListener('abort', onAbort);
         };
         const onMessage = (msg: ThreadMessage) => {
-          if (msg.type === 'progress') return onProgress(msg.stage, msg.fraction);
+          if (msg.type === 'progress') return onProgress?.(msg.stage, msg.fraction);
           cleanup();
           if (msg.type === 'computed') resolve({ engineMs: msg.engineMs, totals: msg.totals });
           else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
