@@ -64,6 +64,22 @@ export async function getJson<T>(path: string): Promise<{ status: number; json: 
   return { status: res.status, json: (await res.json()) as T };
 }
 
+/** A page's resource, read first: the resource (the tab titled with its name), or null once the page says it was not found. */
+export async function pageResource<T extends { name: string }>(
+  m: HTMLElement,
+  noun: 'scenario' | 'sweep' | 'optimization',
+  id: string,
+): Promise<T | null> {
+  const { status, json } = await getJson<T>(`/api/${noun}s/${id}`);
+  if (status !== 200) {
+    const title = `${noun[0].toUpperCase()}${noun.slice(1)} not found`;
+    m.replaceChildren(h('h1', {}, title), h('p', {}, `No ${noun} has the id ${id}.`));
+    return null;
+  }
+  document.title = `${json.name} · Hourglass`;
+  return json;
+}
+
 export async function postJson<T>(path: string, body: unknown): Promise<{ status: number; json: T | Problem }> {
   const res = await request(path, {
     method: 'POST',

@@ -1,7 +1,7 @@
 // `/optimizations/{id}`: live progress (evaluations against the budget, rounds), the best design so
 // far with a link to its scenario, the best objective against evaluations, and the points tried:
 // the objective against each variable, feasible and infeasible apart.
-import { getJson } from '../api.ts';
+import { getJson, pageResource } from '../api.ts';
 import { card, chartBox, decimal, h, main } from '../dom.ts';
 import { charts } from '../lazy.ts';
 import { statusBadge } from './home.ts';
@@ -46,13 +46,9 @@ const objectiveOf = (o: OptimizationItem) => (o.request.objective.maximize ?? o.
 
 export async function optimizationPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
-  const first = await getJson<OptimizationItem>(`/api/optimizations/${id}`);
-  if (first.status !== 200) {
-    m.replaceChildren(h('h1', {}, 'Optimization not found'), h('p', {}, `No optimization has the id ${id}.`));
-    return;
-  }
-  let o = first.json;
-  document.title = `${o.name} · Hourglass`;
+  const first = await pageResource<OptimizationItem>(m, 'optimization', id);
+  if (!first) return;
+  let o = first;
   const view = optimizationLayout(m, o);
   const refresh = oneAtATime(async () => {
     const [s, e] = await Promise.all([

@@ -2,7 +2,7 @@
 // cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
 // monthly profile, the cash-flow chart and the statements' tables, and downloads. A failed
 // scenario shows its error.
-import { download, follow, getJson } from '../api.ts';
+import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, percent, yearSelect } from '../dom.ts';
 import { charts } from '../lazy.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
@@ -14,13 +14,8 @@ import { resourceSection } from './scenario.resource.ts';
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
-  const { status, json } = await getJson<ScenarioItem>(`/api/scenarios/${id}`);
-  if (status !== 200) {
-    m.replaceChildren(h('h1', {}, 'Scenario not found'), h('p', {}, `No scenario has the id ${id}.`));
-    return;
-  }
-  const s = json;
-  document.title = `${s.name} · Hourglass`;
+  const s = await pageResource<ScenarioItem>(m, 'scenario', id);
+  if (!s) return;
   const badge = h('span', {}, statusBadge(s.status));
   const body = h('div', {});
   m.replaceChildren(

@@ -1,7 +1,7 @@
 // `/sweeps/{id}`: live progress with rows filling in as variants finish; the results table,
 // sortable by any column, the best row marked, each row linking to its scenario; and a chart of a
 // chosen KPI against a chosen parameter, one line per value of a second parameter.
-import { follow, getJson } from '../api.ts';
+import { follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
 import { charts } from '../lazy.ts';
 import { SWEEP_TABLE_SORTED } from '../timings.ts';
@@ -54,13 +54,9 @@ const columnValue = (r: VariantRow, key: string): unknown =>
 
 export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
-  const first = await getJson<SweepItem>(`/api/sweeps/${id}`);
-  if (first.status !== 200) {
-    m.replaceChildren(h('h1', {}, 'Sweep not found'), h('p', {}, `No sweep has the id ${id}.`));
-    return;
-  }
-  let sweep = first.json;
-  document.title = `${sweep.name} · Hourglass`;
+  const first = await pageResource<SweepItem>(m, 'sweep', id);
+  if (!first) return;
+  let sweep = first;
   const view = sweepLayout(m, sweep);
   const table = resultsTable(view, [
     ...sweep.parameters.map((p) => ({ key: `p:${p}`, label: p })),
