@@ -154,18 +154,50 @@ export function nextRound(problem: SearchProblem, history: readonly Evaluated[])
     const c = compare(problem, known.get(keyOf(a)) ?? null, known.get(keyOf(b)) ?? null);
     return c !== 0 ? c < 0 : keyOf(a) < keyOf(b);
   };
-  const starts = [...coarse].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, STARTS);
   const h0 = counts.map((n, i) => Math.max(1, Math.round((n - 1) / Math.max(1, levels[i] - 1) / 2)));
+  const affordable = Math.floor((problem.maxEvaluations - coarse.length) / descentCost(counts, h0));
+  const ranked = [...coarse].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, STARTS);
+  // As many searches side by side as the budget affords; when they have all stopped and budget is
+  // left, the next start's search runs (so every start gets its search while the budget lasts).
+  let wanted: number[][] = [];
+  for (let active = Math.min(ranked.length, Math.max(1, affordable)); active <= ranked.length; active++) {
+    wanted = pollsOf(ranked.slice(0, active), h0, counts, known, better);
+    if (wanted.length > 0) break;
+  }
+  return wanted.length === 0 ? null : values(wanted.slice(0, budget));
+}
+
+/** The unknown poll points of the searches from these starts, each moved as far as the evaluations allow (no repeats). */
+function pollsOf(
+  starts: number[][],
+  h0: number[],
+  counts: number[],
+  known: Map<string, Metrics | null>,
+  better: (a: number[], b: number[]) => boolean,
+): number[][] {
   const wanted: number[][] = [];
   const seen = new Set<string>();
   for (const start of starts) {
-    const poll = advance({ centre: start, h: [...h0] }, counts, known, better);
-    for (const u of poll ?? []) {
+    for (const u of advance({ centre: start, h: [...h0] }, counts, known, better) ?? []) {
       if (!seen.has(keyOf(u))) wanted.push(u);
       seen.add(keyOf(u));
     }
   }
-  return wanted.length === 0 ? null : values(wanted.slice(0, budget));
+  return wanted;
+}
+
+/**
+ * What one pattern search costs at least, from h0 to the end: a full poll at each h (h halves from
+ * h0 to 1), one more for a move, and the knight's moves at the finest step. Only as many searches
+ * start as the budget left after the coarse grid pays for (1 to STARTS): with a small budget, three
+ * searches side by side would each stop half way down.
+ */
+function descentCost(counts: number[], h0: number[]): number {
+  const free = counts.filter((n) => n > 1).length;
+  const pairs = free <= PAIRS_UP_TO ? (free * (free - 1)) / 2 : 0;
+  let levels = 1;
+  for (let h = Math.max(...h0); h > 1; h = Math.floor(h / 2)) levels++;
+  return (2 * free + DIAGONALS.length * pairs) * (levels + 1) + KNIGHTS.length * pairs;
 }
 
 /** Moves one compass search as far as the known evaluations allow; its unknown poll points, or null when converged. */
