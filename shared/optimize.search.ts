@@ -4,9 +4,11 @@
 //
 // The method: every variable lives on its grid (min + k·step). Round 0 is a coarse grid over the
 // box; then a pattern search starts from each of the best few coarse points: it polls ±h along each
-// variable and along each pair of variables (up to 4 variables), moves to the best poll point when it is better than the centre, and
-// halves h when none is, until h is one grid step and no neighbour is better. The searches run side
-// by side, so a round holds every search's poll points (several workers help).
+// variable and along each pair of variables (up to 4 variables), moves to the best poll point when
+// it is better than the centre, and halves h when none is, until h is one grid step and no
+// neighbour is better. As many searches as the budget pays a descent for run side by side, so a
+// round holds every such search's poll points (several workers help); the other starts' searches
+// run after them while the budget lasts.
 //
 // Ordering (feasibility first): an evaluation that failed is worst; otherwise the one with the
 // smaller total constraint violation is better; among equal violations (0 = feasible) the better
@@ -135,7 +137,7 @@ interface Compass {
   h: number[];
 }
 
-/** How many compass searches start from the coarse grid's best points. */
+/** How many pattern searches start from the coarse grid's best points, at most. */
 const STARTS = 3;
 
 /** The search as a replay: the next round's points (values, not yet evaluated), or null when it has converged. */

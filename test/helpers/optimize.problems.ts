@@ -96,12 +96,34 @@ export const PROBLEMS: TestProblem[] = [
     base: batteryBase,
     variables: [
       { path: '/storage/power_mw', min: 0, max: 80, step: 5 },
-      { path: '/storage/energy_mwh', min: 0, max: 400, step: 10 },
+      { path: '/storage/energy_mwh', min: 10, max: 400, step: 10 },
     ],
     objective: { maximize: 'equity_npv' },
     constraints: [],
   },
 ];
+
+/**
+ * Four variables (the bench's): solar and wind (0–300 MW, step 10) behind the 150 MW limit and the
+ * battery's power (0–100 MW, step 5) and energy (10–400 MWh, step 10), merchant with a 2.5× evening
+ * peak (at 2×, the best mix is wind alone without a battery), maximize equity NPV. The exhaustive grid
+ * is 807,240 points: too many to evaluate.
+ */
+export const fourVariables: TestProblem = {
+  name: 'solar, wind, battery power and energy behind a 150 MW limit, max equity NPV',
+  base: {
+    ...batteryBase,
+    market: { ...batteryBase.market, merchant_hour_of_day_multipliers: eveningPeak.map((m) => (m > 1 ? 2.5 : 1)) },
+  },
+  variables: [
+    solar,
+    wind,
+    { path: '/storage/power_mw', min: 0, max: 100, step: 5 },
+    { path: '/storage/energy_mwh', min: 10, max: 400, step: 10 },
+  ],
+  objective: { maximize: 'equity_npv' },
+  constraints: [],
+};
 
 /** Solar and wind from 0 to `max` MW in steps of `step` behind the 150 MW limit, maximize equity NPV (the service tests' problem). */
 export const mixProblem = (name: string, max: number, step: number, constraints: Constraint[] = []): TestProblem => ({
