@@ -6,7 +6,8 @@
 // box; then a pattern search starts from each of the best few coarse points: it polls ±h along each
 // variable and along each pair of variables (up to 4 variables), moves to the best poll point when
 // it is better than the centre, and halves h when none is, until h is one grid step and no
-// neighbour is better. As many searches as the budget pays a descent for run side by side, so a
+// neighbour is better (at that step it also polls knight's moves, each extended along its long leg
+// while that keeps improving). As many searches as the budget pays a descent for run side by side, so a
 // round holds every such search's poll points (several workers help); the other starts' searches
 // run after them while the budget lasts.
 //
@@ -211,6 +212,7 @@ function advance(
 ): number[][] | null {
   for (;;) {
     const poll = pollPoints(search, counts);
+    if (search.h.every((h) => h <= 1)) poll.push(...ridgeExtensions(search.centre, counts, known, better, poll));
     const unknown = poll.filter((u) => !known.has(keyOf(u)));
     if (unknown.length > 0) return unknown;
     const best = poll.reduce<number[] | null>((b, u) => (b === null || better(u, b) ? u : b), null);
@@ -221,6 +223,48 @@ function advance(
     if (search.h.every((h) => h <= 1)) return null;
     search.h = search.h.map((h) => Math.max(1, Math.floor(h / 2)));
   }
+}
+
+/**
+ * At the finest step, each knight's move is extended along its long leg while that keeps improving:
+ * (1, k) for k = 3, 4, … (and (k, 1)) as long as the point at k − 1 is known and better than the
+ * point at k − 2, so a ridge steeper than the knight's is still followed, whatever its slope in grid
+ * steps.
+ */
+function ridgeExtensions(
+  centre: number[],
+  counts: number[],
+  known: Map<string, Metrics | null>,
+  better: (a: number[], b: number[]) => boolean,
+  poll: number[][],
+): number[][] {
+  const free = counts.flatMap((n, i) => (n > 1 ? [i] : []));
+  if (free.length > PAIRS_UP_TO) return [];
+  const seen = new Set(poll.map(keyOf));
+  const out: number[][] = [];
+  const at = (i: number, a: number, j: number, b: number) => {
+    const u = [...centre];
+    u[i] += a;
+    u[j] += b;
+    return u[i] >= 0 && u[i] < counts[i] && u[j] >= 0 && u[j] < counts[j] ? u : null;
+  };
+  for (const i of free) {
+    for (const j of free) {
+      if (i === j) continue;
+      for (const [a, b] of DIAGONALS) {
+        for (let k = 2; ; k++) {
+          const prev = at(i, a, j, (k - 1) * b);
+          const here = at(i, a, j, k * b);
+          const next = at(i, a, j, (k + 1) * b);
+          if (!prev || !here || !next || !known.has(keyOf(prev)) || !known.has(keyOf(here))) break;
+          if (!better(here, prev)) break;
+          if (!seen.has(keyOf(next))) out.push(next);
+          seen.add(keyOf(next));
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Pair directions (±e_i ± e_j) are polled up to this many free variables: a ridge across two variables is common (capacities behind one limit). */

@@ -151,3 +151,14 @@ t.test('the searches side by side are as many as the budget pays a descent for; 
     `the third start (${third}) polled within the budget (${history.length} of 96)`,
   );
 });
+
+t.test('a ridge steeper than a knight’s move is followed to its top at the finest step', async (t) => {
+  // y rises by 1 per step of the first variable along w = 3u − 7 (grid units) and falls by 4 per
+  // step off it: from a point of the ridge, the knight's (1, 2) is 4 worse; (1, 3) is 1 better. The
+  // top is u = 12, w = 29 (y = 12).
+  const steep: SearchProblem = { ...ridge, constraints: [] };
+  const steepMetrics = (v: readonly number[]) => ({ y: v[0] / 10 - 4 * Math.abs(v[1] / 10 - (3 * v[0]) / 10 + 7) });
+  const { history } = runSearch(steep, steepMetrics);
+  const best = history[bestIndex(steep, history) as number];
+  t.same(best.values, [120, 290], `the top, in ${history.length} evaluations`);
+});
