@@ -4,9 +4,12 @@
 //
 // The method: every variable lives on its grid (min + k·step). Round 0 is a coarse grid over the
 // box; then a pattern search starts from each of the best few coarse points: it polls ±h along each
-// variable and along each pair of variables (up to 4 variables), moves to the best poll point when it is better than the centre, and
-// halves h when none is, until h is one grid step and no neighbour is better. The searches run side
-// by side, so a round holds every search's poll points (several workers help).
+// variable and along each pair of variables (up to 4 variables), moves to the best poll point when
+// it is better than the centre, and halves h when none is, until h is one grid step and no
+// neighbour is better (at that step it also polls knight's moves, each extended along its long leg
+// while that keeps improving). As many searches as the budget pays a descent for run side by side, so a
+// round holds every such search's poll points (several workers help); the other starts' searches
+// run after them while the budget lasts.
 //
 // Ordering (feasibility first): an evaluation that failed is worst; otherwise the one with the
 // smaller total constraint violation is better; among equal violations (0 = feasible) the better
@@ -135,7 +138,7 @@ interface Compass {
   h: number[];
 }
 
-/** How many compass searches start from the coarse grid's best points. */
+/** How many pattern searches start from the coarse grid's best points, at most. */
 const STARTS = 3;
 
 /** The search as a replay: the next round's points (values, not yet evaluated), or null when it has converged. */
@@ -154,18 +157,50 @@ export function nextRound(problem: SearchProblem, history: readonly Evaluated[])
     const c = compare(problem, known.get(keyOf(a)) ?? null, known.get(keyOf(b)) ?? null);
     return c !== 0 ? c < 0 : keyOf(a) < keyOf(b);
   };
-  const starts = [...coarse].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, STARTS);
   const h0 = counts.map((n, i) => Math.max(1, Math.round((n - 1) / Math.max(1, levels[i] - 1) / 2)));
+  const affordable = Math.floor((problem.maxEvaluations - coarse.length) / descentCost(counts, h0));
+  const ranked = [...coarse].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, STARTS);
+  // As many searches side by side as the budget affords; when they have all stopped and budget is
+  // left, the next start's search runs (so every start gets its search while the budget lasts).
+  let wanted: number[][] = [];
+  for (let active = Math.min(ranked.length, Math.max(1, affordable)); active <= ranked.length; active++) {
+    wanted = pollsOf(ranked.slice(0, active), h0, counts, known, better);
+    if (wanted.length > 0) break;
+  }
+  return wanted.length === 0 ? null : values(wanted.slice(0, budget));
+}
+
+/** The unknown poll points of the searches from these starts, each moved as far as the evaluations allow (no repeats). */
+function pollsOf(
+  starts: number[][],
+  h0: number[],
+  counts: number[],
+  known: Map<string, Metrics | null>,
+  better: (a: number[], b: number[]) => boolean,
+): number[][] {
   const wanted: number[][] = [];
   const seen = new Set<string>();
   for (const start of starts) {
-    const poll = advance({ centre: start, h: [...h0] }, counts, known, better);
-    for (const u of poll ?? []) {
+    for (const u of advance({ centre: start, h: [...h0] }, counts, known, better) ?? []) {
       if (!seen.has(keyOf(u))) wanted.push(u);
       seen.add(keyOf(u));
     }
   }
-  return wanted.length === 0 ? null : values(wanted.slice(0, budget));
+  return wanted;
+}
+
+/**
+ * What one pattern search costs at least, from h0 to the end: a full poll at each h (h halves from
+ * h0 to 1), one more for a move, and the knight's moves at the finest step. Only as many searches
+ * start as the budget left after the coarse grid pays for (1 to STARTS): with a small budget, three
+ * searches side by side would each stop half way down.
+ */
+function descentCost(counts: number[], h0: number[]): number {
+  const free = counts.filter((n) => n > 1).length;
+  const pairs = free <= PAIRS_UP_TO ? (free * (free - 1)) / 2 : 0;
+  let levels = 1;
+  for (let h = Math.max(...h0); h > 1; h = Math.floor(h / 2)) levels++;
+  return (2 * free + DIAGONALS.length * pairs) * (levels + 1) + KNIGHTS.length * pairs;
 }
 
 /** Moves one compass search as far as the known evaluations allow; its unknown poll points, or null when converged. */
@@ -177,6 +212,7 @@ function advance(
 ): number[][] | null {
   for (;;) {
     const poll = pollPoints(search, counts);
+    if (search.h.every((h) => h <= 1)) poll.push(...ridgeExtensions(search.centre, counts, known, better, poll));
     const unknown = poll.filter((u) => !known.has(keyOf(u)));
     if (unknown.length > 0) return unknown;
     const best = poll.reduce<number[] | null>((b, u) => (b === null || better(u, b) ? u : b), null);
@@ -187,6 +223,48 @@ function advance(
     if (search.h.every((h) => h <= 1)) return null;
     search.h = search.h.map((h) => Math.max(1, Math.floor(h / 2)));
   }
+}
+
+/**
+ * At the finest step, each knight's move is extended along its long leg while that keeps improving:
+ * (1, k) for k = 3, 4, … (and (k, 1)) as long as the point at k − 1 is known and better than the
+ * point at k − 2, so a ridge steeper than the knight's is still followed, whatever its slope in grid
+ * steps.
+ */
+function ridgeExtensions(
+  centre: number[],
+  counts: number[],
+  known: Map<string, Metrics | null>,
+  better: (a: number[], b: number[]) => boolean,
+  poll: number[][],
+): number[][] {
+  const free = counts.flatMap((n, i) => (n > 1 ? [i] : []));
+  if (free.length > PAIRS_UP_TO) return [];
+  const seen = new Set(poll.map(keyOf));
+  const out: number[][] = [];
+  const at = (i: number, a: number, j: number, b: number) => {
+    const u = [...centre];
+    u[i] += a;
+    u[j] += b;
+    return u[i] >= 0 && u[i] < counts[i] && u[j] >= 0 && u[j] < counts[j] ? u : null;
+  };
+  for (const i of free) {
+    for (const j of free) {
+      if (i === j) continue;
+      for (const [a, b] of DIAGONALS) {
+        for (let k = 2; ; k++) {
+          const prev = at(i, a, j, (k - 1) * b);
+          const here = at(i, a, j, k * b);
+          const next = at(i, a, j, (k + 1) * b);
+          if (!prev || !here || !next || !known.has(keyOf(prev)) || !known.has(keyOf(here))) break;
+          if (!better(here, prev)) break;
+          if (!seen.has(keyOf(next))) out.push(next);
+          seen.add(keyOf(next));
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Pair directions (±e_i ± e_j) are polled up to this many free variables: a ridge across two variables is common (capacities behind one limit). */

@@ -113,3 +113,52 @@ t.test('the budget is a hard limit, and a one-value variable is never varied', a
     'the fixed variable stays at its value',
   );
 });
+
+t.test('the searches side by side are as many as the budget pays a descent for; the others run after', async (t) => {
+  // The ridge's coarse grid at 40 evaluations: 3 × 3 (0, 150, 300), h0 = 8; a descent (h 8, 4, 2, 1)
+  // costs at least 8 × 5 + 8 = 48 > 31 left: one search.
+  const small = { ...ridge, maxEvaluations: 40 };
+  const coarse = nextRound(small, []) ?? [];
+  t.equal(coarse.length, 9, 'a 3 × 3 coarse grid');
+  const evaluated = coarse.map((values) => ({ values, metrics: ridgeMetrics(values) }));
+  const best = evaluated[bestIndex(small, evaluated) as number].values;
+  const first = nextRound(small, evaluated) ?? [];
+  t.ok(
+    first.length > 0 && first.every((v) => Math.max(Math.abs(v[0] - best[0]), Math.abs(v[1] - best[1])) === 80),
+    `the first poll (${first.length} points) is around the best coarse point (${best}) only, at h0 = 80`,
+  );
+  // With the budget for three, the three best coarse points' searches poll together.
+  const large = { ...ridge, maxEvaluations: 400 };
+  const coarseLarge = (nextRound(large, []) ?? []).map((values) => ({ values, metrics: ridgeMetrics(values) }));
+  const bestLarge = coarseLarge[bestIndex(large, coarseLarge) as number].values;
+  const together = nextRound(large, coarseLarge) ?? [];
+  t.ok(
+    together.some((v) => Math.max(Math.abs(v[0] - bestLarge[0]), Math.abs(v[1] - bestLarge[1])) !== 20),
+    `at 400, the first poll is around more than the best coarse point (${together.length} points)`,
+  );
+  // At 96 (16 coarse points, h0 = 5 steps, a descent ≥ 40): two searches side by side, then the
+  // third start's: its first poll (± 50 around the third best coarse point) is evaluated too.
+  const scored = (nextRound(ridge, []) ?? []).map((values) => ({ values, metrics: ridgeMetrics(values) }));
+  const order = [...scored.keys()].sort((a, b) => compare(ridge, scored[a].metrics, scored[b].metrics) || a - b);
+  const third = scored[order[2]].values;
+  const { history } = runSearch(ridge, ridgeMetrics);
+  const tried = new Set(history.map((e) => e.values.join(',')));
+  const around = [-1, 0, 1]
+    .flatMap((a) => [-1, 0, 1].map((b) => [third[0] + 50 * a, third[1] + 50 * b]))
+    .filter((v) => (v[0] !== third[0] || v[1] !== third[1]) && v.every((x) => x >= 0 && x <= 300));
+  t.ok(
+    around.every((v) => tried.has(v.join(','))),
+    `the third start (${third}) polled within the budget (${history.length} of 96)`,
+  );
+});
+
+t.test('a ridge steeper than a knight’s move is followed to its top at the finest step', async (t) => {
+  // y rises by 1 per step of the first variable along w = 3u − 7 (grid units) and falls by 4 per
+  // step off it: from a point of the ridge, the knight's (1, 2) is 4 worse; (1, 3) is 1 better. The
+  // top is u = 12, w = 29 (y = 12).
+  const steep: SearchProblem = { ...ridge, constraints: [] };
+  const steepMetrics = (v: readonly number[]) => ({ y: v[0] / 10 - 4 * Math.abs(v[1] / 10 - (3 * v[0]) / 10 + 7) });
+  const { history } = runSearch(steep, steepMetrics);
+  const best = history[bestIndex(steep, history) as number];
+  t.same(best.values, [120, 290], `the top, in ${history.length} evaluations`);
+});
