@@ -2,6 +2,7 @@
 // thread (acquire), then runs on it; the thread is free again as soon as the engine is done, while
 // its result thread finishes the result and the job saves it, so the next job's calculation need
 // not wait for either.
+import v8 from 'node:v8';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
@@ -30,6 +31,19 @@ export const THREAD_HEAPS: ThreadHeaps = {
   result: { maxYoungGenerationSizeMb: 12 },
 };
 
+/**
+ * The main thread's young generation is the worker script's `--max-semi-space-size` (8 MB
+ * semi-spaces, as the web's): a flag is the only way to size the main isolate, and without one V8
+ * sizes it from the machine's memory (64 MB semi-spaces on a 24 GB host: the main thread's young
+ * generation grew to 128 MB while a sweep drained; bench/README.md, "A 512 MB dyno"). V8 reads its
+ * flags again for each new isolate and a set flag overrides a thread's `resourceLimits`, so the
+ * flag is unset before a thread starts: each thread then gets THREAD_HEAPS. (The minimum,
+ * `--min-semi-space-size`, stays: each isolate clamps it to its own maximum.)
+ */
+export function threadsKeepTheirOwnLimits(): void {
+  v8.setFlagsFromString('--max-semi-space-size=0');
+}
+
 export type EngineOutcome =
   | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number; totals: EnergyTotals }
   | { ok: false; code: string; message: string };
@@ -54,6 +68,16 @@ export interface RunOptions {
 }
 
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+
+/**
+ * Frees a result's stored forms once they are saved (or not): each arrived from the result thread
+ * in an ArrayBuffer of its own, which would otherwise wait for a mark-compact of the main thread.
+ */
+export function releaseResult(result: SerializedResult): void {
+  for (const b of [result.statements_gzip, result.statements_lite_gzip]) {
+    if (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) (b.buffer as ArrayBuffer).transfer(0);
+  }
+}
 
 interface Waiter {
   priority: ThreadPriority;
@@ -187,6 +211,7 @@ export class EnginePool {
   }
 
   #spawn(): EngineThread {
+    threadsKeepTheirOwnLimits();
     return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
   }
 
