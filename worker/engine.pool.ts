@@ -6,7 +6,7 @@ import v8 from 'node:v8';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
-import type { ResultReply, SerializedResult } from './result/index.ts';
+import { freeBuffer, type ResultReply, type SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
@@ -74,9 +74,8 @@ const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.by
  * in an ArrayBuffer of its own, which would otherwise wait for a mark-compact of the main thread.
  */
 export function releaseResult(result: SerializedResult): void {
-  for (const b of [result.statements_gzip, result.statements_lite_gzip]) {
-    if (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) (b.buffer as ArrayBuffer).transfer(0);
-  }
+  if (result.statements_gzip) freeBuffer(result.statements_gzip);
+  freeBuffer(result.statements_lite_gzip);
 }
 
 interface Waiter {

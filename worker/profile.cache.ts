@@ -6,6 +6,7 @@
 // exactly the inputs that determine a profile; the engine stays pure, the hashing is done here.
 import { createHash } from 'node:crypto';
 import type { GenerationProfile, ProfileCache } from './engine/index.ts';
+import { freeBuffer } from './result/index.ts';
 
 export class LruProfileCache implements ProfileCache {
   readonly #limit: number;
@@ -69,10 +70,7 @@ export class LruProfileCache implements ProfileCache {
    * thread's external memory before one (bench/README.md, "A 512 MB dyno").
    */
   releaseDropped(): void {
-    for (const p of this.#dropped.splice(0)) {
-      const b = p.perMw.buffer;
-      if (b instanceof ArrayBuffer && !this.#holds(b)) b.transfer(0);
-    }
+    for (const p of this.#dropped.splice(0)) if (!this.#holds(p.perMw.buffer)) freeBuffer(p.perMw);
   }
 
   #holds(buffer: ArrayBufferLike): boolean {

@@ -34,6 +34,8 @@ const STORAGE_OPEN = STORAGE_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
 
 // The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
 const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
+/** zlib's output chunk, at least Node's pool size: a buffer of its own. */
+const OWN_CHUNK = Buffer.poolSize;
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
 const SOLAR_OPEN = Buffer.from(',"solar_hourly":[');
@@ -42,15 +44,19 @@ const FULL_CLOSE = Buffer.from(']}');
 const LITE_CLOSE = Buffer.from('}');
 
 /**
- * Frees buffers this thread is done with at once: each result's JSON text and its deflate (~80 kB
- * with a battery) otherwise waited for a mark-compact, which this small heap rarely runs (its
- * external memory grew by ~60 MB between them in a 1,000-variant sweep). Only a buffer that is the
- * whole of its own ArrayBuffer (never a slice of Node's shared pool).
+ * Frees the memory of a buffer that nothing else holds, now: its ArrayBuffer is detached. A buffer a
+ * thread is done with otherwise lasts until a mark-compact of that thread's heap, which V8 runs
+ * only after ~64 MB more external memory (a result thread's heap and its collections are small;
+ * bench/README.md, "A 512 MB dyno"). A slice of Node's shared buffer pool cannot be detached: it is
+ * left to the collector.
  */
-function release(...buffers: Uint8Array[]): void {
-  for (const b of buffers) {
-    if (b.buffer instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength)
-      b.buffer.transfer(0);
+export function freeBuffer(view: ArrayBufferView): void {
+  const buffer = view.buffer;
+  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  try {
+    buffer.transfer(0);
+  } catch {
+    // Not detachable (Node's pool): the collector frees it.
   }
 }
 
@@ -132,7 +138,9 @@ export class ResultWriter {
     const lite = JSON.stringify({ scenario_id: scenarioId, ...statements });
     // Both JSON texts start with the lite object less its `}`: compressed once, for both.
     const body = Buffer.from(lite.slice(0, -1));
-    const bodyPiece = deflateRawSync(body, STATEMENTS);
+    // In an output buffer of its own, which freeBuffer can free: zlib's default, a 16 kB slice of
+    // Node's 64 kB pool, lasted as long as zlib's promoted handle (~20 MB a 1,000-variant sweep).
+    const bodyPiece = deflateRawSync(body, { ...STATEMENTS, chunkSize: Math.max(OWN_CHUNK, 2 * body.length) });
     const bodyCrc = crc32(body);
     const liteGzip = gzipMember(
       [bodyPiece, storedBlock(LITE_CLOSE, true)],
@@ -140,7 +148,8 @@ export class ResultWriter {
       body.length + LITE_CLOSE.length,
     );
     if (!hourly) {
-      release(body, bodyPiece);
+      freeBuffer(body);
+      freeBuffer(bodyPiece);
       return {
         etag: createHash('sha256').update(liteGzip).digest('base64url').slice(0, 27),
         statements_gzip: null,
@@ -162,7 +171,8 @@ export class ResultWriter {
     size += FULL_CLOSE.length;
     pieces.push(storedBlock(FULL_CLOSE, true));
     const full = gzipMember(pieces, crc, size);
-    release(body, bodyPiece);
+    freeBuffer(body);
+    freeBuffer(bodyPiece);
     // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
     // so any change to the JSON changes these bytes and the tag, which is all a strong validator
     // needs. Only a new encoder could also change the tag of unchanged JSON: a needless refetch.
