@@ -17,9 +17,9 @@ export interface ThreadHeaps {
 }
 
 /**
- * Each thread's heap limits, set per thread: the worker's `--max-semi-space-size` flag gave the
- * main, engine and result threads the same 32–64 MB semi-spaces, and a flag overrides these limits
- * (so the npm script now sets only the minimum, which each limit clamps). The engine keeps 32 MB
+ * Each thread's heap limits, set per thread: a `--max-semi-space-size` flag gave the main, engine
+ * and result threads the same 32–64 MB semi-spaces once, and a set flag overrides these limits
+ * (so it is unset before a thread starts: THREAD_FLAGS). The engine keeps 32 MB
  * semi-spaces (a 96 MB young generation: ~1 scavenge a calculation, as before); with 16 MB ones it
  * scavenged twice as often, and growing from V8's 1 MB start it scavenged 4× as often and
  * promoted enough for a mark-compact every other calculation (measured with --trace-gc,
@@ -32,16 +32,22 @@ export const THREAD_HEAPS: ThreadHeaps = {
 };
 
 /**
- * The main thread's young generation is the worker script's `--max-semi-space-size` (8 MB
- * semi-spaces, as the web's): a flag is the only way to size the main isolate, and without one V8
- * sizes it from the machine's memory (64 MB semi-spaces on a 24 GB host: the main thread's young
- * generation grew to 128 MB while a sweep drained; bench/README.md, "A 512 MB dyno"). V8 reads its
- * flags again for each new isolate and a set flag overrides a thread's `resourceLimits`, so the
- * flag is unset before a thread starts: each thread then gets THREAD_HEAPS. (The minimum,
- * `--min-semi-space-size`, stays: each isolate clamps it to its own maximum.)
+ * V8 flags for the engine and result threads, set just before one starts: V8 reads its flags again
+ * for each new isolate, and a flag is the only way to size the main isolate, so the worker's npm
+ * script sizes the main thread and these the threads (measured: bench/README.md, "A 512 MB dyno").
+ * - `--max-semi-space-size=0` unsets the script's 8 MB, the main thread's (without it V8 sized the
+ *   main thread's young generation from the machine's memory: 128 MB on a 24 GB host), which would
+ *   override each thread's THREAD_HEAPS. `--min-semi-space-size` (32) stays: each isolate clamps
+ *   it to its own maximum.
+ * - `--initial-old-space-size=128`: an engine thread whose old generation starts small runs a
+ *   mark-compact every few calculations while it grows (67 against 24 in a 200-scenario backlog).
+ *   Not the main thread: with 8 MB semi-spaces it promotes ~12 kB a variant of garbage, which that
+ *   start let grow toward 128 MB before its first mark-compact.
  */
-export function threadsKeepTheirOwnLimits(): void {
-  v8.setFlagsFromString('--max-semi-space-size=0');
+export const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
+
+export function setThreadFlags(): void {
+  v8.setFlagsFromString(THREAD_FLAGS);
 }
 
 export type EngineOutcome =
@@ -210,7 +216,7 @@ export class EnginePool {
   }
 
   #spawn(): EngineThread {
-    threadsKeepTheirOwnLimits();
+    setThreadFlags();
     return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
   }
 

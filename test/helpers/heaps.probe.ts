@@ -2,7 +2,7 @@
 // main thread and a thread with each of THREAD_HEAPS' limits reach while allocating garbage, as one
 // JSON line.
 import { Worker } from 'node:worker_threads';
-import { THREAD_HEAPS, threadsKeepTheirOwnLimits } from '../../worker/engine.pool.ts';
+import { setThreadFlags, THREAD_HEAPS } from '../../worker/engine.pool.ts';
 
 // Its source also runs in the threads (Node strips the types).
 function churn(v8: typeof import('node:v8')): number {
@@ -33,7 +33,7 @@ function churnIn(resourceLimits: { maxYoungGenerationSizeMb?: number }): Promise
 
 const main = churn(await import('node:v8'));
 // What EnginePool does before it starts a thread.
-threadsKeepTheirOwnLimits();
+setThreadFlags();
 const engine = await churnIn(THREAD_HEAPS.engine);
 const result = await churnIn(THREAD_HEAPS.result);
 console.log(JSON.stringify({ main, engine, result }));
