@@ -26,7 +26,7 @@ export async function postJson(base: string, path: string, body: unknown): Promi
 }
 
 /** A sweep of `n` variants over capacities, export limit and price (all share one design). */
-function reuseSweep(n: number) {
+export function reuseSweep(n: number) {
   const solar = [50, 100, 150, 200, 250];
   const limits = [100, 120, 140, 160, 180, 200, 220, 240, 260, 280];
   const prices = Math.max(1, Math.ceil(n / (solar.length * limits.length)));
@@ -42,7 +42,7 @@ function reuseSweep(n: number) {
 }
 
 /** A sweep of battery sizes behind a 120 MW limit with an evening price peak. */
-function batteryStudy(n: number) {
+export function batteryStudy(n: number) {
   const powers = Array.from({ length: 10 }, (_, i) => 10 * (i + 1));
   const energies = Math.max(1, Math.ceil(n / powers.length));
   return {
@@ -119,7 +119,7 @@ async function diskBytes(b: Bench, url: string): Promise<number> {
 }
 
 /** A sweep over `n` latitudes (no variant can reuse another's generation). */
-function latitudeSweep(name: string, seed: number, n: number) {
+export function latitudeSweep(name: string, seed: number, n: number) {
   return {
     name,
     base: { site, seed },

@@ -9,14 +9,16 @@
 // - worker: the engine thread needs a large young generation from the start: in a worker thread V8
 //   starts with a small one, so the engine's ~28 MB of short-lived numbers per calculation was
 //   scavenged every few ms, promoted, and collected again by a mark-compact every other
-//   calculation (engine thread 80 → 60 ms); and a larger initial old generation: each isolate
-//   otherwise ran a mark-compact every few calculations while its old generation grew to its first
-//   limits (67 → 24 mark-compacts in a 200-scenario backlog). Only the minimum semi-space is set
-//   here: a `--max-semi-space-size` flag would override every thread's own limit, while each
-//   thread's maximum is its `resourceLimits` (worker/engine.pool.ts THREAD_HEAPS: the engine's
-//   young generation 96 MB, i.e. 32 MB semi-spaces, the result thread's 12 MB), so the minimum is
-//   clamped to it. With one process-wide 32–64 MB young generation for the main, engine and result
-//   threads alike, a worker peaked at 540 MB and was killed in a 512 MB dyno (docs/sizing.md).
+//   calculation (engine thread 80 → 60 ms): `--min-semi-space-size=32`, which each isolate clamps
+//   to its own maximum. `--max-semi-space-size=8` is the main thread's maximum (without it V8 sized
+//   it from the machine's memory: 64 MB semi-spaces, 128 MB of young generation, on a 24 GB host).
+//   V8 reads flags again for each new isolate and a set `--max-semi-space-size` overrides a
+//   thread's `resourceLimits`, so the engine pool unsets it before it starts a thread, and sets the
+//   threads' `--initial-old-space-size=128` then (worker/engine.pool.ts THREAD_FLAGS; the threads'
+//   maximums are THREAD_HEAPS: the engine's young generation 96 MB, the result thread's 12 MB).
+//   With one process-wide 32–64 MB young generation for the main, engine and result threads alike,
+//   a worker peaked at 540 MB and was killed in a 512 MB dyno (docs/sizing.md); with the main
+//   thread's sized by the host, #12 peaked at 575–586 MB (bench/README.md, "A 512 MB dyno").
 import pkg from '../package.json' with { type: 'json' };
 
 /** The `--flags` of an npm script of the form `node --flag … entry.ts`. */

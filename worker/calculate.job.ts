@@ -13,6 +13,7 @@ import {
   type EngineLease,
   type EngineOutcome,
   type EnginePool,
+  releaseResult,
   type ThreadPriority,
   WorkerStopping,
 } from './engine.pool.ts';
@@ -200,7 +201,7 @@ async function saveSucceeded(
   const seq = await saveResultSucceeded(deps.db, { scenario_id: id, ...stored }, outcome.totals, {
     summary,
     statements_url: `/api/scenarios/${id}/statements`,
-  });
+  }).finally(() => releaseResult(outcome.result));
   const saved = seq !== null;
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   const now = performance.now();

@@ -2,10 +2,11 @@
 // thread (acquire), then runs on it; the thread is free again as soon as the engine is done, while
 // its result thread finishes the result and the job saves it, so the next job's calculation need
 // not wait for either.
+import v8 from 'node:v8';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
-import type { ResultReply, SerializedResult } from './result/index.ts';
+import { freeBuffer, type ResultReply, type SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
@@ -16,9 +17,9 @@ export interface ThreadHeaps {
 }
 
 /**
- * Each thread's heap limits, set per thread: the worker's `--max-semi-space-size` flag gave the
- * main, engine and result threads the same 32–64 MB semi-spaces, and a flag overrides these limits
- * (so the npm script now sets only the minimum, which each limit clamps). The engine keeps 32 MB
+ * Each thread's heap limits, set per thread: a `--max-semi-space-size` flag gave the main, engine
+ * and result threads the same 32–64 MB semi-spaces once, and a set flag overrides these limits
+ * (so it is unset before a thread starts: THREAD_FLAGS). The engine keeps 32 MB
  * semi-spaces (a 96 MB young generation: ~1 scavenge a calculation, as before); with 16 MB ones it
  * scavenged twice as often, and growing from V8's 1 MB start it scavenged 4× as often and
  * promoted enough for a mark-compact every other calculation (measured with --trace-gc,
@@ -29,6 +30,25 @@ export const THREAD_HEAPS: ThreadHeaps = {
   engine: { maxYoungGenerationSizeMb: 96 },
   result: { maxYoungGenerationSizeMb: 12 },
 };
+
+/**
+ * V8 flags for the engine and result threads, set just before one starts: V8 reads its flags again
+ * for each new isolate, and a flag is the only way to size the main isolate, so the worker's npm
+ * script sizes the main thread and these the threads (measured: bench/README.md, "A 512 MB dyno").
+ * - `--max-semi-space-size=0` unsets the script's 8 MB, the main thread's (without it V8 sized the
+ *   main thread's young generation from the machine's memory: 128 MB on a 24 GB host), which would
+ *   override each thread's THREAD_HEAPS. `--min-semi-space-size` (32) stays: each isolate clamps
+ *   it to its own maximum.
+ * - `--initial-old-space-size=128`: an engine thread whose old generation starts small runs a
+ *   mark-compact every few calculations while it grows (67 against 24 in a 200-scenario backlog).
+ *   Not the main thread: with 8 MB semi-spaces it promotes ~12 kB a variant of garbage, which that
+ *   start let grow toward 128 MB before its first mark-compact.
+ */
+export const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
+
+export function setThreadFlags(): void {
+  v8.setFlagsFromString(THREAD_FLAGS);
+}
 
 export type EngineOutcome =
   | { ok: true; result: SerializedResult; engineMs: number; serializeMs: number; totals: EnergyTotals }
@@ -55,6 +75,15 @@ export interface RunOptions {
 }
 
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+
+/**
+ * Frees a result's stored forms once they are saved (or not): each arrived from the result thread
+ * in an ArrayBuffer of its own, which would otherwise wait for a mark-compact of the main thread.
+ */
+export function releaseResult(result: SerializedResult): void {
+  if (result.statements_gzip) freeBuffer(result.statements_gzip);
+  freeBuffer(result.statements_lite_gzip);
+}
 
 interface Waiter {
   priority: ThreadPriority;
@@ -188,6 +217,7 @@ export class EnginePool {
   }
 
   #spawn(): EngineThread {
+    setThreadFlags();
     return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
   }
 

@@ -94,5 +94,7 @@ port.on('message', (req: ThreadRequest) => {
         ? { type: 'engine_error', code: err.code, message: err.message }
         : { type: 'crash', message: err instanceof Error ? err.message : String(err) };
     port.postMessage(msg);
+  } finally {
+    profiles?.releaseDropped();
   }
 });

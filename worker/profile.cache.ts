@@ -6,10 +6,13 @@
 // exactly the inputs that determine a profile; the engine stays pure, the hashing is done here.
 import { createHash } from 'node:crypto';
 import type { GenerationProfile, ProfileCache } from './engine/index.ts';
+import { freeBuffer } from './result/index.ts';
 
 export class LruProfileCache implements ProfileCache {
   readonly #limit: number;
   readonly #entries = new Map<string, GenerationProfile>();
+  /** Profiles dropped from the cache, to free once the calculation that dropped them is over. */
+  readonly #dropped: GenerationProfile[] = [];
   #bytes = 0;
   hits = 0;
   misses = 0;
@@ -48,14 +51,31 @@ export class LruProfileCache implements ProfileCache {
     if (old) {
       this.#bytes -= bytesOf(old);
       this.#entries.delete(k);
+      if (old !== profile) this.#dropped.push(old);
     }
     while (this.#bytes + size > this.#limit) {
       const [oldestKey, oldest] = this.#entries.entries().next().value as [string, GenerationProfile];
       this.#entries.delete(oldestKey);
       this.#bytes -= bytesOf(oldest);
+      this.#dropped.push(oldest);
     }
     this.#entries.set(k, profile);
     this.#bytes += size;
+  }
+
+  /**
+   * Frees the profiles dropped so far; only between calculations, as one may still use a profile
+   * it got before the cache dropped it. A sweep that reuses nothing drops a design (3.5 MB) each
+   * variant, which V8 otherwise frees only at a mark-compact: up to ~64 MB of them in the engine
+   * thread's external memory before one (bench/README.md, "A 512 MB dyno").
+   */
+  releaseDropped(): void {
+    for (const p of this.#dropped.splice(0)) if (!this.#holds(p.perMw.buffer)) freeBuffer(p.perMw);
+  }
+
+  #holds(buffer: ArrayBufferLike): boolean {
+    for (const p of this.#entries.values()) if (p.perMw.buffer === buffer) return true;
+    return false;
   }
 }
 

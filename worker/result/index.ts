@@ -18,6 +18,7 @@
 // an engine run, which 2 cores cannot absorb at 0.8× (the arithmetic: bench/README.md, "Result writer").
 export { ResultClient } from './client.ts';
 export {
+  freeBuffer,
   type ResultStatements,
   ResultWriter,
   type SerializedResult,

@@ -34,12 +34,31 @@ const STORAGE_OPEN = STORAGE_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
 
 // The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
 const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
+/** zlib's output chunk, at least Node's pool size: a buffer of its own. */
+const OWN_CHUNK = Buffer.poolSize;
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
 const SOLAR_OPEN = Buffer.from(',"solar_hourly":[');
 const WIND_OPEN = Buffer.from('],"wind_hourly":[');
 const FULL_CLOSE = Buffer.from(']}');
 const LITE_CLOSE = Buffer.from('}');
+
+/**
+ * Frees the memory of a buffer that nothing else holds, now: its ArrayBuffer is detached. A buffer a
+ * thread is done with otherwise lasts until a mark-compact of that thread's heap, which V8 runs
+ * only after ~64 MB more external memory (a result thread's heap and its collections are small;
+ * bench/README.md, "A 512 MB dyno"). A slice of Node's shared buffer pool cannot be detached: it is
+ * left to the collector.
+ */
+export function freeBuffer(view: ArrayBufferView): void {
+  const buffer = view.buffer;
+  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  try {
+    buffer.transfer(0);
+  } catch {
+    // Not detachable (Node's pool): the collector frees it.
+  }
+}
 
 /** A gzip member of these deflate pieces, for text of this CRC-32 and length, in its own ArrayBuffer. */
 function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
@@ -119,7 +138,9 @@ export class ResultWriter {
     const lite = JSON.stringify({ scenario_id: scenarioId, ...statements });
     // Both JSON texts start with the lite object less its `}`: compressed once, for both.
     const body = Buffer.from(lite.slice(0, -1));
-    const bodyPiece = deflateRawSync(body, STATEMENTS);
+    // In an output buffer of its own, which freeBuffer can free: zlib's default, a 16 kB slice of
+    // Node's 64 kB pool, lasted as long as zlib's promoted handle (~20 MB a 1,000-variant sweep).
+    const bodyPiece = deflateRawSync(body, { ...STATEMENTS, chunkSize: Math.max(OWN_CHUNK, 2 * body.length) });
     const bodyCrc = crc32(body);
     const liteGzip = gzipMember(
       [bodyPiece, storedBlock(LITE_CLOSE, true)],
@@ -127,6 +148,8 @@ export class ResultWriter {
       body.length + LITE_CLOSE.length,
     );
     if (!hourly) {
+      freeBuffer(body);
+      freeBuffer(bodyPiece);
       return {
         etag: createHash('sha256').update(liteGzip).digest('base64url').slice(0, 27),
         statements_gzip: null,
@@ -148,6 +171,8 @@ export class ResultWriter {
     size += FULL_CLOSE.length;
     pieces.push(storedBlock(FULL_CLOSE, true));
     const full = gzipMember(pieces, crc, size);
+    freeBuffer(body);
+    freeBuffer(bodyPiece);
     // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
     // so any change to the JSON changes these bytes and the tag, which is all a strong validator
     // needs. Only a new encoder could also change the tag of unchanged JSON: a needless refetch.
