@@ -111,11 +111,24 @@ export function keysetPage<Row extends { id: string }>(
 }
 
 /** One CSV cell: empty for null, JSON for a non-string, quoted when it holds a comma, quote or line break. */
-export const csvCell = (v: unknown): string => {
+const csvCell = (v: unknown): string => {
   if (v === null || v === undefined) return '';
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
+
+/** Sends a table as a CSV attachment named `filename`: a header row, then one row per item. */
+export function sendCsv(
+  res: Response,
+  filename: string,
+  header: readonly unknown[],
+  rows: Iterable<readonly unknown[]>,
+): void {
+  const lines = [header.map(csvCell).join(',')];
+  for (const cells of rows) lines.push(cells.map(csvCell).join(','));
+  res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  res.send(`${lines.join('\n')}\n`);
+}
 
 /** A results route's `?format`: `json` or `csv` (what the CSV holds, said in `csv`). */
 export const FormatQuery = (csv: string) =>

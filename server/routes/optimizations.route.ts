@@ -29,7 +29,7 @@ import {
 } from '../../shared/schemas/optimization.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
-import { createReplies, csvCell, FormatQuery, IdempotencyHeaders, problem, wantsCsv } from '../route.common.ts';
+import { createReplies, FormatQuery, IdempotencyHeaders, problem, sendCsv, wantsCsv } from '../route.common.ts';
 import { type AnyRoute, defineRoute, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
@@ -201,13 +201,16 @@ function sendEvaluationsCsv(
 ): void {
   const metrics = [...new Set(evaluations.flatMap((e) => Object.keys(e.kpis ?? {})))];
   const header = ['index', 'round', 'scenario_id', 'status', 'feasible', ...variables, ...metrics];
-  const lines = [header.map(csvCell).join(',')];
-  for (const e of evaluations) {
-    const cells = [e.index, e.round, e.scenario_id, e.status, e.feasible, ...variables.map((p) => e.values[p])];
-    lines.push([...cells, ...metrics.map((k) => e.kpis?.[k] ?? null)].map(csvCell).join(','));
-  }
-  res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="optimization-${row.id}.csv"`);
-  res.send(`${lines.join('\n')}\n`);
+  const rows = evaluations.map((e) => [
+    e.index,
+    e.round,
+    e.scenario_id,
+    e.status,
+    e.feasible,
+    ...variables.map((p) => e.values[p]),
+    ...metrics.map((k) => e.kpis?.[k] ?? null),
+  ]);
+  sendCsv(res, `optimization-${row.id}.csv`, header, rows);
 }
 
 export const cancelOptimization = defineRoute({

@@ -10,7 +10,7 @@ import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.t
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
-import { FormatQuery, problem } from '../route.common.ts';
+import { FormatQuery, problem, wantsCsv } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { csvChunks, type StorageSeries } from '../statements.csv.ts';
 
@@ -52,9 +52,7 @@ function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Var
     }
     return { part: 'statements_gzip', suffix: `-y${year}`, type: 'application/json', year };
   }
-  const wantsCsv =
-    format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
-  if (wantsCsv) return CSV;
+  if (wantsCsv(format, (types) => req.accepts(types))) return CSV;
   return hourly === false ? LITE : FULL;
 }
 

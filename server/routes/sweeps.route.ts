@@ -13,7 +13,7 @@ import {
 } from '../../shared/schemas/sweep.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
-import { createReplies, csvCell, FormatQuery, IdempotencyHeaders, problem, wantsCsv } from '../route.common.ts';
+import { createReplies, FormatQuery, IdempotencyHeaders, problem, sendCsv, wantsCsv } from '../route.common.ts';
 import { type AnyRoute, defineRoute, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
@@ -213,22 +213,17 @@ function sendResultsCsv(res: Response, row: SweepRow, variants: VariantRow[]): v
     'wind_mwh',
     'curtailed_mwh',
   ];
-  const lines = [header.map(csvCell).join(',')];
-  for (const v of variants) {
-    const cells = [
-      v.index,
-      v.scenario_id,
-      v.status,
-      ...row.parameters.map((p) => v.values[p]),
-      ...KPI_NAMES.map((k) => v.kpis?.[k] ?? null),
-      v.totals?.solar_mwh ?? null,
-      v.totals?.wind_mwh ?? null,
-      v.totals?.curtailed_mwh ?? null,
-    ];
-    lines.push(cells.map(csvCell).join(','));
-  }
-  res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="sweep-${row.id}.csv"`);
-  res.send(`${lines.join('\n')}\n`);
+  const rows = variants.map((v) => [
+    v.index,
+    v.scenario_id,
+    v.status,
+    ...row.parameters.map((p) => v.values[p]),
+    ...KPI_NAMES.map((k) => v.kpis?.[k] ?? null),
+    v.totals?.solar_mwh ?? null,
+    v.totals?.wind_mwh ?? null,
+    v.totals?.curtailed_mwh ?? null,
+  ]);
+  sendCsv(res, `sweep-${row.id}.csv`, header, rows);
 }
 
 export const cancelSweep = defineRoute({
