@@ -14,45 +14,65 @@ import { WeatherFileError } from './weather/weather.error.ts';
 type WeatherFile = { source: 'sam_csv' | 'epw'; text: string };
 
 /**
- * The answers of the last few file checks, by a digest of what was checked: a sweep validates every variant,
- * and its variants carry the same files, so each file is read once, not once per variant.
+ * The answers of the last few file checks, by a digest of what was checked: a file posted again (a
+ * retry, the next scenario of a study) is read once, not once per request.
  */
 const recent = new Map<string, FieldError[]>();
 const RECENT_FILES = 16;
 
-function remembered(text: string, check: () => FieldError[], out: FieldError[]): void {
-  // A digest, not the text, is kept: the files are up to 8 MB each.
-  const key = createHash('sha256').update(text).digest('base64');
-  let errors = recent.get(key);
+/**
+ * The answers of this synchronous pass, by the file's text itself, then what else the check read
+ * (the source, the hub height…): a sweep's variants and an optimization's box points are validated
+ * in one pass and carry the same strings, which a Map finds without hashing their bytes again (V8
+ * keeps a string's hash). Forgotten when the pass ends, so no file outlives its request.
+ */
+let thisPass: Map<string, Map<string, FieldError[]>> | null = null;
+
+function passMemo(text: string): Map<string, FieldError[]> {
+  if (!thisPass) {
+    thisPass = new Map();
+    queueMicrotask(() => {
+      thisPass = null;
+    });
+  }
+  let byContext = thisPass.get(text);
+  if (!byContext) thisPass.set(text, (byContext = new Map()));
+  return byContext;
+}
+
+/** Reads a file's `text` with `read` (once for the same text and `context`); a file error becomes a field error at `path`. */
+function readFile(text: string, context: string, path: string, read: () => unknown, out: FieldError[]): void {
+  const memo = passMemo(text);
+  const key = `${path}\n${context}`;
+  let errors = memo.get(key);
   if (!errors) {
-    errors = check();
-    if (recent.size >= RECENT_FILES) recent.delete(recent.keys().next().value as string);
-    recent.set(key, errors);
+    // A digest, not the text, is kept across requests: the files are up to 8 MB each.
+    const digest = createHash('sha256').update(key).update('\n').update(text).digest('base64');
+    errors = recent.get(digest);
+    if (!errors) {
+      errors = readErrors(path, read);
+      if (recent.size >= RECENT_FILES) recent.delete(recent.keys().next().value as string);
+      recent.set(digest, errors);
+    }
+    memo.set(key, errors);
   }
   out.push(...errors);
 }
 
-/** Reads a file with `read` (once for the same `key`); a file error becomes a field error at `path`. */
-function readFile(key: string, path: string, read: () => unknown, out: FieldError[]): void {
-  remembered(
-    `${path}\n${key}`,
-    () => {
-      try {
-        read();
-        return [];
-      } catch (err) {
-        if (err instanceof HubHeightError)
-          return [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }];
-        if (err instanceof WeatherFileError) return [{ path, message: err.message }];
-        throw err;
-      }
-    },
-    out,
-  );
+function readErrors(path: string, read: () => unknown): FieldError[] {
+  try {
+    read();
+    return [];
+  } catch (err) {
+    if (err instanceof HubHeightError)
+      return [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }];
+    if (err instanceof WeatherFileError) return [{ path, message: err.message }];
+    throw err;
+  }
 }
 
 function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): void {
-  readFile(`${w.source}\n${w.text}`, path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
+  readFile(w.text, w.source, path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
 }
 
 function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
@@ -65,7 +85,8 @@ function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
   const hub = v.wind.turbine.hub_height_m;
   for (const { text, path } of files) {
     readFile(
-      `srw\n${hub}\n${r.shear_exponent}\n${text}`,
+      text,
+      `srw\n${hub}\n${r.shear_exponent}`,
       path,
       () => srwHubSteps(parseSrw(text), hub, r.shear_exponent),
       out,
