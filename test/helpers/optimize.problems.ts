@@ -3,6 +3,7 @@
 // exhaustive grid and the search see the same numbers. Used by the quality test and the bench.
 
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
+import { pointerSegments, setAt } from '../../shared/json.pointer.ts';
 import { metricsOf } from '../../shared/optimize.metrics.ts';
 import {
   bestIndex,
@@ -137,16 +138,6 @@ export const mixProblem = (name: string, max: number, step: number, constraints:
   constraints,
 });
 
-function setPath(target: Record<string, unknown>, path: string, value: number): void {
-  const segments = path.slice(1).split('/');
-  let node = target;
-  for (const s of segments.slice(0, -1)) {
-    node[s] = { ...((node[s] as Record<string, unknown> | undefined) ?? {}) };
-    node = node[s] as Record<string, unknown>;
-  }
-  node[segments[segments.length - 1]] = value;
-}
-
 /** An engine-direct evaluator with its own profile cache and memo (a point is calculated once). */
 export function engineEvaluator(problem: TestProblem): {
   evaluate: (values: readonly number[]) => Metrics | null;
@@ -160,7 +151,7 @@ export function engineEvaluator(problem: TestProblem): {
     const inputs = structuredClone(problem.base);
     inputs.name = 'optimization test';
     problem.variables.forEach((v, i) => {
-      setPath(inputs, v.path, values[i]);
+      setAt(inputs, pointerSegments(v.path) ?? [], values[i]);
     });
     const checked = validateScenario(inputs);
     let metrics: Metrics | null = null;
