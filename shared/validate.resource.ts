@@ -36,7 +36,10 @@ function passMemo(text: string): Map<string, FieldError[]> {
     });
   }
   let byContext = thisPass.get(text);
-  if (!byContext) thisPass.set(text, (byContext = new Map()));
+  if (!byContext) {
+    byContext = new Map();
+    thisPass.set(text, byContext);
+  }
   return byContext;
 }
 
