@@ -140,12 +140,24 @@ export async function eventLog(
   return rows;
 }
 
+/**
+ * A scenario's job once it has left 'active': the worker writes the scenario's terminal row before
+ * it completes the job, so a test that saw the row may look a moment too early.
+ */
 export async function jobOf(pool: pg.Pool, id: string): Promise<{ state: string; retry_count: number } | undefined> {
-  const { rows } = await pool.query<{ state: string; retry_count: number }>(
-    `SELECT state, retry_count FROM pgboss.job WHERE name = 'calculate' AND id = $1`,
-    [id],
-  );
-  return rows[0];
+  let job: { state: string; retry_count: number } | undefined;
+  await waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ state: string; retry_count: number }>(
+        `SELECT state, retry_count FROM pgboss.job WHERE name = 'calculate' AND id = $1`,
+        [id],
+      );
+      job = rows[0];
+      return job?.state !== 'active';
+    },
+    { what: `the job of ${id} to leave 'active'`, timeoutMs: 15_000 },
+  ).catch(() => {}); // still active: the caller's assertion shows the state
+  return job;
 }
 
 /** The attempts of a scenario's `running` events, in order: [1, 2] after one retry. */
