@@ -7,7 +7,14 @@
 // CI creates 300 scenarios over 10 s. HOURGLASS_SOAK=1 creates 5,000 over 60 s (about 10 minutes
 // on two cores); HOURGLASS_SOAK_COUNT and HOURGLASS_SOAK_SECONDS set any other size.
 import t from 'tap';
-import { alive, auditScenarios, problemsOf, statusCounts, waitForAllFinished } from './helpers/faults.ts';
+import {
+  alive,
+  auditScenarios,
+  problemsOf,
+  statusCounts,
+  waitForAllFinished,
+  waitForJobsSettled,
+} from './helpers/faults.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -136,6 +143,7 @@ t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, asyn
   );
   t.same(rows[0], { n: COUNT, keys: COUNT }, `exactly ${COUNT} scenarios in the database, one per key`);
 
+  await waitForJobsSettled(stack.pool);
   const audits = await auditScenarios(stack.pool);
   t.ok(
     audits.every((a) => ids.has(a.id)),

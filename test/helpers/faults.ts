@@ -106,6 +106,25 @@ export async function waitForAllFinished(
   return last;
 }
 
+/**
+ * Waits (up to 15 s) until no job of the scenarios (or of `ids`) is 'active': the worker writes a
+ * scenario's terminal row before it completes the job, so an audit right after the last terminal
+ * row may see its job a moment early. Returns quietly when it times out: the audit shows the state.
+ */
+export async function waitForJobsSettled(pool: pg.Pool, ids?: readonly string[]): Promise<void> {
+  await waitUntil(
+    async () => {
+      const { rows } = await pool.query<{ active: number }>(
+        `SELECT count(*)::int AS active FROM pgboss.job j JOIN scenarios s ON s.id = j.id
+          WHERE j.name = 'calculate' AND j.state = 'active' AND ($1::uuid[] IS NULL OR s.id = ANY($1::uuid[]))`,
+        [ids ? [...ids] : null],
+      );
+      return rows[0].active === 0;
+    },
+    { what: "the jobs to leave 'active'", timeoutMs: 15_000 },
+  ).catch(() => {});
+}
+
 export async function scenarioRow(
   pool: pg.Pool,
   id: string,
