@@ -1,7 +1,7 @@
 // A sweep request checked and expanded into its variants, before anything is written. Every
 // variant is validated as a complete scenario; a 400 names the variant and the field, and where the
 // field is a varied one, the value's place in the request (`/vary/k/values/j`).
-import { pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
+import { absentArrayAt, absentArrayMessage, pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
 import { copyJson } from '../shared/schema.defaults.ts';
 import { type ScenarioInputs, ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
@@ -42,7 +42,13 @@ const printValue = (v: unknown) => {
 type VaryItem = SweepRequest['vary'][number];
 
 /** Rules of one parameter that the schema cannot say; its values (a range's bounds for now), or errors. */
-function parameterOf(item: VaryItem, at: string, earlier: Parameter[], err: (p: string, m: string) => void) {
+function parameterOf(
+  item: VaryItem,
+  at: string,
+  earlier: Parameter[],
+  base: Record<string, unknown>,
+  err: (p: string, m: string) => void,
+) {
   const segments = pointerSegments(item.path);
   if (!segments)
     return err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
@@ -50,6 +56,8 @@ function parameterOf(item: VaryItem, at: string, earlier: Parameter[], err: (p: 
   if (!schemaHas(ScenarioInputsSchema, segments)) {
     return err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
   }
+  const absent = absentArrayAt(ScenarioInputsSchema, base, segments);
+  if (absent) return err(`${at}/path`, absentArrayMessage(item.path, absent));
   const path = item.path;
   const clash = earlier.find((p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`));
   if (clash) return err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
@@ -74,7 +82,7 @@ function parseParameters(body: SweepRequest, maxVariants: number): Parameter[] |
   };
   const parameters: Array<Parameter & { range?: boolean }> = [];
   body.vary.forEach((item, k) => {
-    const p = parameterOf(item, `/vary/${k}`, parameters, err);
+    const p = parameterOf(item, `/vary/${k}`, parameters, body.base as Record<string, unknown>, err);
     if (p) parameters.push(p);
   });
   if (errors.length > 0) return errors;

@@ -31,6 +31,39 @@ export function schemasAt(schema: TSchema, segments: string[]): TSchema[] {
 }
 export const schemaHas = (schema: TSchema, segments: string[]) => schemasAt(schema, segments).length > 0;
 
+/**
+ * Where setting `segments` in `doc` would set an item of an array that `doc` does not give (absent,
+ * or without that item): the array's pointer and its schema's item count, or null. Setting there
+ * would make an object, not an array, and the scenario's check could only say "Expected array".
+ */
+export function absentArrayAt(
+  schema: TSchema,
+  doc: Record<string, unknown>,
+  segments: string[],
+): { pointer: string; items: number | undefined } | null {
+  let node: unknown = doc;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const next = segments[i + 1];
+    node = Array.isArray(node) ? node[Number(segments[i])] : isObject(node) ? node[segments[i]] : undefined;
+    const arrays = schemasAt(schema, segments.slice(0, i + 1)).filter((x) => x.type === 'array');
+    if (arrays.length === 0) continue;
+    if (!Array.isArray(node) || !(Number(next) < node.length)) {
+      const pointer = `/${segments
+        .slice(0, i + 1)
+        .map((x) => x.replaceAll('~', '~0').replaceAll('/', '~1'))
+        .join('/')}`;
+      return { pointer, items: arrays[0].minItems as number | undefined };
+    }
+  }
+  return null;
+}
+
+/** The message for `absentArrayAt`'s answer: what to give in the base instead. */
+export const absentArrayMessage = (path: string, at: { pointer: string; items: number | undefined }) =>
+  `${path} sets an item of ${at.pointer}, which the base does not give: put the whole array${
+    at.items ? ` (${at.items} items)` : ''
+  } in the base`;
+
 export function setAt(target: Record<string, unknown>, segments: string[], value: unknown): void {
   let node: Record<string, unknown> | unknown[] = target;
   for (let i = 0; i < segments.length - 1; i++) {

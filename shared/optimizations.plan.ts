@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { uuidv7 } from './ids.ts';
 import { resolveInputs } from './inputs.resolve.ts';
-import { pointerSegments, schemasAt, setAt } from './json.pointer.ts';
+import { absentArrayAt, absentArrayMessage, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
 import type { Round } from './optimizations.repository.ts';
 import { METRIC_NAMES } from './optimize.metrics.ts';
 import { gridOf, type SearchProblem } from './optimize.search.ts';
@@ -49,6 +49,8 @@ function variableErrors(body: OptimizationRequest, k: number, err: Report): unde
   const schemas = schemasAt(ScenarioInputsSchema, segments);
   if (schemas.length === 0) return err(`${at}/path`, `${v.path} points into no input of the scenario schema`);
   if (!schemas.some(numeric)) return err(`${at}/path`, `${v.path} is not a numeric input`);
+  const absent = absentArrayAt(ScenarioInputsSchema, body.base as Record<string, unknown>, segments);
+  if (absent) return err(`${at}/path`, absentArrayMessage(v.path, absent));
   const clash = body.variables
     .slice(0, k)
     .find((p) => p.path === v.path || v.path.startsWith(`${p.path}/`) || p.path.startsWith(`${v.path}/`));
@@ -60,6 +62,27 @@ function variableErrors(body: OptimizationRequest, k: number, err: Report): unde
   }
   if (integer && v.step !== undefined && !Number.isInteger(v.step)) {
     return err(`${at}/step`, `${v.path} is an integer input: the step must be a whole number`);
+  }
+  return stepErrors(v, at, err);
+}
+
+/** At most this many steps from a variable's min to its max: finer than the search can use. */
+export const MAX_GRID_STEPS = 1_000_000;
+
+/**
+ * A step the grid can hold: at most MAX_GRID_STEPS from min to max, and its values distinct at the
+ * 12 significant digits they are kept to (a step of 1e-300 would make every grid value one number).
+ */
+function stepErrors(v: OptimizationRequest['variables'][number], at: string, err: Report): undefined {
+  if (v.max === v.min) return;
+  const step = v.step ?? (v.max - v.min) / 100;
+  const where = v.step === undefined ? `${at}/max` : `${at}/step`;
+  if ((v.max - v.min) / step > MAX_GRID_STEPS) {
+    return err(where, `too fine: at most ${MAX_GRID_STEPS.toLocaleString('en')} steps from min to max`);
+  }
+  const magnitude = Math.max(Math.abs(v.min), Math.abs(v.max));
+  if (step < 1e-10 * magnitude) {
+    return err(where, `a step of ${step} is too fine for values of ${magnitude}: at least ${1e-10 * magnitude}`);
   }
 }
 

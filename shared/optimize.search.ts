@@ -146,7 +146,8 @@ export function nextRound(problem: SearchProblem, history: readonly Evaluated[])
   const { steps, counts } = gridOf(problem);
   const known = new Map<string, Metrics | null>();
   for (const e of history) known.set(keyOf(unitsOf(problem, steps, e.values)), e.metrics);
-  const budget = problem.maxEvaluations - known.size;
+  // Every evaluation counts, even one whose point another already stood for: a hard limit.
+  const budget = problem.maxEvaluations - history.length;
   if (budget <= 0) return null;
   const levels = coarseLevels(problem, counts);
   const coarse = coarseGrid(counts, levels);

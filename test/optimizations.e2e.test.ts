@@ -164,6 +164,16 @@ t.test('the rules: a 400 names the field and nothing is written', async (t) => {
       '/base/wind/hub_height_m',
     ],
     ['a variable twice', { ...body, variables: [problem.variables[0], problem.variables[0]] }, '/variables/1/path'],
+    [
+      'a step too fine for the grid',
+      { ...body, variables: [{ path: '/site/latitude', min: -90, max: 90, step: 1e-300 }] },
+      '/variables/0/step',
+    ],
+    [
+      'an item of an array the base does not give',
+      { ...body, variables: [{ path: '/market/merchant_hour_of_day_multipliers/18', min: 1, max: 3 }] },
+      '/variables/0/path',
+    ],
   ];
   for (const [what, payload, path] of cases) {
     const res = await post('/api/optimizations', payload);

@@ -92,3 +92,29 @@ t.test('two variables with a rule between them: corners decide which bound is at
   });
   t.ok(ok.ok, `the crossing corner (45, 45) alone is a combination: accepted ${JSON.stringify(paths(ok))}`);
 });
+
+t.test('a step finer than the grid can hold is refused, not searched forever', async (t) => {
+  const lat = (step?: number, min = -90, max = 90) =>
+    plan({ variables: [{ path: '/site/latitude', min, max, ...(step === undefined ? {} : { step }) }] });
+  const tiny = lat(1e-300);
+  t.same(paths(tiny), ['/variables/0/step'], 'a step of 1e-300: every grid value would be one number');
+  t.match(!tiny.ok && tiny.errors[0].message, /too fine: at most 1,000,000 steps/);
+  t.same(paths(lat(1e-4)), ['/variables/0/step'], '180 / 1e-4: 1.8 million steps, refused');
+  t.same(paths(lat(1e-3)), [], '180,000 steps: accepted');
+  const narrow = plan({ variables: [{ path: '/solar/capacity_mw_dc', min: 100_000, max: 100_000 + 1e-7 }] });
+  t.same(paths(narrow), ['/variables/0/max'], 'a default step below 12 significant digits of the values');
+  t.match(!narrow.ok && narrow.errors[0].message, /too fine for values of 100000/);
+});
+
+t.test('an item of an array the base does not give is refused at the path, saying what to give', async (t) => {
+  const hour = (base: Record<string, unknown>) =>
+    plan({ base, variables: [{ path: '/market/merchant_hour_of_day_multipliers/18', min: 1, max: 3 }] });
+  const r = hour({ site, seed: 1 });
+  t.same(paths(r), ['/variables/0/path']);
+  t.match(
+    !r.ok && r.errors[0].message,
+    /sets an item of \/market\/merchant_hour_of_day_multipliers, which the base does not give: put the whole array \(24 items\)/,
+  );
+  const given = hour({ site, seed: 1, market: { merchant_hour_of_day_multipliers: Array(24).fill(1) } });
+  t.ok(given.ok, 'with the array in the base, its item is a variable');
+});

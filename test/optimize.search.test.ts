@@ -106,6 +106,9 @@ t.test(
 t.test('the budget is a hard limit, and a one-value variable is never varied', async (t) => {
   const small = { ...ridge, maxEvaluations: 10 };
   t.equal(runSearch(small, ridgeMetrics).history.length, 10, 'stops at max_evaluations');
+  // Evaluations that stand for one grid point (a history from elsewhere) still use the budget.
+  const same = Array.from({ length: 10 }, () => ({ values: [0, 0], metrics: ridgeMetrics([0, 0]) }));
+  t.equal(nextRound(small, same), null, 'ten evaluations of one point: the budget of ten is spent');
   const fixed = { ...ridge, variables: [ridge.variables[0], { min: 5, max: 5 }] };
   const { history } = runSearch(fixed, ridgeMetrics);
   t.ok(

@@ -52,6 +52,12 @@ t.test('bad sweep bodies: the right 4xx, the field named, no row written', async
     ['a path into no input', { name: 'x', base, vary: [{ path: '/solar/colour', values: [1] }] }, 400, '/vary/0/path'],
     ['a path under a number', { name: 'x', base, vary: [{ path: '/seed/x', values: [1] }] }, 400, '/vary/0/path'],
     ['the name', { name: 'x', base, vary: [{ path: '/name', values: ['a'] }] }, 400, '/vary/0/path'],
+    [
+      'an item of an array the base does not give',
+      { name: 'x', base, vary: [{ path: '/market/merchant_hour_of_day_multipliers/18', values: [1, 2] }] },
+      400,
+      '/vary/0/path',
+    ],
     ['a duplicate path', { name: 'x', base, vary: [cap, cap] }, 400, '/vary/1/path'],
     ['an overlapping path', { name: 'x', base, vary: [{ path: '/solar', values: [{}] }, cap] }, 400, '/vary/1/path'],
     ['empty values', { name: 'x', base, vary: [{ path: '/seed', values: [] }] }, 400, '/vary/0/values'],

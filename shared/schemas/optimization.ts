@@ -31,14 +31,16 @@ export const OptimizationRequest = Type.Object(
           path: Type.String({
             pattern: '^/',
             maxLength: 200,
-            description: 'A JSON Pointer to a numeric input, e.g. /solar/capacity_mw_dc.',
+            description:
+              'A JSON Pointer to a numeric input, e.g. /solar/capacity_mw_dc. An item of an array (/market/merchant_hour_of_day_multipliers/18) needs the whole array in the base.',
           }),
           min: Type.Number({ description: 'Lowest value tried.' }),
           max: Type.Number({ description: 'Highest value tried (≥ min).' }),
           step: Type.Optional(
             Type.Number({
               exclusiveMinimum: 0,
-              description: 'Values tried are min + k × step. Default: (max − min) / 100 (1 for an integer input).',
+              description:
+                'Values tried are min + k × step. Default: (max − min) / 100 (1 for an integer input). At most 1,000,000 steps from min to max, and at least 1e-10 × the larger of |min| and |max|.',
             }),
           ),
         },

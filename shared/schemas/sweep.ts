@@ -6,7 +6,8 @@ import { ScenarioStatus } from './scenario.ts';
 const Pointer = Type.String({
   pattern: '^/',
   maxLength: 200,
-  description: 'A JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc (not /name).',
+  description:
+    'A JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc (not /name). An item of an array (/market/merchant_hour_of_day_multipliers/18) needs the whole array in the base.',
 });
 
 export const SweepRequest = Type.Object(
