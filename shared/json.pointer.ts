@@ -41,6 +41,7 @@ export function absentArrayAt(
   doc: Record<string, unknown>,
   segments: string[],
 ): { pointer: string; items: number | undefined } | null {
+  // `items`: the array's length when the schema fixes it.
   let node: unknown = doc;
   for (let i = 0; i < segments.length - 1; i++) {
     const next = segments[i + 1];
@@ -52,7 +53,8 @@ export function absentArrayAt(
         .slice(0, i + 1)
         .map((x) => x.replaceAll('~', '~0').replaceAll('/', '~1'))
         .join('/')}`;
-      return { pointer, items: arrays[0].minItems as number | undefined };
+      const { minItems, maxItems } = arrays[0] as { minItems?: number; maxItems?: number };
+      return { pointer, items: minItems !== undefined && minItems === maxItems ? minItems : undefined };
     }
   }
   return null;

@@ -117,4 +117,7 @@ t.test('an item of an array the base does not give is refused at the path, sayin
   );
   const given = hour({ site, seed: 1, market: { merchant_hour_of_day_multipliers: Array(24).fill(1) } });
   t.ok(given.ok, 'with the array in the base, its item is a variable');
+  const curve = plan({ variables: [{ path: '/wind/turbine/power_curve/3/1', min: 0, max: 1000 }] });
+  t.same(paths(curve), ['/variables/0/path'], 'a power curve point of a base without a curve');
+  t.match(!curve.ok && curve.errors[0].message, /put the whole array in the base$/, 'no count when the length is free');
 });
