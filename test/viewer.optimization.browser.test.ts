@@ -2,12 +2,13 @@
 // web, worker and Postgres: "Optimize this" on a finished scenario's page posts an optimization
 // from the scenario's inputs and opens its page; the page follows it live to the end, shows the
 // best design the API reports with a link to its scenario, and paints the best-so-far curve and
-// the points tried against each variable. A bad range shows the server's named problem.
+// the points tried against each variable. A bad range shows the server's named problem. A finished
+// optimization without a best (no evaluation has its objective) says so.
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import t from 'tap';
 import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
-import { accepted, getJson, postScenario } from './helpers/http.ts';
+import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -97,3 +98,23 @@ t.test(
     clean(t, page);
   },
 );
+
+t.test('a finished optimization whose objective no evaluation has says so, not "not finished yet"', async (t) => {
+  // At a PPA price of 1 per MWh the project never pays back: every payback_year is null.
+  const created = await postJson(`${base}/api/optimizations`, {
+    name: 'never pays back',
+    base: { site: { latitude: 35.2, longitude: -101.8 }, seed: 42, market: { ppa_price_per_mwh: 1 } },
+    variables: [{ path: '/solar/capacity_mw_dc', min: 50, max: 150, step: 50 }],
+    objective: { minimize: 'payback_year' },
+    max_evaluations: 4,
+  });
+  const id = accepted(created, 'optimization').id as string;
+  const page = await openPage(browser, t, base);
+  await page.goto(`${base}/optimizations/${id}`);
+  await until(page, `document.querySelector('[data-testid="status"]')?.textContent === 'succeeded'`, 120_000);
+  const o = (await getJson(`${base}/api/optimizations/${id}`)).json as { best: unknown; evaluations: number };
+  t.equal(o.best, null, `no best in ${o.evaluations} evaluations`);
+  await until(page, `document.querySelector('[data-testid="best"]').textContent.includes('No evaluation gave')`);
+  t.match(await page.getByTestId('best').textContent(), /No evaluation gave a value of payback_year/);
+  clean(t, page);
+});

@@ -121,7 +121,15 @@ function render(view: OptimizationView, o: OptimizationItem, rows: EvaluationRow
 }
 
 function bestDesign(o: OptimizationItem, objective: string): HTMLElement {
-  if (!o.best) return h('p', { class: 'muted' }, 'No evaluation has finished yet.');
+  if (!o.best) {
+    return h(
+      'p',
+      { class: 'muted' },
+      o.finished_at === null
+        ? 'No evaluation has finished yet.'
+        : `No evaluation gave a value of ${objective}: each failed, or has none (a payback that never comes).`,
+    );
+  }
   const b = o.best;
   return h(
     'div',
