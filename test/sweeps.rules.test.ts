@@ -164,10 +164,18 @@ t.test('a cancel that finishes every variant at once writes finished after all t
 
 t.test('a scenario posted behind 500 queued variants starts before every variant still waiting', async (t) => {
   await withProcessLogs(t, stack, async () => {
+    // Variants that each take a while (their own weather, and a battery to dispatch behind a limit:
+    // ~100 ms of engine), so that the few ms between the single's claim and its place in the queue
+    // for the thread cannot see more than the one variant already starting.
     const sweep = await post({
       name: 'backlog',
-      base: { site, seed: 5 },
-      vary: [{ path: '/grid/export_limit_mw', from: 1, to: 500, step: 1 }],
+      base: {
+        site,
+        grid: { export_limit_mw: 120 },
+        market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 2 : 1)) },
+        storage: { power_mw: 50, energy_mwh: 200 },
+      },
+      vary: [{ path: '/seed', from: 1, to: 500, step: 1 }],
     });
     t.equal(sweep.status, 201);
     const id = (sweep.json as { id: string }).id;
@@ -182,12 +190,26 @@ t.test('a scenario posted behind 500 queued variants starts before every variant
         ).rows[0].n,
       );
     await waitUntil(async () => (await count('succeeded')) >= 5, { timeoutMs: 60_000, what: 'five variants done' });
+    // Post the single just after the worker claimed a batch: three claimed variants wait for the
+    // thread, so without its place ahead of them the single would start after them.
+    await waitUntil(
+      async () => {
+        const { rows } = await stack.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pgboss.job j JOIN scenarios s ON s.id = j.id
+            WHERE s.sweep_id = $1 AND j.state = 'active' AND s.status = 'queued'`,
+          [id],
+        );
+        return rows[0].n >= 3;
+      },
+      { timeoutMs: 60_000, everyMs: 5, what: 'three claimed variants waiting for the thread' },
+    );
     const single = await postScenario(stack.web.baseUrl, { name: 'urgent', site });
     await stack.follow(`/api/scenarios/${single.json.id}/events`).until((e) => e.event === 'running', 60_000);
     // Variants are claimed in batches, so some are claimed (and waiting for the engine thread) when
-    // the single arrives: once the single is claimed it goes ahead of all of them. A variant whose
-    // turn came between the single's commit and its claim (the pickup, ~2 ms) may start first; with
-    // variants that reuse the cache (a few ms each) that can be one or two.
+    // the single arrives: once the single is claimed it goes ahead of all of them. One variant may
+    // still start after the claim: its turn came just before it, or in the moment between the claim
+    // and the single's place in the queue. (With variants of a few ms each, reusing the profiles,
+    // a loaded machine once saw two.)
     const { rows: started } = await stack.pool.query<{ since_claim: string; since_create: string }>(
       `SELECT count(*) FILTER (WHERE v.started_at > j.started_on) AS since_claim,
               count(*) AS since_create
