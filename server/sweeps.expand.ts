@@ -1,7 +1,7 @@
 // A sweep request checked and expanded into its variants, before anything is written. Every
 // variant is validated as a complete scenario; a 400 names the variant and the field, and where the
 // field is a varied one, the value's place in the request (`/vary/k/values/j`).
-import { absentArrayAt, absentArrayMessage, pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
+import { absentArrayError, pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
 import { copyJson } from '../shared/schema.defaults.ts';
 import { type ScenarioInputs, ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
@@ -56,8 +56,8 @@ function parameterOf(
   if (!schemaHas(ScenarioInputsSchema, segments)) {
     return err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
   }
-  const absent = absentArrayAt(ScenarioInputsSchema, base, segments);
-  if (absent) return err(`${at}/path`, absentArrayMessage(item.path, absent));
+  const absent = absentArrayError(ScenarioInputsSchema, base, item.path, segments);
+  if (absent) return err(`${at}/path`, absent);
   const path = item.path;
   const clash = earlier.find((p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`));
   if (clash) return err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);

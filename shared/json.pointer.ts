@@ -31,40 +31,32 @@ export function schemasAt(schema: TSchema, segments: string[]): TSchema[] {
 }
 export const schemaHas = (schema: TSchema, segments: string[]) => schemasAt(schema, segments).length > 0;
 
+/** The JSON Pointer (RFC 6901) text of these segments. */
+export const pointerText = (segments: readonly (string | number)[]) =>
+  `/${segments.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+
 /**
- * Where setting `segments` in `doc` would set an item of an array that `doc` does not give (absent,
- * or without that item): the array's pointer and its schema's item count, or null. Setting there
- * would make an object, not an array, and the scenario's check could only say "Expected array".
+ * Why `path` cannot be set in `doc` when it sets an item of an array that `doc` does not give
+ * (absent, or without that item), or null. Setting there would make an object, not an array, and
+ * the scenario's check could only say "Expected array".
  */
-export function absentArrayAt(
+export function absentArrayError(
   schema: TSchema,
   doc: Record<string, unknown>,
+  path: string,
   segments: string[],
-): { pointer: string; items: number | undefined } | null {
-  // `items`: the array's length when the schema fixes it.
+): string | null {
   let node: unknown = doc;
   for (let i = 0; i < segments.length - 1; i++) {
-    const next = segments[i + 1];
     node = Array.isArray(node) ? node[Number(segments[i])] : isObject(node) ? node[segments[i]] : undefined;
-    const arrays = schemasAt(schema, segments.slice(0, i + 1)).filter((x) => x.type === 'array');
-    if (arrays.length === 0) continue;
-    if (!Array.isArray(node) || !(Number(next) < node.length)) {
-      const pointer = `/${segments
-        .slice(0, i + 1)
-        .map((x) => x.replaceAll('~', '~0').replaceAll('/', '~1'))
-        .join('/')}`;
-      const { minItems, maxItems } = arrays[0] as { minItems?: number; maxItems?: number };
-      return { pointer, items: minItems !== undefined && minItems === maxItems ? minItems : undefined };
-    }
+    const array = schemasAt(schema, segments.slice(0, i + 1)).find((x) => x.type === 'array');
+    if (!array || (Array.isArray(node) && Number(segments[i + 1]) < node.length)) continue;
+    // The array's length, when the schema fixes it.
+    const fixed = array.minItems !== undefined && array.minItems === array.maxItems ? ` (${array.minItems} items)` : '';
+    return `${path} sets an item of ${pointerText(segments.slice(0, i + 1))}, which the base does not give: put the whole array${fixed} in the base`;
   }
   return null;
 }
-
-/** The message for `absentArrayAt`'s answer: what to give in the base instead. */
-export const absentArrayMessage = (path: string, at: { pointer: string; items: number | undefined }) =>
-  `${path} sets an item of ${at.pointer}, which the base does not give: put the whole array${
-    at.items ? ` (${at.items} items)` : ''
-  } in the base`;
 
 export function setAt(target: Record<string, unknown>, segments: string[], value: unknown): void {
   let node: Record<string, unknown> | unknown[] = target;

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { uuidv7 } from './ids.ts';
 import { resolveInputs } from './inputs.resolve.ts';
-import { absentArrayAt, absentArrayMessage, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
+import { absentArrayError, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
 import type { Round } from './optimizations.repository.ts';
 import { METRIC_NAMES } from './optimize.metrics.ts';
 import { gridOf, type SearchProblem } from './optimize.search.ts';
@@ -49,8 +49,8 @@ function variableErrors(body: OptimizationRequest, k: number, err: Report): unde
   const schemas = schemasAt(ScenarioInputsSchema, segments);
   if (schemas.length === 0) return err(`${at}/path`, `${v.path} points into no input of the scenario schema`);
   if (!schemas.some(numeric)) return err(`${at}/path`, `${v.path} is not a numeric input`);
-  const absent = absentArrayAt(ScenarioInputsSchema, body.base as Record<string, unknown>, segments);
-  if (absent) return err(`${at}/path`, absentArrayMessage(v.path, absent));
+  const absent = absentArrayError(ScenarioInputsSchema, body.base as Record<string, unknown>, v.path, segments);
+  if (absent) return err(`${at}/path`, absent);
   const clash = body.variables
     .slice(0, k)
     .find((p) => p.path === v.path || v.path.startsWith(`${p.path}/`) || p.path.startsWith(`${v.path}/`));

@@ -3,6 +3,7 @@
 // field is reported, each with a JSON Pointer path.
 import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { pointerText } from './json.pointer.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
@@ -141,9 +142,6 @@ const MAX_DEPTH = 32;
 /** A NUL (Postgres text and jsonb cannot hold it) or a UTF-16 surrogate without its pair (not Unicode). */
 const unstorable = (s: string) => s.includes('\0') || !s.isWellFormed();
 
-const pointer = (path: readonly (string | number)[]) =>
-  `/${path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
-
 /** What no schema can say: nesting too deep to walk, and strings that cannot be stored. Iterative, so any depth is safe. */
 function shapeErrors(body: unknown): FieldError[] {
   const errors: FieldError[] = [];
@@ -152,15 +150,19 @@ function shapeErrors(body: unknown): FieldError[] {
     const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
     if (typeof value === 'string') {
       if (unstorable(value)) {
-        errors.push({ path: pointer(path), message: 'must not contain NUL characters or unpaired UTF-16 surrogates' });
+        errors.push({
+          path: pointerText(path),
+          message: 'must not contain NUL characters or unpaired UTF-16 surrogates',
+        });
       }
     } else if (typeof value === 'object' && value !== null) {
-      if (path.length >= MAX_DEPTH) return [{ path: pointer(path), message: `nested deeper than ${MAX_DEPTH} levels` }];
+      if (path.length >= MAX_DEPTH)
+        return [{ path: pointerText(path), message: `nested deeper than ${MAX_DEPTH} levels` }];
       const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
       for (const [k, v] of entries) {
         if (typeof k === 'string' && unstorable(k)) {
           errors.push({
-            path: pointer(path),
+            path: pointerText(path),
             message: 'a key contains a NUL character or an unpaired UTF-16 surrogate',
           });
         }
