@@ -3,6 +3,7 @@
 // variant's statements are the bytes of the same inputs posted alone, for variants that reused the
 // worker's profiles and for the first (which computed them); and no hourly data was kept.
 import t from 'tap';
+import { waitForJobsSettled } from './helpers/faults.ts';
 import { getJson, postScenario } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -58,17 +59,12 @@ t.test('a 50-variant sweep, followed live, read back, and identical to scenarios
     // Claimed in batches: one fetch statement stamps its jobs with one started_on. A variant's row
     // is written before its job is completed, so 'finished' can come just before the last batch's
     // jobs leave 'active': wait for them to settle, then look.
-    const claims = await waitUntil(
-      async () => {
-        const { rows } = await stack.pool.query<{ n: number; states: string[] }>(
-          `SELECT count(*)::int AS n, array_agg(DISTINCT j.state::text) AS states
-             FROM pgboss.job j JOIN scenarios s ON s.id = j.id
-            WHERE s.sweep_id = $1 GROUP BY j.started_on`,
-          [sweep.id],
-        );
-        return rows.some((c) => c.states.includes('active')) ? undefined : rows;
-      },
-      { what: "the sweep's jobs to leave 'active'", timeoutMs: 30_000 },
+    await waitForJobsSettled(stack.pool);
+    const { rows: claims } = await stack.pool.query<{ n: number; states: string[] }>(
+      `SELECT count(*)::int AS n, array_agg(DISTINCT j.state::text) AS states
+         FROM pgboss.job j JOIN scenarios s ON s.id = j.id
+        WHERE s.sweep_id = $1 GROUP BY j.started_on`,
+      [sweep.id],
     );
     t.equal(
       claims.reduce((sum, c) => sum + c.n, 0),

@@ -164,19 +164,12 @@ export async function eventLog(
  * it completes the job, so a test that saw the row may look a moment too early.
  */
 export async function jobOf(pool: pg.Pool, id: string): Promise<{ state: string; retry_count: number } | undefined> {
-  let job: { state: string; retry_count: number } | undefined;
-  await waitUntil(
-    async () => {
-      const { rows } = await pool.query<{ state: string; retry_count: number }>(
-        `SELECT state, retry_count FROM pgboss.job WHERE name = 'calculate' AND id = $1`,
-        [id],
-      );
-      job = rows[0];
-      return job?.state !== 'active';
-    },
-    { what: `the job of ${id} to leave 'active'`, timeoutMs: 15_000 },
-  ).catch(() => {}); // still active: the caller's assertion shows the state
-  return job;
+  await waitForJobsSettled(pool, [id]);
+  const { rows } = await pool.query<{ state: string; retry_count: number }>(
+    `SELECT state, retry_count FROM pgboss.job WHERE name = 'calculate' AND id = $1`,
+    [id],
+  );
+  return rows[0];
 }
 
 /** The attempts of a scenario's `running` events, in order: [1, 2] after one retry. */
