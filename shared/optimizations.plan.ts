@@ -6,7 +6,7 @@ import { uuidv7 } from './ids.ts';
 import { resolveInputs } from './inputs.resolve.ts';
 import { absentArrayError, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
 import type { Round } from './optimizations.repository.ts';
-import { METRIC_NAMES } from './optimize.metrics.ts';
+import { KPI_NAMES } from './kpis.ts';
 import { gridOf, type SearchProblem } from './optimize.search.ts';
 import { copyJson } from './schema.defaults.ts';
 import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
@@ -88,12 +88,12 @@ function stepErrors(v: OptimizationRequest['variables'][number], at: string, err
 
 /** The objective's and constraints' rules: known measures, and a bound on each constraint. */
 function goalErrors(body: OptimizationRequest, err: Report): undefined {
-  const known = (name: string) => METRIC_NAMES.includes(name);
+  const known = (name: string) => KPI_NAMES.includes(name);
   const key = 'maximize' in body.objective ? 'maximize' : 'minimize';
   const objective = 'maximize' in body.objective ? body.objective.maximize : body.objective.minimize;
-  if (!known(objective)) err(`/objective/${key}`, `${objective} is not a KPI; one of ${METRIC_NAMES.join(', ')}`);
+  if (!known(objective)) err(`/objective/${key}`, `${objective} is not a KPI; one of ${KPI_NAMES.join(', ')}`);
   (body.constraints ?? []).forEach((c, k) => {
-    if (!known(c.kpi)) err(`/constraints/${k}/kpi`, `${c.kpi} is not a KPI; one of ${METRIC_NAMES.join(', ')}`);
+    if (!known(c.kpi)) err(`/constraints/${k}/kpi`, `${c.kpi} is not a KPI; one of ${KPI_NAMES.join(', ')}`);
     if (c.min === undefined && c.max === undefined) err(`/constraints/${k}`, 'give min, max or both');
     if (c.min !== undefined && c.max !== undefined && c.min > c.max) {
       err(`/constraints/${k}/min`, `must not be greater than max (${c.max})`);

@@ -8,7 +8,6 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import { type OptimizationPlan, roundOf, searchProblemOf } from '../shared/optimizations.plan.ts';
 import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/optimizations.repository.ts';
-import { metricsOf } from '../shared/optimize.metrics.ts';
 import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimize.search.ts';
 
 export interface StepDeps {
@@ -21,7 +20,7 @@ export interface StepDeps {
 export function historyOf(plan: OptimizationPlan, evaluations: StepState['evaluations']): Evaluated[] {
   return evaluations.map((e) => ({
     values: plan.variables.map((v) => Number(e.values[v.path])),
-    metrics: e.status === 'succeeded' && e.kpis ? metricsOf(e.kpis, e.totals) : null,
+    metrics: e.status === 'succeeded' && e.kpis ? e.kpis : null,
   }));
 }
 

@@ -18,7 +18,6 @@ import {
   optimizationEvaluations,
   optimizationEventsAfter,
 } from '../../shared/optimizations.repository.ts';
-import { metricsOf } from '../../shared/optimize.metrics.ts';
 import { isFeasible, nextRound } from '../../shared/optimize.search.ts';
 import {
   Evaluations,
@@ -45,7 +44,7 @@ function toOptimization(row: OptimizationRow): Optimization {
         scenario_id: row.best.scenario_id,
         index: row.best.index,
         values: row.best.values,
-        kpis: metricsOf(row.best.kpis as Record<string, number | null>, row.best.totals as never),
+        kpis: row.best.kpis as Record<string, number | null>,
       }
     : null;
   return {
@@ -161,7 +160,7 @@ const optimization = parentRoutes<OptimizationRow>({
 function toEvaluations(row: OptimizationRow, evaluations: EvaluationRow[]) {
   const problem = searchProblemOf(planOf(row));
   return evaluations.map((e) => {
-    const kpis = e.status === 'succeeded' && e.kpis ? metricsOf(e.kpis, e.totals) : null;
+    const kpis = e.status === 'succeeded' && e.kpis ? e.kpis : null;
     const { totals: _t, ...rest } = e;
     return { ...rest, kpis, feasible: isFeasible(problem, kpis) };
   });

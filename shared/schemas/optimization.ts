@@ -1,6 +1,6 @@
 // An optimization: the request (POST /api/optimizations), the resource, and its evaluations.
 import { type Static, Type } from '@sinclair/typebox';
-import { DERIVED_METRICS, METRIC_NAMES } from '../optimize.metrics.ts';
+import { KPI_NAMES } from '../kpis.ts';
 
 /** The most variables one optimization may search over. */
 export const MAX_VARIABLES = 6;
@@ -11,7 +11,7 @@ const Metric = (description: string) =>
   Type.String({
     minLength: 1,
     maxLength: 64,
-    description: `${description} A KPI (${METRIC_NAMES.join(', ')}); curtailment_percent: ${DERIVED_METRICS.curtailment_percent}`,
+    description: `${description} A KPI (${KPI_NAMES.join(', ')}).`,
   });
 
 export const OptimizationRequest = Type.Object(
