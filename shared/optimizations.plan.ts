@@ -7,7 +7,7 @@ import { resolveInputs } from './inputs.resolve.ts';
 import { absentArrayError, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
 import { KPI_NAMES } from './kpis.ts';
 import type { Round } from './optimizations.repository.ts';
-import { gridOf, type SearchProblem } from './optimize.search.ts';
+import { gridOf, type SearchProblem } from './optimizations.search.ts';
 import { copyJson } from './schema.defaults.ts';
 import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
 import type { OptimizationRequest } from './schemas/optimization.ts';

@@ -16,7 +16,7 @@ import {
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
-import { afterEvaluation } from './optimize.step.ts';
+import { afterEvaluation } from './optimizations.step.ts';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');

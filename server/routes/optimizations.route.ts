@@ -18,7 +18,7 @@ import {
   optimizationEvaluations,
   optimizationEventsAfter,
 } from '../../shared/optimizations.repository.ts';
-import { isFeasible, nextRound } from '../../shared/optimize.search.ts';
+import { isFeasible, nextRound } from '../../shared/optimizations.search.ts';
 import {
   Evaluations,
   type Optimization,
@@ -32,7 +32,7 @@ import { createReplies, FormatQuery, IdempotencyHeaders, problem, sendCsv, wants
 import { type AnyRoute, defineRoute, type RouteDeps } from '../route.ts';
 import { cancelQueued } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
-import { FINISHED, parentRoutes } from './parent.routes.ts';
+import { FINISHED, parentRoutes } from './parents.route.ts';
 
 const planOf = (row: OptimizationRow) => row.request as OptimizationPlan;
 

@@ -29,7 +29,7 @@ import {
   sweepVariants,
   type VariantRow,
 } from '../sweeps.repository.ts';
-import { FINISHED, parentRoutes } from './parent.routes.ts';
+import { FINISHED, parentRoutes } from './parents.route.ts';
 
 /** A progress event at most this often per stream: the counts are a query. */
 const PROGRESS_EVERY_MS = 1000;

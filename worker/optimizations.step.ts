@@ -8,7 +8,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import { type OptimizationPlan, roundOf, searchProblemOf } from '../shared/optimizations.plan.ts';
 import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/optimizations.repository.ts';
-import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimize.search.ts';
+import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimizations.search.ts';
 
 export interface StepDeps {
   pool: pg.Pool;
