@@ -57,7 +57,7 @@ const inflight = new Set<Promise<unknown>>();
  */
 async function track(job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
   const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop).then(async (outcome) => {
-    if (outcome.outcome !== 'given back') await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+    if (outcome.outcome !== 'given back') await afterEvaluation({ db, boss, config }, job.data.scenario_id);
     return outcome;
   });
   inflight.add(run);
@@ -139,7 +139,7 @@ async function startQueue(): Promise<void> {
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => {
         await failExhausted(db, job, config.jobRetryLimit);
-        await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+        await afterEvaluation({ db, boss, config }, job.data.scenario_id);
       },
     );
     logger.info(
