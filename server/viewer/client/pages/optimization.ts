@@ -4,8 +4,7 @@
 import { getJson, pageResource } from '../api.ts';
 import { card, chartBox, decimal, h, main } from '../dom.ts';
 import { charts } from '../lazy.ts';
-import { statusBadge } from './home.ts';
-import { followRefreshing, oneAtATime } from './sweep.ts';
+import { followRefreshing, oneAtATime, statusBadge } from '../live.ts';
 
 interface OptimizationItem {
   id: string;
