@@ -1,8 +1,8 @@
 // The live pages' shared parts: a status badge, and following a parent's event stream (a sweep's,
 // an optimization's) by re-reading the resource as its events arrive, at most every REFRESH_MS.
 // Pages import this, never each other.
-import { follow } from './api.ts';
-import { h } from './dom.ts';
+import { follow, getJson, pageResource } from './api.ts';
+import { h, main } from './dom.ts';
 
 /** Variants can finish hundreds a second: a page re-reads at most this often while they do. */
 const REFRESH_MS = 300;
@@ -58,4 +58,32 @@ export function followRefreshing(
     },
     { stop },
   );
+}
+
+/**
+ * A parent's live page (a sweep's, an optimization's): its resource read (or the page's own 404),
+ * laid out by `mount`, then read again with its table (`stream.table`, whose rows are under
+ * `stream.rows`) and drawn on every tick of its event stream until it finishes.
+ */
+export async function liveParentPage<Item extends { name: string; finished_at: string | null }, Row>(
+  kind: 'sweep' | 'optimization',
+  id: string,
+  stop: AbortSignal,
+  stream: { table: string; rows: string; ticks: readonly string[] },
+  mount: (m: HTMLElement, first: Item) => (item: Item, rows: Row[]) => void,
+): Promise<void> {
+  const m = main();
+  const first = await pageResource<Item>(m, kind, id);
+  if (!first) return;
+  let item = first;
+  const draw = mount(m, first);
+  const path = `/api/${kind}s/${id}`;
+  const refresh = oneAtATime(async () => {
+    const [s, t] = await Promise.all([getJson<Item>(path), getJson<Record<string, Row[]>>(`${path}/${stream.table}`)]);
+    item = s.json;
+    draw(item, t.json[stream.rows]);
+  });
+  await refresh();
+  if (item.finished_at) return;
+  await followRefreshing(`${path}/events`, new Set(stream.ticks), refresh, stop);
 }

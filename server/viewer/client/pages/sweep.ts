@@ -1,11 +1,7 @@
-// `/sweeps/{id}`: live progress with rows filling in as variants finish; the results table,
-// sortable by any column, the best row marked, each row linking to its scenario; and a chart of a
-// chosen KPI against a chosen parameter, one line per value of a second parameter.
-import { getJson, pageResource } from '../api.ts';
-import { card, chartBox, controls, h, main } from '../dom.ts';
+import { card, chartBox, controls, h } from '../dom.ts';
 import { KPI_COLUMNS, kpiLabel, kpiText, lowerIsBetter } from '../kpis.ts';
 import { charts } from '../lazy.ts';
-import { followRefreshing, oneAtATime, statusBadge } from '../live.ts';
+import { liveParentPage, statusBadge } from '../live.ts';
 import { SWEEP_TABLE_SORTED } from '../timings.ts';
 import type { SweepItem, VariantRow } from '../types.ts';
 
@@ -36,35 +32,27 @@ function show(name: string, v: unknown): string {
 const columnValue = (r: VariantRow, key: string): unknown =>
   key.startsWith('p:') ? r.values[key.slice(2)] : r.kpis?.[key];
 
-export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
-  const m = main();
-  const first = await pageResource<SweepItem>(m, 'sweep', id);
-  if (!first) return;
-  let sweep = first;
-  const view = sweepLayout(m, sweep);
-  const table = resultsTable(view, [
-    ...sweep.parameters.map((p) => ({ key: `p:${p}`, label: p })),
-    ...KPI_COLUMNS.map((k) => ({ key: k, label: kpiLabel(k) })),
-  ]);
-  let rows: VariantRow[] = [];
-  const drawChart = () => renderChart(view, rows);
-  const refresh = oneAtATime(async () => {
-    const [results, s] = await Promise.all([
-      getJson<{ variants: VariantRow[] }>(`/api/sweeps/${id}/results`),
-      getJson<SweepItem>(`/api/sweeps/${id}`),
-    ]);
-    rows = results.json.variants;
-    sweep = s.json;
-    view.badge.replaceChildren(statusBadge(sweep.status));
-    renderCounts(view, sweep);
-    table.render(rows);
-    drawChart();
-  });
+/** The results table, re-read as variants finish and as the counts move. */
+const STREAM = { table: 'results', rows: 'variants', ticks: ['variant', 'progress'] };
 
-  for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
-  await refresh();
-  if (sweep.finished_at) return;
-  await followRefreshing(`/api/sweeps/${id}/events`, new Set(['variant', 'progress']), refresh, stop);
+export function sweepPage(id: string, stop: AbortSignal): Promise<void> {
+  return liveParentPage<SweepItem, VariantRow>('sweep', id, stop, STREAM, (m, first) => {
+    const view = sweepLayout(m, first);
+    const table = resultsTable(view, [
+      ...first.parameters.map((p) => ({ key: `p:${p}`, label: p })),
+      ...KPI_COLUMNS.map((k) => ({ key: k, label: kpiLabel(k) })),
+    ]);
+    let rows: VariantRow[] = [];
+    const drawChart = () => renderChart(view, rows);
+    for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
+    return (sweep, variants) => {
+      rows = variants;
+      view.badge.replaceChildren(statusBadge(sweep.status));
+      renderCounts(view, sweep);
+      table.render(rows);
+      drawChart();
+    };
+  });
 }
 
 /** Fills the page's container: the heading, progress, the chart's controls and the results table. */
