@@ -29,6 +29,7 @@ export interface ScenariosTable {
   variant_index: ColumnType<number | null, number | null | undefined, number | null>;
   optimization_id: ColumnType<string | null, string | null | undefined, string | null>;
   keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
+  workspace: string;
   variant_values: ColumnType<unknown, string | null | undefined, string | null>;
   optimization_round: ColumnType<number | null, number | null | undefined, number | null>;
   /** 25-year sums: solar_mwh, wind_mwh, curtailed_mwh (set with the result). */
@@ -54,6 +55,7 @@ export interface ScenarioResultsTable {
 /** What a sweep and an optimization (the parents of variant scenarios) have in common. */
 interface ParentColumns {
   id: string;
+  workspace: string;
   name: string;
   idempotency_key: string | null;
   request_hash: string | null;
