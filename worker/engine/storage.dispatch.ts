@@ -48,6 +48,25 @@ export interface HorizonHours {
   priced: Float64Array;
   /** MWh of room under the export limit for discharge. */
   room: Float64Array;
+  /** With a load (strategy `load`): what the load adds to each hour (docs/load.md). */
+  load?: LoadHours;
+}
+
+/**
+ * A load's hours (strategy `load`). `price` is then what an excess MWh sells for (0 when curtailed),
+ * `priced` the plant's excess over the load (charged at `price`), `free` the energy the limit would
+ * curtail (and curtailed excess). A MWh delivered to the load is worth `value` (a weight far above
+ * every price, plus the contract price: the most load first, then the most revenue). Charging may
+ * draw, dearest last, on the grid (`grid` MWh at `gridPrice`; only in hours the plant meets the load)
+ * and on the plant's output that serves the load (`serve`, at `value`); discharge serves the `unmet`
+ * load first, then sells into the rest of the room.
+ */
+export interface LoadHours {
+  serve: Float64Array;
+  unmet: Float64Array;
+  value: Float64Array;
+  grid: Float64Array;
+  gridPrice: Float64Array;
 }
 
 /** A planned dispatch: AC MWh in and out each hour. */
@@ -57,8 +76,8 @@ export interface HorizonPlan {
 }
 
 const MAX_HOURS = 48;
-/** Each hour adds at most three pieces (two charging tiers and the discharge). */
-const MAX_PIECES = 3 * MAX_HOURS + 4;
+/** Each hour adds at most six pieces (four charging tiers with a load, and two discharges). */
+const MAX_PIECES = 6 * MAX_HOURS + 4;
 const EPS = 1e-9;
 
 /** Work space reused between horizons: a horizon allocates nothing. */
@@ -71,8 +90,8 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
-  private readonly fLen = new Float64Array(3);
-  private readonly fSlope = new Float64Array(3);
+  private readonly fLen = new Float64Array(6);
+  private readonly fSlope = new Float64Array(6);
   private readonly chargePieces = new Int32Array(1);
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
@@ -86,7 +105,7 @@ export class HorizonSolver {
   solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
-    if (soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
+    if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
     this.run(b, h, soc0, out);
     if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
     const days = Math.ceil(h.hours / 24);
@@ -154,6 +173,7 @@ export class HorizonSolver {
     let lo = 0;
     let hi = 1;
     for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
+    if (h.load) for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * h.load.value[t] + 1);
     const all = this.mu;
     for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
       all.fill((lo + hi) / 2);
@@ -187,7 +207,9 @@ export class HorizonSolver {
     const { count, skip, fLen } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
+      const nf = h.load
+        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], fLen, this.fSlope, this.chargePieces)
+        : rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
       count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
@@ -315,6 +337,103 @@ function rewardPieces(
   return n;
 }
 
+/** Hour t's charging tiers with a load, cheapest first: their cost per AC MWh and MWh (power not yet applied). */
+function loadTiers(
+  b: HorizonBattery,
+  h: HorizonHours,
+  l: LoadHours,
+  t: number,
+  cost: number[],
+  amount: number[],
+): void {
+  const c = b.chargeCost;
+  cost[0] = c;
+  amount[0] = h.free[t];
+  cost[1] = h.price[t] + c;
+  amount[1] = h.priced[t];
+  cost[2] = l.gridPrice[t] + c;
+  amount[2] = l.grid[t];
+  cost[3] = l.value[t] + c;
+  amount[3] = l.serve[t];
+  // Insertion sort by cost (a negative price puts the plant's excess before free energy); ties keep their order.
+  for (let i = 1; i < 4; i++) {
+    for (let j = i; j > 0 && cost[j] < cost[j - 1]; j--) {
+      [cost[j], cost[j - 1]] = [cost[j - 1], cost[j]];
+      [amount[j], amount[j - 1]] = [amount[j - 1], amount[j]];
+    }
+  }
+}
+
+const tierCost = [0, 0, 0, 0];
+const tierAmount = [0, 0, 0, 0];
+
+/**
+ * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,
+ * each cheaper tier used before a dearer one within the power; then discharge to the unmet load,
+ * then into the rest of the room. Concave because grid charging is offered only in hours the plant
+ * meets the load, at no less than the hour's excess price (docs/load.md).
+ */
+function loadRewardPieces(
+  b: HorizonBattery,
+  h: HorizonHours,
+  l: LoadHours,
+  t: number,
+  penalty: number,
+  fLen: Float64Array,
+  fSlope: Float64Array,
+  chargePieces: Int32Array,
+): number {
+  loadTiers(b, h, l, t, tierCost, tierAmount);
+  let left = b.powerMw;
+  for (let k = 0; k < 4; k++) {
+    const take = Math.min(left, tierAmount[k]);
+    tierAmount[k] = take > EPS ? take : 0;
+    left -= take;
+  }
+  let n = 0;
+  for (let k = 3; k >= 0; k--) {
+    if (tierAmount[k] <= 0) continue;
+    fLen[n] = tierAmount[k] * b.etaIn;
+    fSlope[n] = tierCost[k] / b.etaIn;
+    n++;
+  }
+  chargePieces[0] = n;
+  const room = Math.min(b.powerMw, h.room[t]);
+  const toLoad = Math.min(room, l.unmet[t]);
+  const loadMargin = l.value[t] - b.dischargeCost - penalty;
+  if (loadMargin > 0 && toLoad > EPS) {
+    fLen[n] = toLoad / b.etaOut;
+    fSlope[n] = loadMargin * b.etaOut;
+    n++;
+  }
+  const toExcess = room - Math.max(0, toLoad);
+  const excessMargin = h.price[t] - b.dischargeCost - penalty;
+  if (excessMargin > 0 && toExcess > EPS) {
+    fLen[n] = toExcess / b.etaOut;
+    fSlope[n] = excessMargin * b.etaOut;
+    n++;
+  }
+  return n;
+}
+
+/** With a load: the horizon's objective of a plan (charge from the cheapest tiers first, discharge to the load first). */
+function loadObjective(b: HorizonBattery, h: HorizonHours, l: LoadHours, plan: HorizonPlan): number {
+  let sum = 0;
+  for (let t = 0; t < h.hours; t++) {
+    loadTiers(b, h, l, t, tierCost, tierAmount);
+    let x = plan.charge[t];
+    for (let k = 0; k < 4 && x > 0; k++) {
+      const take = Math.min(x, tierAmount[k]);
+      sum -= take * tierCost[k];
+      x -= take;
+    }
+    const y = plan.discharge[t];
+    const toLoad = Math.min(y, l.unmet[t]);
+    sum += toLoad * l.value[t] + (y - toLoad) * h.price[t] - b.dischargeCost * y;
+  }
+  return sum;
+}
+
 /**
  * A mix of plans may charge and discharge in one hour; the SOC change alone is kept (less charged and
  * less discharged, same SOC path). This never lowers the objective: discharge needs room under the
@@ -372,6 +491,7 @@ function dayDischarge(plan: HorizonPlan, hours: number, d: number): number {
 
 /** The horizon's objective of a plan: Σ (p − c_out) y − Σ charging cost (free energy first, then priced). */
 export function objective(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan): number {
+  if (h.load) return loadObjective(b, h, h.load, plan);
   let sum = 0;
   for (let t = 0; t < h.hours; t++) {
     const p = h.price[t];
