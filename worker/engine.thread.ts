@@ -73,7 +73,7 @@ port.on('message', (req: ThreadRequest) => {
           slept = fraction * testDelayMs;
         }
       },
-      onYear: req.keepHourly ? (_, solar, wind, storage) => results.year(solar, wind, storage) : undefined,
+      onYear: req.keepHourly ? (_, solar, wind, storage, load) => results.year(solar, wind, storage, load) : undefined,
       cache: profiles,
       hourly,
     });

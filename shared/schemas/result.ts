@@ -313,6 +313,10 @@ export const ScenarioResult = Type.Object(
         undefined,
       ),
     ),
+    load_hourly: Type.Optional(Hourly("The buyer's load in each hour, MWh (growth applied). With a load only.")),
+    delivered_hourly: Type.Optional(
+      Hourly('MWh delivered to the load in each hour: min(load, plant + discharge − charge from the plant).'),
+    ),
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
     wind_rose: Type.Optional(WindRose),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
@@ -357,6 +361,8 @@ export const HourlyYear = Type.Object(
     grid_hourly: Type.Optional(
       YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
     ),
+    load_hourly: Type.Optional(YearHours("The buyer's load in each hour, MWh. With a load only.", 0)),
+    delivered_hourly: Type.Optional(YearHours('MWh delivered to the load in each hour.', 0)),
   },
   { additionalProperties: false, description: "One operating year's hourly delivered energy." },
 );
