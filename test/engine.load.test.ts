@@ -3,7 +3,7 @@
 // which must not serve the hours between; a load that changes within the day (the match is
 // energy-weighted); a battery moving noon solar to the evening (energy conserved to the MWh); a
 // battery charged from a cheap grid (the buyer's cost falls, the clean match stays 0).
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, type EngineResult } from '../worker/engine/index.ts';
@@ -28,7 +28,7 @@ const sum = (a: ArrayLike<number>, from = 0, to = a.length) => {
   for (let i = from; i < to; i++) s += a[i];
   return s;
 };
-const close = (t: Tap.Test, a: number | undefined, b: number, what: string, tol = 1e-6) =>
+const close = (t: Test, a: number | undefined, b: number, what: string, tol = 1e-6) =>
   t.ok(a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} ≈ ${b}`);
 
 t.test('a constant plant against a flat load', async (t) => {
