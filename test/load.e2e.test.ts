@@ -49,7 +49,7 @@ t.test('a battery serving an evening load from noon solar, through the API', asy
     t.equal(full.status, 200);
     const s = full.json as Record<string, unknown> & {
       kpis: Record<string, number>;
-      annual: Array<Record<string, number>>;
+      annual: Array<Record<string, number> & { availability_month_percent?: number[] }>;
       income_statement: Array<{ revenue: Record<string, number>; operating_expenses: Record<string, number> }>;
     };
     t.equal(s.kpis.hourly_match_percent, 100, 'hourly match 100 %');
