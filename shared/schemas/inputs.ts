@@ -26,7 +26,7 @@ const HourlyYears = (description: string, max: number) =>
 /** Generation from another tool (SAM's custom generation profile): hourly MW made for a capacity. */
 const profileOptions = (tech: string, capacityName: string) => ({
   additionalProperties: false,
-  description: `${tech} output from another tool (a PVsyst or energy-yield 8760, SAM's custom generation profile): replaces the ${tech.toLowerCase()} model; scaled by capacity ÷ ${capacityName}, then degradation and the export limit apply as for modelled output. See docs/load.md.`,
+  description: `${tech} output from another tool (a PVsyst or energy-yield hourly year, SAM's custom generation profile): replaces the ${tech.toLowerCase()} model; scaled by capacity ÷ ${capacityName}, then degradation and the export limit apply as for modelled output. See docs/load.md.`,
 });
 const profileHours = (tech: string) =>
   HourlyYears(`${tech} output, MW AC at the point of interconnection, before the export limit.`, 1e6);

@@ -152,122 +152,168 @@ export function serveLoad(load: LoadModel, market: MarketModel, hours: ServedHou
     backupCost: a(),
     availability: [],
   };
-  const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
+  const state = { gridStored: 0, stored: hours.battery?.initialSoc ?? 0 };
   const price = new Float64Array(HOURS_PER_YEAR);
-  const monthLoad = new Float64Array(12);
-  const monthDelivered = new Float64Array(12);
-  // The battery's stored energy that came from the grid, MWh (the rest of the SOC is clean).
-  let gridStored = 0;
-  let stored = battery?.initialSoc ?? 0;
-  for (let i = 0; i < YEARS; i++) {
-    excessPrices(load, market, i, price);
-    const contract = contractPrice(load, i);
-    const backup = backupFactor(load, i);
-    monthLoad.fill(0);
-    monthDelivered.fill(0);
-    let peakLoad = 0;
-    let peakDelivered = 0;
-    let sumLoad = 0;
-    let sumDelivered = 0;
-    let sumUnmet = 0;
-    let sumSold = 0;
-    let sumCut = 0;
-    let sumClean = 0;
-    let sumCleanBackup = 0;
-    let met = 0;
-    let plantSum = 0;
-    let excessValue = 0;
-    let gridCost = 0;
-    let backupCost = 0;
-    for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
-      const L = load.mw[k];
-      const x = charge ? charge[k] : 0;
-      const g = fromGrid ? fromGrid[k] : 0;
-      const y = discharge ? discharge[k] : 0;
-      const produced = solar[k] + wind[k];
-      plantSum += produced;
-      // What the plant and the battery put out toward the load: output less what the plant stored.
-      const direct = Math.max(0, produced - (x - g));
-      const D = Math.min(L, direct + y);
-      const U = L - D;
-      let E = direct + y - D;
-      out.deliveredHourly[k] = D;
-      // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
-      let cleanPart = Math.min(D, direct);
-      if (battery && soc) {
-        const share = stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
-        cleanPart += (D - cleanPart) * share;
-        // The grid's part of the store: losses and discharge take from both parts in proportion.
-        const after = soc[k];
-        gridStored =
-          x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
-        gridStored = Math.min(Math.max(0, gridStored), Math.max(0, after));
-        stored = after;
-      }
-      if (E > 0 && !load.sell) {
-        // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
-        const cut = Math.min(E, direct);
-        if (cut > 0) {
-          const s0 = solar[k];
-          const w0 = wind[k];
-          solar[k] = Math.max(0, s0 - (cut * s0) / produced);
-          wind[k] = Math.max(0, w0 - (cut * w0) / produced);
-          if (grid) grid[k] -= cut;
-        }
-        sumCut += cut;
-        E -= cut;
-      }
-      sumLoad += L;
-      sumDelivered += D;
-      sumUnmet += U;
-      sumSold += E;
-      sumClean += cleanPart;
-      sumCleanBackup += load.cleanShare[h] * U;
-      if (D >= MET_SHARE * L) met++;
-      excessValue += E * price[h];
-      gridCost += g * load.backupPrice[h] * backup;
-      backupCost += U * load.backupPrice[h] * backup;
-      const m = MONTH_OF_HOUR[h];
-      monthLoad[m] += L;
-      monthDelivered[m] += D;
-      if (load.peak[h % HOURS_PER_DAY]) {
-        peakLoad += L;
-        peakDelivered += D;
-      }
-    }
-    out.load[i] = sumLoad;
-    out.delivered[i] = sumDelivered;
-    out.unmet[i] = sumUnmet;
-    out.excess[i] = sumSold + sumCut;
-    out.excessSold[i] = sumSold;
-    out.excessCurtailed[i] = sumCut;
-    out.clean[i] = sumClean;
-    out.cleanBackup[i] = sumCleanBackup;
-    out.metHours[i] = met;
-    out.plant[i] = plantSum;
-    out.contractRevenue[i] = sumDelivered * contract;
-    out.excessRevenue[i] = excessValue;
-    out.gridEnergyCost[i] = gridCost;
-    out.backupCost[i] = backupCost;
-    const percent = (d: number, l: number) => (l > 0 ? (100 * d) / l : 100);
-    const months = Array.from({ length: 12 }, (_, m) => percent(monthDelivered[m], monthLoad[m]));
-    // Each threshold's shortfall, MWh below it in each of its periods; thresholds add up.
-    let shortfall = 0;
-    for (const { period, min_percent } of load.inputs.contract.availability) {
-      const below = (d: number, l: number) => Math.max(0, (min_percent / 100) * l - d);
-      if (period === 'year') shortfall += below(sumDelivered, sumLoad);
-      else if (period === 'peak') shortfall += below(peakDelivered, peakLoad);
-      else for (let m = 0; m < 12; m++) shortfall += below(monthDelivered[m], monthLoad[m]);
-    }
-    out.penalty[i] = shortfall * load.inputs.contract.shortfall_penalty_multiple * contract;
-    out.availability.push({
-      year: percent(sumDelivered, sumLoad),
-      months,
-      peak: percent(peakDelivered, peakLoad),
-      shortfall,
-    });
-  }
+  for (let i = 0; i < YEARS; i++) serveYear(load, market, hours, i, state, price, out);
   return out;
+}
+
+/** A year's sums over its hours. */
+interface YearSums {
+  monthLoad: Float64Array;
+  monthDelivered: Float64Array;
+  peakLoad: number;
+  peakDelivered: number;
+  sold: number;
+  cut: number;
+  clean: number;
+  cleanBackup: number;
+  met: number;
+  plant: number;
+  excessValue: number;
+  gridCost: number;
+  backupCost: number;
+}
+
+/** One year of serveLoad: its hours, then its sums, availability and penalties. */
+function serveYear(
+  load: LoadModel,
+  market: MarketModel,
+  hours: ServedHours,
+  i: number,
+  state: { gridStored: number; stored: number },
+  price: Float64Array,
+  out: LoadYears,
+): void {
+  excessPrices(load, market, i, price);
+  const sums: YearSums = {
+    monthLoad: new Float64Array(12),
+    monthDelivered: new Float64Array(12),
+    peakLoad: 0,
+    peakDelivered: 0,
+    sold: 0,
+    cut: 0,
+    clean: 0,
+    cleanBackup: 0,
+    met: 0,
+    plant: 0,
+    excessValue: 0,
+    gridCost: 0,
+    backupCost: 0,
+  };
+  serveHours(load, hours, i, state, price, sums, out.deliveredHourly);
+  closeYear(load, i, sums, out);
+}
+
+/** A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`. */
+function serveHours(
+  load: LoadModel,
+  hours: ServedHours,
+  i: number,
+  state: { gridStored: number; stored: number },
+  price: Float64Array,
+  sums: YearSums,
+  delivered: Float64Array,
+): void {
+  const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
+  const backup = backupFactor(load, i);
+  for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
+    const L = load.mw[k];
+    const x = charge ? charge[k] : 0;
+    const g = fromGrid ? fromGrid[k] : 0;
+    const y = discharge ? discharge[k] : 0;
+    const produced = solar[k] + wind[k];
+    sums.plant += produced;
+    // What the plant and the battery put out toward the load: output less what the plant stored.
+    const direct = Math.max(0, produced - (x - g));
+    const D = Math.min(L, direct + y);
+    const U = L - D;
+    let E = direct + y - D;
+    delivered[k] = D;
+    // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
+    let cleanPart = Math.min(D, direct);
+    if (battery && soc) {
+      const { stored } = state;
+      const share = stored > 0 ? Math.max(0, Math.min(1, 1 - state.gridStored / stored)) : 1;
+      cleanPart += (D - cleanPart) * share;
+      // The grid's part of the store: losses and discharge take from both parts in proportion.
+      const after = soc[k];
+      const g1 =
+        x > 0
+          ? state.gridStored * battery.keep + battery.etaIn * g
+          : stored > 0
+            ? (state.gridStored * after) / stored
+            : 0;
+      state.gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+      state.stored = after;
+    }
+    if (E > 0 && !load.sell) {
+      // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
+      const c = Math.min(E, direct);
+      if (c > 0) {
+        const s0 = solar[k];
+        const w0 = wind[k];
+        solar[k] = Math.max(0, s0 - (c * s0) / produced);
+        wind[k] = Math.max(0, w0 - (c * w0) / produced);
+        if (grid) grid[k] -= c;
+      }
+      sums.cut += c;
+      E -= c;
+    }
+    sums.sold += E;
+    sums.clean += cleanPart;
+    sums.cleanBackup += load.cleanShare[h] * U;
+    if (D >= MET_SHARE * L) sums.met++;
+    sums.excessValue += E * price[h];
+    sums.gridCost += g * load.backupPrice[h] * backup;
+    sums.backupCost += U * load.backupPrice[h] * backup;
+    const m = MONTH_OF_HOUR[h];
+    sums.monthLoad[m] += L;
+    sums.monthDelivered[m] += D;
+    if (load.peak[h % HOURS_PER_DAY]) {
+      sums.peakLoad += L;
+      sums.peakDelivered += D;
+    }
+  }
+}
+
+/** A year's figures from its sums: energy, money, availability by period and the shortfall's penalty. */
+function closeYear(load: LoadModel, i: number, sums: YearSums, out: LoadYears): void {
+  const { monthLoad, monthDelivered } = sums;
+  let sumLoad = 0;
+  let sumDelivered = 0;
+  for (let m = 0; m < 12; m++) {
+    sumLoad += monthLoad[m];
+    sumDelivered += monthDelivered[m];
+  }
+  const contract = contractPrice(load, i);
+  out.load[i] = sumLoad;
+  out.delivered[i] = sumDelivered;
+  out.unmet[i] = sumLoad - sumDelivered;
+  out.excess[i] = sums.sold + sums.cut;
+  out.excessSold[i] = sums.sold;
+  out.excessCurtailed[i] = sums.cut;
+  out.clean[i] = sums.clean;
+  out.cleanBackup[i] = sums.cleanBackup;
+  out.metHours[i] = sums.met;
+  out.plant[i] = sums.plant;
+  out.contractRevenue[i] = sumDelivered * contract;
+  out.excessRevenue[i] = sums.excessValue;
+  out.gridEnergyCost[i] = sums.gridCost;
+  out.backupCost[i] = sums.backupCost;
+  const percent = (d: number, l: number) => (l > 0 ? (100 * d) / l : 100);
+  const months = Array.from({ length: 12 }, (_, m) => percent(monthDelivered[m], monthLoad[m]));
+  // Each threshold's shortfall, MWh below it in each of its periods; thresholds add up.
+  let shortfall = 0;
+  for (const { period, min_percent } of load.inputs.contract.availability) {
+    const below = (d: number, l: number) => Math.max(0, (min_percent / 100) * l - d);
+    if (period === 'year') shortfall += below(sumDelivered, sumLoad);
+    else if (period === 'peak') shortfall += below(sums.peakDelivered, sums.peakLoad);
+    else for (let m = 0; m < 12; m++) shortfall += below(monthDelivered[m], monthLoad[m]);
+  }
+  out.penalty[i] = shortfall * load.inputs.contract.shortfall_penalty_multiple * contract;
+  const peak = percent(sums.peakDelivered, sums.peakLoad);
+  out.availability[i] = { year: percent(sumDelivered, sumLoad), months, peak, shortfall };
 }
 
 /** The load's columns of a year's energy row. */

@@ -7,7 +7,7 @@ import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
-import { type LoadYears, loadAnnual, prepareLoad, serveLoad } from './load.ts';
+import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from './load.ts';
 import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from './market.ts';
 import { type StorageYears, storageYears } from './storage.plant.ts';
 import { batteryOf } from './storage.ts';
@@ -99,28 +99,7 @@ export function operateYears(
     const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
     out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
   }
-  if (load) {
-    const st = out.storage;
-    const eta = battery ? Math.sqrt(battery.round_trip_efficiency_percent / 100) : 1;
-    out.load = serveLoad(load, market, {
-      solar: out.solarHourly,
-      wind: out.windHourly,
-      ...(st && battery
-        ? {
-            charge: st.run.charge,
-            fromGrid: st.run.fromGrid,
-            discharge: st.run.discharge,
-            soc: st.run.soc,
-            grid: st.grid,
-            battery: {
-              etaIn: eta,
-              keep: (1 - battery.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY),
-              initialSoc: (battery.energy_mwh * battery.initial_soc_percent) / 100,
-            },
-          }
-        : {}),
-    });
-  }
+  if (load) out.load = serveLoadOf(load, market, out, battery);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
@@ -165,6 +144,26 @@ export function operateYears(
   }
   if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
   return out;
+}
+
+/** The load served by the plant's hours (and the battery's, when there is one). */
+function serveLoadOf(load: LoadModel, market: MarketModel, out: PlantYears, battery: StorageInputs | null): LoadYears {
+  const st = out.storage;
+  const hours = { solar: out.solarHourly, wind: out.windHourly };
+  if (!st || !battery) return serveLoad(load, market, hours);
+  return serveLoad(load, market, {
+    ...hours,
+    charge: st.run.charge,
+    fromGrid: st.run.fromGrid,
+    discharge: st.run.discharge,
+    soc: st.run.soc,
+    grid: st.grid,
+    battery: {
+      etaIn: Math.sqrt(battery.round_trip_efficiency_percent / 100),
+      keep: (1 - battery.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY),
+      initialSoc: (battery.energy_mwh * battery.initial_soc_percent) / 100,
+    },
+  });
 }
 
 /** With a load: the year's revenue, the contract's and the excess sold (the PPA and merchant lines are 0). */
