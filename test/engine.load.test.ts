@@ -311,3 +311,29 @@ t.test('several years of a profile are used in turn, and growth applies to the l
   const limited = run({ ...exact(hours(() => 30)), grid: { export_limit_mw: 20 } });
   close(t, limited.annual[0].wind_mwh, 20 * HOURS_PER_YEAR, 'and the export limit');
 });
+
+t.test('a profile is part of the profile cache key; the load is not', async (t) => {
+  const { profileKeys } = await import('../worker/engine/profiles.ts');
+  const a = profileKeys(resolvedInputs(exact(hours(() => 30))));
+  const b = profileKeys(resolvedInputs(exact(hours((hd) => (hd === 3 ? 31 : 30)))));
+  const c = profileKeys(
+    resolvedInputs(
+      exact(
+        hours(() => 30),
+        { load: { flat_mw: 10 } },
+      ),
+    ),
+  );
+  const d = profileKeys(
+    resolvedInputs({
+      ...exact(hours(() => 30)),
+      wind: { capacity_mw: 100, profile: { hourly_mw: hours(() => 30), for_capacity_mw: 50 } },
+    }),
+  );
+  const modelled = profileKeys(resolvedInputs({ solar: { capacity_mw_dc: 0 } }));
+  t.not(a.wind, b.wind, 'another hour of the profile: another key');
+  t.not(a.wind, d.wind, 'another for_capacity: another key');
+  t.not(a.wind, modelled.wind, 'a profile and the model never share a key');
+  t.equal(a.wind, c.wind, 'a load changes no generation profile');
+  t.ok((a.wind as string).length < 200, 'the key is short (the profile is hashed)');
+});

@@ -94,7 +94,11 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
   } else {
     finance.kpis.curtailment_percent = curtailmentPercent(plant);
   }
-  if (l) Object.assign(finance.kpis, loadKpis(inputs, l));
+  if (l) {
+    Object.assign(finance.kpis, loadKpis(inputs, l));
+    // Its revenue with a load is not the PPA-priced change of the export that storage_revenue measures.
+    delete finance.kpis.storage_revenue;
+  }
   checkFinite(finance);
   const rose = windRose(inputs);
   report('finance', 1);
