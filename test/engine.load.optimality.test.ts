@@ -8,7 +8,7 @@
 //
 // The horizon's LP, for each hour t: charge from four tiers, f_t ≤ free (curtailed by the limit, or
 // excess that is not sold), q_t ≤ the plant's excess over the load (at its sale price p_t), g_t ≤
-// the grid (only where the plant meets the load; at max(backup, p_t)), v_t ≤ the plant's output that
+// the grid (only where the plant meets the load; at max(backup, p_t, 0)), v_t ≤ the plant's output that
 // serves the load (at the service value w_t); f + q + g + v ≤ P; discharge to the unmet load
 // l_t ≤ unmet and into the excess e_t, l + e ≤ min(P, room); s_t = s_{t−1} + η (f + q + g + v) − (l + e) / η,
 // min ≤ s_t ≤ max; for each day Σ (l + e) ≤ cycles × E. Maximise

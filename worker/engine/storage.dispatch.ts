@@ -343,29 +343,26 @@ function loadTiers(
   h: HorizonHours,
   l: LoadHours,
   t: number,
-  cost: number[],
-  amount: number[],
+  cost: Float64Array,
+  amount: Float64Array,
 ): void {
   const c = b.chargeCost;
-  cost[0] = c;
-  amount[0] = h.free[t];
-  cost[1] = h.price[t] + c;
-  amount[1] = h.priced[t];
+  // Free energy, then the plant's excess at its price (before free energy when that price is negative),
+  // then the grid (never below the excess price), then the output that serves the load.
+  const p = h.price[t];
+  const excessFirst = p < 0;
+  cost[excessFirst ? 1 : 0] = c;
+  amount[excessFirst ? 1 : 0] = h.free[t];
+  cost[excessFirst ? 0 : 1] = p + c;
+  amount[excessFirst ? 0 : 1] = h.priced[t];
   cost[2] = l.gridPrice[t] + c;
   amount[2] = l.grid[t];
   cost[3] = l.value[t] + c;
   amount[3] = l.serve[t];
-  // Insertion sort by cost (a negative price puts the plant's excess before free energy); ties keep their order.
-  for (let i = 1; i < 4; i++) {
-    for (let j = i; j > 0 && cost[j] < cost[j - 1]; j--) {
-      [cost[j], cost[j - 1]] = [cost[j - 1], cost[j]];
-      [amount[j], amount[j - 1]] = [amount[j - 1], amount[j]];
-    }
-  }
 }
 
-const tierCost = [0, 0, 0, 0];
-const tierAmount = [0, 0, 0, 0];
+const tierCost = new Float64Array(4);
+const tierAmount = new Float64Array(4);
 
 /**
  * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,

@@ -134,7 +134,7 @@ function fillLoadHorizon(
     l.unmet[t] = unmet;
     // The grid only where the plant meets the load, and never cheaper than the excess sells for.
     l.grid[t] = unmet > 0 ? 0 : gridMw;
-    l.gridPrice[t] = Math.max(load.backupPrice[i], p);
+    l.gridPrice[t] = Math.max(load.backupPrice[i], p, 0);
     l.value[t] = load.contract[Math.floor(i / HOURS_PER_YEAR)];
     dearest = Math.max(dearest, Math.abs(p), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
   }
