@@ -101,17 +101,20 @@ export class HorizonSolver {
   private readonly colValue = new Float64Array(MAX_COLUMNS);
   private readonly colDays = new Float64Array(MAX_COLUMNS * 2);
 
-  /** The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective. */
-  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
+  /**
+   * The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective
+   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours).
+   */
+  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
     if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
     this.run(b, h, soc0, out);
-    if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
+    if (!Number.isFinite(b.dailyDischargeMwh)) return value ? objective(b, h, out) : Number.NaN;
     const days = Math.ceil(h.hours / 24);
     let binding = false;
     for (let d = 0; d < days; d++) binding ||= dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
-    if (!binding) return objective(b, h, out);
+    if (!binding) return value ? objective(b, h, out) : Number.NaN;
     return this.limitDays(b, h, soc0, out, days);
   }
 

@@ -170,7 +170,7 @@ export function runStorage(
     const b = horizonBattery(s, capacity, dischargeCost(year));
     fillHorizon(s, plant, from, w.hours);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
-    w.solver.solve(b, w.hours, state.soc, w.plan);
+    w.solver.solve(b, w.hours, state.soc, w.plan, false);
     commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
