@@ -369,7 +369,8 @@ const tierAmount = new Float64Array(4);
 
 /**
  * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,
- * each cheaper tier used before a dearer one within the power; then discharge to the unmet load,
+ * each cheaper tier used before a dearer one within the power (the served output never: see below);
+ * then discharge to the unmet load,
  * then into the rest of the room. Concave because grid charging is offered only in hours the plant
  * meets the load, at no less than the hour's excess price (docs/load.md).
  */
@@ -384,14 +385,17 @@ function loadRewardPieces(
   chargePieces: Int32Array,
 ): number {
   loadTiers(b, h, l, t, tierCost, tierAmount);
+  // The output that serves the load (tier 3) is never worth storing: a MWh of it is worth more than
+  // the battery returns for it in any hour (value ÷ η_in > value' × η_out, the weight dominating).
+  tierAmount[3] = 0;
   let left = b.powerMw;
-  for (let k = 0; k < 4; k++) {
+  for (let k = 0; k < 3; k++) {
     const take = Math.min(left, tierAmount[k]);
     tierAmount[k] = take > EPS ? take : 0;
     left -= take;
   }
   let n = 0;
-  for (let k = 3; k >= 0; k--) {
+  for (let k = 2; k >= 0; k--) {
     if (tierAmount[k] <= 0) continue;
     fLen[n] = tierAmount[k] * b.etaIn;
     fSlope[n] = tierCost[k] / b.etaIn;
