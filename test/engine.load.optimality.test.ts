@@ -172,21 +172,19 @@ for (const c of cases) {
     }
     const market = prepareMarket(inputs);
     const price = new Float64Array(hours);
-    const backupPrice = new Float64Array(hours);
+    const factor = new Float64Array(years);
     const contract = new Float64Array(years);
     for (let y = 0; y < years; y++) {
       excessPrices(load, market, y, price.subarray(y * HOURS_PER_YEAR, (y + 1) * HOURS_PER_YEAR));
       contract[y] = contractPrice(load, y);
-      for (let h = 0; h < HOURS_PER_YEAR; h++) {
-        backupPrice[y * HOURS_PER_YEAR + h] = load.backupPrice[h] * backupFactor(load, y);
-      }
+      factor[y] = backupFactor(load, y);
     }
     const plantHours: PlantHours = {
       delivered,
       surplus,
       price,
       limitMw: inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY,
-      load: { mw: load.mw, contract, backupPrice, sell: load.sell },
+      load: { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: factor, sell: load.sell },
     };
     const solver = new HorizonSolver();
     const a = () => new Float64Array(48);

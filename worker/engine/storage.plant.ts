@@ -95,16 +95,15 @@ export function storageYears(
   return settle(market, run, delivered, surplus, surplusSolar, hourly);
 }
 
-/** The load as the dispatch sees it: its MWh, each year's contract price, the escalated backup price. */
+/** The load as the dispatch sees it: its MWh, each year's contract price and backup escalation. */
 function loadHours(load: LoadModel) {
   const contract = new Float64Array(YEARS);
-  const backupPrice = new Float64Array(HOURS);
+  const backupFactorOf = new Float64Array(YEARS);
   for (let i = 0; i < YEARS; i++) {
     contract[i] = contractPrice(load, i);
-    const f = backupFactor(load, i);
-    for (let h = 0; h < HOURS_PER_YEAR; h++) backupPrice[i * HOURS_PER_YEAR + h] = load.backupPrice[h] * f;
+    backupFactorOf[i] = backupFactor(load, i);
   }
-  return { mw: load.mw, contract, backupPrice, sell: load.sell };
+  return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
 }
 
 /** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */

@@ -27,8 +27,17 @@ export interface PlantHours {
   /** What an exported MWh earns in that hour (nominal money of its year). */
   price: Float64Array;
   limitMw: number;
-  /** With a load: its MWh, the year's contract price, and the escalated backup price, each hour; whether excess sells. */
-  load?: { mw: Float64Array; contract: Float64Array; backupPrice: Float64Array; sell: boolean };
+  /**
+   * With a load: its MWh each hour, each year's contract price, the year-1 backup price of each hour
+   * of the year and each year's escalation of it; whether excess sells.
+   */
+  load?: {
+    mw: Float64Array;
+    contract: Float64Array;
+    backupPrice: Float64Array;
+    backupFactor: Float64Array;
+    sell: boolean;
+  };
 }
 
 /** The battery's hours and years. */
@@ -134,8 +143,10 @@ function fillLoadHorizon(
     l.unmet[t] = unmet;
     // The grid only where the plant meets the load, and never cheaper than the excess sells for.
     l.grid[t] = unmet > 0 ? 0 : gridMw;
-    l.gridPrice[t] = Math.max(load.backupPrice[i], p, 0);
-    l.value[t] = load.contract[Math.floor(i / HOURS_PER_YEAR)];
+    const year = Math.floor(i / HOURS_PER_YEAR);
+    const backup = load.backupPrice[i - year * HOURS_PER_YEAR] * load.backupFactor[year];
+    l.gridPrice[t] = Math.max(backup, p, 0);
+    l.value[t] = load.contract[year];
     dearest = Math.max(dearest, Math.abs(p), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
   }
   const weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
