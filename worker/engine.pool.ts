@@ -98,9 +98,9 @@ class EngineThread {
   readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
   #seq = 0;
 
-  constructor(testDelayMs: number, cacheBytes: number, heaps: ThreadHeaps) {
+  constructor(engine: string | undefined, cacheBytes: number, heaps: ThreadHeaps) {
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData = { testDelayMs, cacheBytes, results: port2, resultHeap: heaps.result };
+    const data: ThreadData = { engine, cacheBytes, results: port2, resultHeap: heaps.result };
     this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2], resourceLimits: heaps.engine });
     this.#results = port1;
     port1.on('message', (reply: ResultReply) => {
@@ -147,18 +147,19 @@ export class EnginePool {
   readonly #busy = new Set<EngineThread>();
   readonly #waiting: Waiter[] = [];
   readonly #size: number;
-  readonly #testDelayMs: number;
+  readonly #engine: string | undefined;
   readonly #cacheBytes: number;
   readonly #heaps: ThreadHeaps;
   #draining = false;
 
   /**
-   * size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests
-   * set; heaps: each thread's V8 heap limits (THREAD_HEAPS; a bench compares others).
+   * size: threads (WORKER_CONCURRENCY); engine: a module the threads calculate with instead of
+   * worker/engine/index.ts (a test's or a bench's: WorkerProcessOptions); heaps: each thread's V8
+   * heap limits (THREAD_HEAPS; a bench compares others).
    */
-  constructor(options: { size?: number; testDelayMs?: number; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
+  constructor(options: { size?: number; engine?: URL; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
     this.#size = options.size ?? 1;
-    this.#testDelayMs = options.testDelayMs ?? 0;
+    this.#engine = options.engine?.href;
     this.#heaps = options.heaps ?? THREAD_HEAPS;
     // ENGINE_CACHE_MB is the worker's: each thread keeps its share of it.
     this.#cacheBytes = Math.floor(((options.cacheMb ?? 0) * 1024 * 1024) / Math.max(1, options.size ?? 1));
@@ -218,7 +219,7 @@ export class EnginePool {
 
   #spawn(): EngineThread {
     setThreadFlags();
-    return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
+    return new EngineThread(this.#engine, this.#cacheBytes, this.#heaps);
   }
 
   #lease(thread: EngineThread): EngineLease {
