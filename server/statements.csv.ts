@@ -24,9 +24,9 @@ function hourSuffixes(timezoneHours: number): string[] {
   return out;
 }
 
-export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
+const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
 /** With a battery, four more columns: AC MWh charged and discharged, MWh stored, net MWh at the grid. */
-export const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
+const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
 
 /** The battery's four hourly series, [year][hour], in the CSV's column order. */
 export type StorageSeries = readonly [number[][], number[][], number[][], number[][]];

@@ -11,20 +11,16 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 /** Still to be calculated: only these may become `running`, `succeeded` or `failed`. */
 export const UNFINISHED_STATUSES = ['queued', 'running'] as const satisfies readonly ScenarioStatus[];
-export type UnfinishedStatus = (typeof UNFINISHED_STATUSES)[number];
 
 export const isTerminal = (status: string): status is TerminalStatus =>
   (TERMINAL_STATUSES as readonly string[]).includes(status);
-
-export const isScenarioStatus = (status: string): status is ScenarioStatus =>
-  (SCENARIO_STATUSES as readonly string[]).includes(status);
 
 /**
  * Where a calculation is, which the status does not say: `starting` once a worker has it, then the
  * engine's stages as it reports them; a finished scenario's stage is FINAL_STAGE of its status.
  * A queued scenario has none (null).
  */
-export const ENGINE_STAGES = ['weather', 'generation', 'market', 'finance'] as const;
+const ENGINE_STAGES = ['weather', 'generation', 'market', 'finance'] as const;
 export type EngineStage = (typeof ENGINE_STAGES)[number];
 export const STARTING_STAGE = 'starting';
 export const FINAL_STAGE = { succeeded: 'done', failed: 'failed', cancelled: 'cancelled' } as const satisfies Record<
@@ -44,7 +40,6 @@ export type SweepEventName = (typeof SWEEP_EVENTS)[number];
 
 /** The events an optimization stores (optimization_events.name, written by its trigger and its search step). */
 export const OPTIMIZATION_EVENTS = ['evaluation', 'improved', 'finished'] as const;
-export type OptimizationEventName = (typeof OPTIMIZATION_EVENTS)[number];
 
 /**
  * What one calculation job came to (the worker's handler returns it, and pg-boss stores it as the

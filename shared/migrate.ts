@@ -23,7 +23,7 @@ export interface Migration {
   sql: string;
 }
 
-export function listMigrations(): Migration[] {
+function listMigrations(): Migration[] {
   return readdirSync(SQL_DIR)
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
@@ -32,7 +32,7 @@ export function listMigrations(): Migration[] {
 
 export const latestMigrationId = (): number => listMigrations().at(-1)?.id ?? 0;
 
-export async function migrate(connectionString: string): Promise<string[]> {
+async function migrate(connectionString: string): Promise<string[]> {
   const client = new pg.Client({ connectionString, application_name: 'hourglass-migrate' });
   await client.connect();
   const applied: string[] = [];

@@ -44,7 +44,7 @@ export const THREAD_HEAPS: ThreadHeaps = {
  *   Not the main thread: with 8 MB semi-spaces it promotes ~12 kB a variant of garbage, which that
  *   start let grow toward 128 MB before its first mark-compact.
  */
-export const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
+const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
 
 export function setThreadFlags(): void {
   v8.setFlagsFromString(THREAD_FLAGS);
@@ -55,7 +55,7 @@ export type EngineOutcome =
   | { ok: false; code: string; message: string };
 
 /** The calculation got no answer: its engine thread crashed or exited, or its job was aborted. Retried by pg-boss. */
-export class EngineThreadFailure extends Error {}
+class EngineThreadFailure extends Error {}
 
 /** The pool is draining (the worker is stopping): the job never got a thread and was not started. */
 export class WorkerStopping extends Error {}

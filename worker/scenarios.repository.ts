@@ -72,7 +72,7 @@ export async function appendEventIf<N extends EventName>(
  * connection): only while the scenario is unfinished. $1–$4: id, attempt, event data (JSON text),
  * channel. started_at is the transaction's time, as the event's created_at.
  */
-export const APPEND_RUNNING_SQL = `
+const APPEND_RUNNING_SQL = `
   WITH scenario AS (
     UPDATE scenarios
     SET last_seq = last_seq + 1, status = 'running', attempt = $2, started_at = now(), progress = 0,
@@ -127,7 +127,7 @@ export async function appendRetryRunning(db: Db, scenarioId: string, attempt: nu
  * replaceable, so its commit skips the WAL flush wait (synchronous_commit off for this transaction).
  * $1–$6: id, attempt, progress, stage, event data (JSON text), channel.
  */
-export const APPEND_PROGRESS_SQL = `
+const APPEND_PROGRESS_SQL = `
   WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
   scenario AS (
     UPDATE scenarios

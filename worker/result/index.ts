@@ -22,7 +22,6 @@ export {
   type ResultStatements,
   ResultWriter,
   type SerializedResult,
-  type StorageYear,
   serializeResult,
   withoutStorageHourly,
   yearKwh,

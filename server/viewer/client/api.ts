@@ -50,7 +50,7 @@ function askKey(): Promise<void> {
 }
 
 /** fetch on this origin with the key; a 401 asks for a key (again) and retries. */
-export async function request(path: string, init: RequestInit = {}): Promise<Response> {
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
   for (;;) {
     const res = await fetch(path, { ...init, headers: headers((init.headers as Record<string, string>) ?? {}) });
     if (res.status !== 401) return res;

@@ -65,7 +65,7 @@ export function disposeCharts(): void {
 
 const axisMoney = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
 
-export function compact(v: number): string {
+function compact(v: number): string {
   const a = Math.abs(v);
   if (a >= 1e9) return `${(v / 1e9).toFixed(1)}B`;
   if (a >= 1e6) return `${(v / 1e6).toFixed(1)}M`;

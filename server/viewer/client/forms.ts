@@ -100,7 +100,7 @@ export function fileElement(f: (typeof FILE_FIELDS)[number]): HTMLElement {
 }
 
 /** A solar file's source: EPW by its extension or its LOCATION header, else a SAM CSV. */
-export function solarSource(name: string, text: string): 'epw' | 'sam_csv' {
+function solarSource(name: string, text: string): 'epw' | 'sam_csv' {
   return /\.epw$/i.test(name) || text.startsWith('LOCATION,') ? 'epw' : 'sam_csv';
 }
 
