@@ -29,7 +29,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface BodySpec<B extends TSchema> {
+interface BodySpec<B extends TSchema> {
   schema: B;
   /** Its request form's component name in the OpenAPI document (defaulted fields optional). */
   name: string;
@@ -43,7 +43,7 @@ export interface BodySpec<B extends TSchema> {
 
 type Empty = TObject<Record<string, never>>;
 
-export interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
+interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
   params: Static<P>;
   query: Static<Q>;
   headers: Static<H>;
@@ -52,7 +52,7 @@ export interface RouteInput<P extends TObject, Q extends TObject, H extends TObj
   res: Response;
 }
 
-export interface RouteSpec<
+interface RouteSpec<
   P extends TObject = Empty,
   Q extends TObject = Empty,
   H extends TObject = Empty,

@@ -7,7 +7,7 @@ import { hasQueryInFlight } from './pg.internals.ts';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 
-export interface ScenariosTable {
+interface ScenariosTable {
   id: string;
   name: string;
   status: ColumnType<ScenarioStatus, ScenarioStatus | undefined, ScenarioStatus>;
@@ -31,7 +31,7 @@ export interface ScenariosTable {
   keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
-export interface ScenarioEventsTable {
+interface ScenarioEventsTable {
   scenario_id: string;
   seq: number;
   name: ScenarioEventName;
@@ -39,7 +39,7 @@ export interface ScenarioEventsTable {
   created_at: Generated<Date>;
 }
 
-export interface ScenarioResultsTable {
+interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
   statements_gzip: Buffer | null;
@@ -57,7 +57,7 @@ export type ScenarioRow = Selectable<ScenariosTable>;
 export type EventRow = Selectable<ScenarioEventsTable>;
 export type Db = Kysely<Database>;
 
-export interface PoolOptions {
+interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;

@@ -28,7 +28,7 @@ export function turbineRatingKw(turbine: ScenarioInputs['wind']['turbine']): num
   return turbine.power_curve ? Math.max(...turbine.power_curve.map(([, kw]) => kw)) : turbine.rated_kw;
 }
 
-export interface ResolveContext {
+interface ResolveContext {
   scenarioId: string;
   /** The web process's clock, read once at creation; the engine itself reads no clock. */
   now: Date;

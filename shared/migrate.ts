@@ -17,7 +17,7 @@ const APPLIED_MIGRATIONS_SQL = 'SELECT id FROM schema_migrations';
 /** Recorded before the migration runs, in its transaction: $1 id, $2 file name. */
 const RECORD_MIGRATION_SQL = 'INSERT INTO schema_migrations (id, name) VALUES ($1, $2)';
 
-export interface Migration {
+interface Migration {
   id: number;
   name: string;
   sql: string;

@@ -11,7 +11,7 @@ import { freeBuffer, type ResultReply, type SerializedResult } from './result/in
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
 /** V8 heap limits of one engine thread and of its result thread. */
-export interface ThreadHeaps {
+interface ThreadHeaps {
   engine: ResourceLimits;
   result: ResourceLimits;
 }
@@ -65,7 +65,7 @@ type ProgressListener = (stage: string, fraction: number) => void;
 /** Who asks for a thread: a single scenario goes ahead of every waiting variant of a sweep. */
 export type ThreadPriority = 'single' | 'variant';
 
-export interface RunOptions {
+interface RunOptions {
   /** Told each stage's progress; none for a variant, which reports none. */
   onProgress?: ProgressListener;
   /** The job's signal: pg-boss aborts a job it has failed. */

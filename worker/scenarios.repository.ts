@@ -9,7 +9,7 @@ import type { Database, Db, ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '../shared/lifecycle.ts';
 import type { EventData, EventName } from '../shared/schemas/events.ts';
 
-export type ScenarioPatch = Partial<{
+type ScenarioPatch = Partial<{
   status: ScenarioRow['status'];
   progress: number;
   stage: Stage | null;
@@ -21,7 +21,7 @@ export type ScenarioPatch = Partial<{
 }>;
 
 /** What a writer expects the scenario to be in; a stale writer (another attempt, a finished scenario) writes nothing. */
-export interface EventGuard {
+interface EventGuard {
   status?: ReadonlyArray<ScenarioRow['status']>;
   attempt?: number;
 }
@@ -189,7 +189,7 @@ export async function appendFailed(
   await appendEventAlone(db, scenarioId, 'failed', { error }, patch, { status: UNFINISHED_STATUSES });
 }
 
-export interface StoredResult {
+interface StoredResult {
   scenario_id: string;
   etag: string;
   /** null: the scenario keeps no hourly data (a sweep variant's default). */

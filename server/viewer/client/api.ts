@@ -101,13 +101,13 @@ export async function download(path: string, filename: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export interface StreamEvent {
+interface StreamEvent {
   id: number | null;
   event: string;
   data: unknown;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   /** Aborted when the page is left: the stream stops. */
   stop: AbortSignal;
   /** Told when the connection opens and when it is lost (a reconnect follows). */

@@ -2,7 +2,7 @@
 // errors[].path lands next to its field; and the full inputs as JSON under them.
 import { h } from './dom.ts';
 
-export interface Field {
+interface Field {
   path: string;
   label: string;
   kind: 'number' | 'text' | 'select';
