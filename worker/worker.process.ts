@@ -19,7 +19,7 @@ import {
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
-import { afterEvaluation } from './optimize.step.ts';
+import { afterEvaluation } from './optimizations.step.ts';
 
 export interface WorkerProcessOptions {
   /**
@@ -111,7 +111,7 @@ async function track(worker: WorkerProcess, job: Job<CalculateJob>, loop: Thread
   const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted: requeue }, job, loop).then(
     async (outcome) => {
       if (outcome.outcome !== 'given back') {
-        await afterEvaluation({ pool, boss: worker.boss, config }, job.data.scenario_id);
+        await afterEvaluation({ db, boss: worker.boss, config }, job.data.scenario_id);
       }
       return outcome;
     },
@@ -133,7 +133,7 @@ function errorOutput(err: unknown): { name: string; message: string; stack?: str
 
 /** Starts pg-boss, its queues and the job loops; a failure stops that pg-boss so the next attempt starts clean. */
 async function startQueue(worker: WorkerProcess, databaseUrl: string): Promise<void> {
-  const { config, logger, pool, db } = worker;
+  const { config, logger, db } = worker;
   const boss = createBoss(config, databaseUrl, 'worker');
   worker.boss = boss;
   boss.on('error', (err) => logger.warn({ err: err.message }, 'pg-boss error'));
@@ -197,7 +197,7 @@ async function startQueue(worker: WorkerProcess, databaseUrl: string): Promise<v
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => {
         await failExhausted(db, job, config.jobRetryLimit);
-        await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+        await afterEvaluation({ db, boss, config }, job.data.scenario_id);
       },
     );
     logger.info(

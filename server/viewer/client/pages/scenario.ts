@@ -8,7 +8,7 @@ import { charts } from '../lazy.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
 import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
 import { statusBadge } from './home.ts';
-import { optimizeForm } from './optimize.form.ts';
+import { optimizeForm } from './optimization.form.ts';
 import { batterySection, type YearFetcher } from './scenario.battery.ts';
 import { resourceSection } from './scenario.resource.ts';
 
