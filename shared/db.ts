@@ -62,7 +62,7 @@ interface ParentColumns {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export interface SweepsTable extends ParentColumns {
+interface SweepsTable extends ParentColumns {
   base: Json<unknown>;
   vary: Json<unknown>;
   combine: 'grid' | 'zip';
@@ -71,7 +71,7 @@ export interface SweepsTable extends ParentColumns {
   total: number;
 }
 
-export interface OptimizationsTable extends ParentColumns {
+interface OptimizationsTable extends ParentColumns {
   request: Json<unknown>;
   status: ColumnType<OptimizationStatus, OptimizationStatus | undefined, OptimizationStatus>;
   rounds: ColumnType<number, number | undefined, number>;

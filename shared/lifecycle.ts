@@ -7,7 +7,7 @@ export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
 
 /** A scenario in one of these never changes again (invariant 5): its stream ends, its job is done. */
 export const TERMINAL_STATUSES = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly ScenarioStatus[];
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 /** Still to be calculated: only these may become `running`, `succeeded` or `failed`. */
 export const UNFINISHED_STATUSES = ['queued', 'running'] as const satisfies readonly ScenarioStatus[];
@@ -36,7 +36,6 @@ export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<string>(TERMINAL_STA
 
 /** The events a sweep stores (sweep_events.name, written by its trigger); its stream adds `progress`. */
 export const SWEEP_EVENTS = ['variant', 'finished'] as const;
-export type SweepEventName = (typeof SWEEP_EVENTS)[number];
 
 /** The events an optimization stores (optimization_events.name, written by its trigger and its search step). */
 export const OPTIMIZATION_EVENTS = ['evaluation', 'improved', 'finished'] as const;
@@ -45,7 +44,7 @@ export const OPTIMIZATION_EVENTS = ['evaluation', 'improved', 'finished'] as con
  * A parent of variant scenarios (a sweep, an optimization): the kinds, which name its table
  * (`<kind>s`), its event log (`<kind>_events`), its variants' column (`<kind>_id`) and its channel.
  */
-export const PARENT_KINDS = ['sweep', 'optimization'] as const;
+const PARENT_KINDS = ['sweep', 'optimization'] as const;
 export type ParentKind = (typeof PARENT_KINDS)[number];
 
 /**
