@@ -2,7 +2,6 @@
 // spread over its progress reports, so a fault test can kill, stop or cut off a worker while a
 // calculation is visibly under way. The engine threads of test/helpers/worker.slow.ts load it in
 // place of worker/engine/index.ts; the thread blocks as a long calculation would.
-
 import { calculate as engine } from '../../worker/engine/index.ts';
 import type { EngineModule } from '../../worker/engine.thread.ts';
 

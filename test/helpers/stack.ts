@@ -77,7 +77,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return follower;
     },
     logs(lines = 30) {
-      return procs.map((p) => `\n[${p.child.spawnargs.at(-1)} pid ${p.child.pid}] ${p.output(lines)}`).join('');
+      // Named by its entry point (a slow worker's delay argument comes after it).
+      const entry = (p: Proc) => p.child.spawnargs.find((a) => a.endsWith('.ts')) ?? p.child.spawnargs.at(-1);
+      return procs.map((p) => `\n[${entry(p)} pid ${p.child.pid}] ${p.output(lines)}`).join('');
     },
     explain(err) {
       const error = err instanceof Error ? err : new Error(String(err));
