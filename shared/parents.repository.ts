@@ -164,6 +164,16 @@ function parentReads<Row>(query: (db: On) => ReturnType<typeof sweepsQuery> | Re
 export const sweepReads = parentReads<SweepRow>(sweepsQuery);
 export const optimizationReads = parentReads<OptimizationRow>(optimizationsQuery);
 
+/** Variants as one JSON array of scenario columns, for json_to_recordset. */
+function recordset<V extends { id: string; name: string; index: number; values: Record<string, unknown> }>(
+  variants: readonly V[],
+  more: (v: V) => Record<string, unknown>,
+): string {
+  return JSON.stringify(
+    variants.map((v) => ({ id: v.id, name: v.name, variant_index: v.index, variant_values: v.values, ...more(v) })),
+  );
+}
+
 /**
  * Every variant with its `queued` event from one JSON parameter (json_to_recordset: one parameter
  * however many variants; a multi-row VALUES would take ten per variant, 20,000 for 2,000 of them),
@@ -177,15 +187,7 @@ async function insertVariants(
   variants: readonly VariantScenario[],
 ): Promise<void> {
   if (variants.length === 0) return;
-  const rows = JSON.stringify(
-    variants.map((v) => ({
-      id: v.id,
-      name: v.name,
-      inputs: v.inputs,
-      variant_index: v.index,
-      variant_values: v.values,
-    })),
-  );
+  const rows = recordset(variants, (v) => ({ inputs: v.inputs }));
   const sweep = 'sweepId' in owner;
   await sql`
     WITH v AS (
@@ -218,15 +220,7 @@ async function insertVariants(
 /** Points that failed validation, stored failed with their `failed` event (their evaluation event comes from the trigger). */
 async function insertInvalid(trx: Tx, optimizationId: string, round: number, invalid: readonly InvalidVariant[]) {
   if (invalid.length === 0) return;
-  const rows = JSON.stringify(
-    invalid.map((e) => ({
-      id: e.id,
-      name: e.name,
-      variant_index: e.index,
-      variant_values: e.values,
-      error: e.error,
-    })),
-  );
+  const rows = recordset(invalid, (e) => ({ error: e.error }));
   await sql`
     WITH v AS (
       SELECT * FROM json_to_recordset(${rows}::json)
