@@ -24,9 +24,9 @@ function hourSuffixes(timezoneHours: number): string[] {
   return out;
 }
 
-export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
+const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
 /** With a battery, four more columns: AC MWh charged and discharged, MWh stored, net MWh at the grid. */
-export const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
+const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
 
 /** With a load, two more (after the battery's): its MWh and the MWh delivered to it. */
 export const CSV_LOAD_COLUMNS = ',load_mwh,delivered_mwh';

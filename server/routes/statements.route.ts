@@ -92,7 +92,7 @@ async function storedStatements(deps: RouteDeps, id: string, variant: Variant) {
   return { ...state, etag: state.etag, bytes: state.bytes };
 }
 
-export const getStatements = defineRoute({
+const getStatements = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}/statements',
   operationId: 'getStatements',

@@ -24,7 +24,6 @@ export {
   type ResultStatements,
   ResultWriter,
   type SerializedResult,
-  type StorageYear,
   serializeResult,
   withoutStorageHourly,
   yearKwh,

@@ -242,7 +242,7 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
 }
 
 /** A year of the battery's series (views), or undefined without a battery. */
-export function storageYear(
+function storageYear(
   result: Partial<Record<(typeof STORAGE_HOURLY)[number], Float64Array>>,
   at: (a: Float64Array) => Float64Array,
 ): StorageYear | undefined {
