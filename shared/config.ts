@@ -53,8 +53,6 @@ export interface Config {
   retentionIntervalSeconds: number;
   /** Start-up waits for the database: 250 ms after the first failed attempt, doubling up to this. */
   dbRetryMaxDelayMs: number;
-  /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
-  engineTestDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -146,7 +144,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
     retentionDays: int(env, 'RETENTION_DAYS', 0, 0, 36_500),
     retentionIntervalSeconds: int(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400),
-    engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
   });
 }
 
