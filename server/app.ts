@@ -128,7 +128,7 @@ export function createApp(deps: AppDeps): Express {
   if (config.corsOrigins.length > 0) app.use(cors(config.corsOrigins));
   // One count of open event streams for the whole process (MAX_SSE_STREAMS), whatever their resource.
   const streams = new EventStreams(deps.listener, { max: config.maxSseStreams, heartbeatMs: config.sseHeartbeatMs });
-  const routeDeps: RouteDeps = { ...deps, streams };
+  const routeDeps: RouteDeps = { ...deps, streams, pool: deps.db.pool };
   app.use(mountRoutes(PUBLIC_ROUTES, routeDeps));
   app.use(docsRoutes(deps));
   // The viewer's pages are open (they hold no data); the API they call asks for the key.

@@ -1,19 +1,20 @@
 import type { Router } from 'express';
-import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.ts';
-import type { Db } from '../shared/db.ts';
+import type { DbHandle } from '../shared/db.ts';
 import type { ResponseCheck } from './route.ts';
 import type { ChannelListener } from './sse/listener.ts';
 
 /** What createApp needs; tests build it with their own database. */
 export interface AppDeps {
   config: Readonly<Config>;
-  pool: pg.Pool;
-  /** For the create transaction: a pool in node-pg's pipeline mode. */
-  createsPool: pg.Pool;
-  db: Db;
+  /**
+   * The database, one handle: `db.kysely` for every query (repository functions take a `Db`),
+   * `transaction(db, fn)` (shared/transaction.ts) for transactions, pipelined ones included, and
+   * `db.pool` only for binary COPY.
+   */
+  db: DbHandle;
   boss: PgBoss;
   listener: ChannelListener;
   logger: Logger;

@@ -7,6 +7,7 @@ import { FormatRegistry, type Static, type TObject, type TSchema, Type } from '@
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import type pg from 'pg';
 import { isUuid } from '../shared/ids.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
@@ -80,7 +81,11 @@ export interface RouteSpec<
 }
 
 /** What a handler is given besides its request: the app's dependencies and the process's event streams. */
-export type RouteDeps = AppDeps & { streams: EventStreams };
+export type RouteDeps = AppDeps & {
+  streams: EventStreams;
+  /** @deprecated `db.pool`: for the sweep and optimization routes until they move to `db.kysely`. */
+  pool: pg.Pool;
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape
 export type AnyRoute = RouteSpec<any, any, any, any>;

@@ -1,34 +1,48 @@
-// Hand-written table types composed into one Database type (kysely's example-app style).
+// The database: its tables as hand-written kysely types composed into one Database type (kysely's
+// example-app style; one interface per table of sql/), the pools, and the one handle a process
+// holds (DbHandle): kysely for every query, and the raw pools under it for what kysely cannot send.
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Selectable } from 'kysely';
 import pg from 'pg';
-import type { ScenarioEventName, ScenarioStatus, Stage } from './lifecycle.ts';
+import type { OptimizationEventName, ScenarioEventName, ScenarioStatus, Stage, SweepEventName } from './lifecycle.ts';
 import { hasQueryInFlight } from './pg.internals.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A `json` column: read parsed, written as JSON text (so the text is stored as written, key order kept). */
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+/** A column with a default or NULL: optional on insert. */
+type Optional<T> = ColumnType<T, T | undefined, T>;
 
 export interface ScenariosTable {
   id: string;
   name: string;
-  status: ColumnType<ScenarioStatus, ScenarioStatus | undefined, ScenarioStatus>;
-  progress: ColumnType<number, number | undefined, number>;
+  status: Optional<ScenarioStatus>;
+  progress: Optional<number>;
   /** Written as a Stage (shared/lifecycle.ts), apart from the status. */
   stage: ColumnType<string | null, Stage | null | undefined, Stage | null>;
-  attempt: ColumnType<number, number | undefined, number>;
+  attempt: Optional<number>;
   inputs: Json<unknown>;
-  summary: Json<unknown> | null;
-  error: Json<{ code: string; message: string }> | null;
-  last_seq: ColumnType<number, number | undefined, number>;
-  idempotency_key: string | null;
-  request_hash: string | null;
+  summary: NullableJson<unknown>;
+  error: NullableJson<{ code: string; message: string }>;
+  last_seq: Optional<number>;
+  idempotency_key: Optional<string | null>;
+  request_hash: Optional<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
-  started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  sweep_id: ColumnType<string | null, string | null | undefined, string | null>;
-  variant_index: ColumnType<number | null, number | null | undefined, number | null>;
-  optimization_id: ColumnType<string | null, string | null | undefined, string | null>;
-  keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  /** The stored list item of a finished scenario (sql/0004), JSON text. */
+  list_json: Optional<string | null>;
+  sweep_id: Optional<string | null>;
+  variant_index: Optional<number | null>;
+  /** A variant's varied values by JSON Pointer. */
+  variant_values: NullableJson<Record<string, unknown>>;
+  keep_hourly: Optional<boolean>;
+  /** 25-year sums, set with the result. */
+  totals: NullableJson<{ solar_mwh: number; wind_mwh: number; curtailed_mwh: number }>;
+  optimization_id: Optional<string | null>;
+  optimization_round: Optional<number | null>;
 }
 
 export interface ScenarioEventsTable {
@@ -42,18 +56,84 @@ export interface ScenarioEventsTable {
 export interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
+  /** null: the scenario keeps no hourly data (a sweep variant's default). */
   statements_gzip: Buffer | null;
   statements_lite_gzip: Buffer;
   created_at: Generated<Date>;
 }
 
+export interface SweepsTable {
+  id: string;
+  name: string;
+  base: Json<unknown>;
+  vary: Json<unknown>;
+  combine: 'grid' | 'zip';
+  keep_hourly: boolean;
+  /** The varied paths (JSON Pointers). */
+  parameters: Json<string[]>;
+  total: number;
+  idempotency_key: Optional<string | null>;
+  request_hash: Optional<string | null>;
+  last_seq: Optional<number>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface SweepEventsTable {
+  sweep_id: string;
+  seq: number;
+  name: SweepEventName;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
+export interface OptimizationsTable {
+  id: string;
+  name: string;
+  request: Json<unknown>;
+  status: Optional<'running' | 'succeeded' | 'cancelled'>;
+  rounds: Optional<number>;
+  best_scenario_id: Optional<string | null>;
+  feasible: Optional<boolean>;
+  idempotency_key: Optional<string | null>;
+  request_hash: Optional<string | null>;
+  last_seq: Optional<number>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface OptimizationEventsTable {
+  optimization_id: string;
+  seq: number;
+  name: OptimizationEventName;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
+/** The migrations applied (shared/migrate.ts). */
+export interface SchemaMigrationsTable {
+  id: number;
+  name: string;
+  applied_at: Generated<Date>;
+}
+
+/** Every table of ours (pgboss.* is pg-boss's, and is not here: our SQL never writes there). */
 export interface Database {
   scenarios: ScenariosTable;
   scenario_events: ScenarioEventsTable;
   scenario_results: ScenarioResultsTable;
+  sweeps: SweepsTable;
+  sweep_events: SweepEventsTable;
+  optimizations: OptimizationsTable;
+  optimization_events: OptimizationEventsTable;
+  schema_migrations: SchemaMigrationsTable;
 }
 
-export type ScenarioRow = Selectable<ScenariosTable>;
+/** A scenario as its resource shows it: its own columns (SCENARIO_COLUMNS), not the list item, the totals or a variant's details. */
+export type ScenarioRow = Omit<
+  Selectable<ScenariosTable>,
+  'list_json' | 'variant_values' | 'totals' | 'optimization_round'
+>;
 export type EventRow = Selectable<ScenarioEventsTable>;
 export type Db = Kysely<Database>;
 
@@ -98,6 +178,58 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   return pool;
 }
 
+/** Kysely over a pool the caller owns (kysely's destroy() ends it). */
 export function createDb(pool: pg.Pool): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The one database handle of a process (the web's route dependencies hold this, and nothing else of
+ * the database). Queries and transactions go through `kysely`, or through shared/transaction.ts's
+ * `transaction(handle, fn)`; the raw pools are there only for what kysely cannot send.
+ */
+export interface DbHandle {
+  /** Every query: typed tables, over `pool`. */
+  readonly kysely: Db;
+  /**
+   * The connections under `kysely`, raw: for binary COPY (shared/pg.copy.ts: kysely has no COPY
+   * protocol) and named statements prepared once per connection (kysely sends unnamed ones).
+   */
+  readonly pool: pg.Pool;
+  /**
+   * Connections in node-pg's pipeline mode, for `transaction(handle, fn, { pipelined: true })`;
+   * null without `pipelined`. Apart from the main pool because binary COPY needs plain mode.
+   */
+  readonly pipelinePool: pg.Pool | null;
+  /** Ends every pool. */
+  close(): Promise<void>;
+}
+
+export interface DbOptions extends Omit<PoolOptions, 'pipeline'> {
+  /** Also open a pipeline-mode pool (as large as the main one) for pipelined transactions. */
+  pipelined?: boolean;
+}
+
+export function openDb(connectionString: string, options: DbOptions = {}): DbHandle {
+  const { pipelined, ...poolOptions } = options;
+  const pool = createPool(connectionString, poolOptions);
+  const pipelinePool = pipelined
+    ? createPool(connectionString, {
+        ...poolOptions,
+        applicationName: `${poolOptions.applicationName ?? 'hourglass'}-pipelined`,
+        pipeline: true,
+      })
+    : null;
+  const kysely = createDb(pool);
+  let closed: Promise<void> | undefined;
+  return {
+    kysely,
+    pool,
+    pipelinePool,
+    close() {
+      // kysely's destroy() ends `pool` only once it has run a query; end it here either way, once.
+      closed ??= Promise.all([pool.end(), pipelinePool?.end()]).then(() => {});
+      return closed;
+    },
+  };
 }

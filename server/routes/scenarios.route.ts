@@ -41,14 +41,14 @@ export const createScenario = defineRoute({
   ),
   async handle({ headers, body, req, res }, deps) {
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-      find: (key) => findByIdempotencyKey(deps.db, key),
+      find: (key) => findByIdempotencyKey(deps.db.kysely, key),
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     const created = await create.insert(() =>
-      createQueuedScenario(deps.createsPool, deps.boss, deps.config, {
+      createQueuedScenario(deps.db, deps.boss, deps.config, {
         id,
         name: inputs.name,
         inputs,
@@ -117,8 +117,8 @@ export const listScenarios = defineRoute({
       sweepId: query.sweep_id?.toLowerCase() ?? null,
       q: query.q ?? null,
     };
-    if (list.limit === null) await streamAll(deps.pool, res, list);
-    else await sendPage(deps.pool, res, { ...list, limit: list.limit }, query);
+    if (list.limit === null) await streamAll(deps.db.pool, res, list);
+    else await sendPage(deps.db.kysely, res, { ...list, limit: list.limit }, query);
   },
 });
 
@@ -139,7 +139,7 @@ export const getScenario = defineRoute({
     404: problem('No such scenario.'),
   },
   async handle({ params, headers, res }, deps) {
-    const row = await findScenario(deps.db, params.id);
+    const row = await findScenario(deps.db.kysely, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
     const body = JSON.stringify(toScenario(row));
@@ -168,8 +168,8 @@ export const cancelScenario = defineRoute({
     409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
   },
   async handle({ params, res }, deps: RouteDeps) {
-    const cancelled = await cancelQueued(deps.pool, deps.boss, { scenarioId: params.id });
-    const row = await findScenario(deps.db, params.id);
+    const cancelled = await cancelQueued(deps.db.kysely, deps.boss, { scenarioId: params.id });
+    const row = await findScenario(deps.db.kysely, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     if (cancelled.length === 0) {
       throw new HttpProblem(

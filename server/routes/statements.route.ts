@@ -62,7 +62,7 @@ const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** The stored result of a finished scenario, or the problem that says why there is none to send. */
 async function storedStatements(deps: RouteDeps, id: string, variant: Variant) {
-  const state = await findStatements(deps.pool, id, variant.part);
+  const state = await findStatements(deps.db.pool, id, variant.part);
   if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
   if (state.status === 'failed') {
     throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
@@ -129,7 +129,7 @@ export const getStatements = defineRoute({
     res.setHeader('Vary', 'Accept, Accept-Encoding');
     const ifNoneMatch = headers['If-None-Match'];
     if (ifNoneMatch) {
-      const etag = await findResultEtag(deps.db, id);
+      const etag = await findResultEtag(deps.db.kysely, id);
       if (etag && etagMatches(ifNoneMatch, tag(etag))) {
         res.setHeader('ETag', tag(etag));
         res.setHeader('Cache-Control', IMMUTABLE);
