@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import { scenarioChannel } from '../shared/channels.ts';
-import { createDb, type Db, type EventRow, type ScenarioRow } from '../shared/db.ts';
-import { FINAL_STAGE } from '../shared/lifecycle.ts';
+import { createDb, type Db, type EventRow, precompiled, type ScenarioRow } from '../shared/db.ts';
+import { FINAL_STAGE, type ScenarioEventName } from '../shared/lifecycle.ts';
 import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/pg.copy.ts';
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS } from '../shared/scenarios.repository.ts';
@@ -20,8 +20,8 @@ export interface NewScenario {
   requestHash: string | null;
 }
 
-/** The scenario and its first event (`queued`, seq 1) in one statement; run in the create transaction (server/scenarios.create.ts). */
-export const insertScenario = (db: Db, s: NewScenario) =>
+/** The create's insert, compiled once: the create is the hot path (bench #4). */
+const insertScenarioQuery = precompiled((db, s: Omit<NewScenario, 'inputs'> & { inputs: string }) =>
   db
     .with('scenario', (q) =>
       q
@@ -29,7 +29,7 @@ export const insertScenario = (db: Db, s: NewScenario) =>
         .values({
           id: s.id,
           name: s.name,
-          inputs: JSON.stringify(s.inputs),
+          inputs: s.inputs,
           idempotency_key: s.idempotencyKey,
           request_hash: s.requestHash,
           last_seq: 1,
@@ -40,7 +40,12 @@ export const insertScenario = (db: Db, s: NewScenario) =>
       q.insertInto('scenario_events').values({ scenario_id: s.id, seq: 1, name: 'queued', data: '{}' }),
     )
     .selectFrom('scenario')
-    .select('created_at');
+    .select('created_at'),
+);
+
+/** The scenario and its first event (`queued`, seq 1) in one statement; run in the create transaction (server/scenarios.create.ts). */
+export const insertScenario = (db: Db, s: NewScenario) =>
+  insertScenarioQuery(db, { ...s, inputs: JSON.stringify(s.inputs) });
 
 /**
  * Fails (division by zero) unless the job exists: with COMMIT sent behind the job insert, this is
@@ -140,7 +145,12 @@ export async function cancelQueued(on: Db | pg.Pool, boss: PgBoss, where: Cancel
           .expression((eb) =>
             eb
               .selectFrom('cancelled')
-              .select(['id', 'last_seq', sql.lit('cancelled').as('name'), sql.lit('{}').as('data')]),
+              .select([
+                'id',
+                'last_seq',
+                sql.lit('cancelled' satisfies ScenarioEventName).as('name'),
+                sql.lit('{}').as('data'),
+              ]),
           ),
       )
       .selectFrom('cancelled')

@@ -14,26 +14,22 @@
 // kysely's compiled queries and sends them itself; both modes share the table types, the queries,
 // the rule that the first failure is thrown and the transaction rolled back, and the rule that a
 // connection which cannot end its transaction is closed, not lent out again.
-import { createHash } from 'node:crypto';
-import type { Compilable, CompiledQuery, RawBuilder, Transaction } from 'kysely';
+import type { CompiledQuery, Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Db as BossDb } from 'pg-boss';
-import type { Database, Db, DbHandle } from './db.ts';
+import { type Database, type Db, type DbHandle, type Query, statementName } from './db.ts';
 import { socketOf } from './pg.internals.ts';
 
 /** A transaction of the plain mode (kysely's). */
 export type Tx = Transaction<Database>;
 
-/** A kysely query: a builder, or an `sql` template. */
-export type Query<R> = Compilable<R> | RawBuilder<R>;
-
 /** A transaction of the pipelined mode: statements are queued, and sent together by commit(). */
 export interface PipelinedTx {
   /**
-   * Queues a kysely query; nothing is sent before commit(). Its rows once the batch is answered. A
+   * Queues a kysely query (or one compiled already: shared/db.ts precompiled); nothing is sent before commit(). Its rows once the batch is answered. A
    * failure is reported by transaction(), so the caller need not handle this promise's rejection.
    */
-  execute<R>(query: Query<R>): Promise<R[]>;
+  execute<R>(query: Query<R> | CompiledQuery<R>): Promise<R[]>;
   /**
    * pg-boss's `db` option: its statement joins the batch. pg-boss awaits that statement's answer
    * before it returns, so whatever must follow it (more statements, commit()) goes in `then`,
@@ -70,19 +66,6 @@ export function transaction<T>(
   return (handle?.kysely ?? (db as Db)).transaction().execute(fn);
 }
 
-/** Prepared-statement names by statement text (pg-boss builds the same text for a queue each time). */
-const statementNames = new Map<string, string>();
-
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `hg_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    if (statementNames.size > 100) statementNames.clear();
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
 /**
  * The pipelined mode: BEGIN, the statements `fn` queues and COMMIT go out in one write (on a
  * connection of node-pg's pipeline mode) and are answered together. A statement that fails aborts
@@ -117,8 +100,8 @@ async function pipelined<T>(kysely: Db, pool: pg.Pool, fn: (tx: PipelinedTx) => 
     return send({ name: statementName(text), text, values: values as unknown[] });
   };
   const tx: PipelinedTx = {
-    execute<R>(query: Query<R>) {
-      const compiled: CompiledQuery<R> = query.compile(kysely);
+    execute<R>(query: Query<R> | CompiledQuery<R>) {
+      const compiled: CompiledQuery<R> = 'sql' in query ? query : query.compile(kysely);
       const rows = queue(compiled.sql, compiled.parameters).then((r) => r.rows as R[]);
       // As for the statement's own promise: its failure is reported by transaction().
       rows.catch(() => {});

@@ -5,7 +5,7 @@
 // optimization repositories until they move) still commits and rolls back.
 import { sql } from 'kysely';
 import t from 'tap';
-import { openDb } from '../shared/db.ts';
+import { openDb, precompiled } from '../shared/db.ts';
 import { inTransaction, transaction } from '../shared/transaction.ts';
 import { createTestDatabase } from './helpers/db.ts';
 
@@ -134,6 +134,33 @@ t.test('pipelined: refuses a statement after commit()', async (t) => {
     /no statement after commit/,
   );
   t.same(await ids(), []);
+});
+
+t.test('pipelined: a precompiled query is compiled once and bound to each call’s values', async (t) => {
+  let builds = 0;
+  const probe = precompiled((_db, a: { id: number }) => {
+    builds++;
+    return sql<{ id: number }>`INSERT INTO tx_probe VALUES (${a.id}) RETURNING id`;
+  });
+  const first = probe(handle.kysely, { id: 14 });
+  const second = probe(handle.kysely, { id: 15 });
+  t.equal(builds, 1, 'built once for this Db');
+  t.equal(first.sql, second.sql);
+  t.same([first.parameters, second.parameters], [[14], [15]]);
+  const value = await transaction(
+    handle,
+    async (tx) => {
+      const rows = tx.execute(first);
+      tx.execute(second);
+      tx.commit();
+      return (await rows)[0].id;
+    },
+    { pipelined: true },
+  );
+  t.equal(value, 14);
+  t.same(await ids(), [14, 15]);
+  const serializedInside = precompiled((_db, a: { v: unknown }) => sql`SELECT ${JSON.stringify(a.v)}`);
+  t.throws(() => serializedInside(handle.kysely, { v: 1 }), /did not reach the query as a parameter/);
 });
 
 t.test('pipelined: pg-boss’s statement joins the batch, and `then` queues what follows it', async (t) => {

@@ -1,10 +1,9 @@
 // One calculation: load → wait for an engine thread → running → engine (with throttled progress)
 // → save result + succeeded. An engine error fails the scenario at once; anything else throws, and
 // pg-boss retries. A job still waiting for a thread when the worker stops is given back unstarted.
-import type pg from 'pg';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db, ScenarioRow } from '../shared/db.ts';
+import type { Db, DbHandle, ScenarioRow } from '../shared/db.ts';
 import { type EngineStage, isTerminal, type JobOutcome } from '../shared/lifecycle.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { findScenario } from '../shared/scenarios.repository.ts';
@@ -27,9 +26,7 @@ import {
 } from './scenarios.repository.ts';
 
 export interface JobDeps {
-  db: Db;
-  /** The pool under `db`, for the named (prepared) running and progress statements. */
-  pool: pg.Pool;
+  db: DbHandle;
   engines: EnginePool;
   logger: Logger;
   /** Puts a claimed job back in the queue as if never claimed (same retry count). */
@@ -73,7 +70,7 @@ export async function calculateScenario(
       (lease) => lease.release(),
       () => {},
     );
-  const scenario = await findScenario(deps.db, id).catch((err) => {
+  const scenario = await findScenario(deps.db.kysely, id).catch((err) => {
     unused();
     throw err;
   });
@@ -127,7 +124,7 @@ async function runAttempt(
   } catch (err) {
     // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
     // visibly, so the scenario never says `running` while no worker runs it.
-    if (job.signal?.aborted) await appendQueuedForRetry(deps.db, id, attempt).catch(() => {});
+    if (job.signal?.aborted) await appendQueuedForRetry(deps.db.kysely, id, attempt).catch(() => {});
     throw err;
   }
   const engineDone = performance.now();
@@ -138,7 +135,7 @@ async function runAttempt(
     return { outcome: 'finished meanwhile' };
   }
   if (!outcome.ok) {
-    await appendFailed(deps.db, id, { code: outcome.code, message: outcome.message });
+    await appendFailed(deps.db.kysely, id, { code: outcome.code, message: outcome.message });
     deps.logger.info({ scenario: id, code: outcome.code }, 'calculation failed: %s', outcome.message);
     return { outcome: 'failed', code: outcome.code };
   }
@@ -180,7 +177,7 @@ class AttemptWrites {
     const message = STAGE_MESSAGES[stage as EngineStage] ?? stage;
     // Only while this attempt is the scenario's current one: a worker that froze and lost its job
     // to a retry must not write into the new attempt's progress (or after its end).
-    this.after(() => appendProgress(this.#deps.pool, this.#id, this.#attempt, { progress, stage, message }));
+    this.after(() => appendProgress(this.#deps.db, this.#id, this.#attempt, { progress, stage, message }));
   }
 
   /** Every write so far has committed; throws the first that failed. */
@@ -198,7 +195,7 @@ async function saveSucceeded(
   times: Timings & { engineDone: number; writesDone: number },
 ): Promise<JobOutcome> {
   const { summary, ...stored } = outcome.result;
-  const seq = await saveResultSucceeded(deps.db, { scenario_id: id, ...stored }, outcome.totals, {
+  const seq = await saveResultSucceeded(deps.db.kysely, { scenario_id: id, ...stored }, outcome.totals, {
     summary,
     statements_url: `/api/scenarios/${id}/statements`,
   }).finally(() => releaseResult(outcome.result));
@@ -238,9 +235,9 @@ async function saveSucceeded(
 async function writeRunning(deps: JobDeps, scenario: ScenarioRow, attempt: number): Promise<boolean> {
   // A calculation handed back on shutdown already wrote its queued event.
   if (!(scenario.attempt > 0 && scenario.status !== 'queued')) {
-    return (await appendRunning(deps.pool, scenario.id, attempt)) !== null;
+    return (await appendRunning(deps.db, scenario.id, attempt)) !== null;
   }
-  return appendRetryRunning(deps.db, scenario.id, attempt);
+  return appendRetryRunning(deps.db.kysely, scenario.id, attempt);
 }
 
 /** pg-boss moved the job here after its last retry failed: the scenario fails, with the reason. */

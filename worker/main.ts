@@ -2,7 +2,7 @@
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
 import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import { loadConfigOrExit } from '../shared/config.ts';
-import { createDb, createPool } from '../shared/db.ts';
+import { openDb } from '../shared/db.ts';
 import type { JobOutcome } from '../shared/lifecycle.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
@@ -14,6 +14,7 @@ import {
   VARIANT_PRIORITY,
 } from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
+import { transaction } from '../shared/transaction.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
 import { afterEvaluation } from './optimize.step.ts';
@@ -25,8 +26,7 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 
-const pool = createPool(config.databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
-const db = createDb(pool);
+const db = openDb(config.databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
 const databaseUrl = config.databaseUrl;
 /** The started pg-boss; each start-up attempt makes a fresh one (a failed start is stopped and dropped). */
 let boss: PgBoss;
@@ -41,7 +41,7 @@ engines.prestart();
  * fenced to this claim. Its next claim counts as a retry (pg-boss's retry count goes up by one).
  */
 async function requeueUnstarted(job: Job<CalculateJob>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     const options = { db: fromKysely(trx) };
     await boss.cancel(CALCULATE_QUEUE, { id: job.id, retryCount: job.retryCount }, options);
     await boss.resume(CALCULATE_QUEUE, job.id, options);
@@ -56,8 +56,8 @@ const inflight = new Set<Promise<unknown>>();
  * between redelivers the job, and the duplicate delivery runs the step again.
  */
 async function track(job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
-  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop).then(async (outcome) => {
-    if (outcome.outcome !== 'given back') await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+  const run = calculateScenario({ db, engines, logger, requeueUnstarted }, job, loop).then(async (outcome) => {
+    if (outcome.outcome !== 'given back') await afterEvaluation({ pool: db.pool, boss, config }, job.data.scenario_id);
     return outcome;
   });
   inflight.add(run);
@@ -138,8 +138,8 @@ async function startQueue(): Promise<void> {
       CALCULATE_DEAD_QUEUE,
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => {
-        await failExhausted(db, job, config.jobRetryLimit);
-        await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+        await failExhausted(db.kysely, job, config.jobRetryLimit);
+        await afterEvaluation({ pool: db.pool, boss, config }, job.data.scenario_id);
       },
     );
     logger.info(
@@ -188,7 +188,7 @@ async function shutdown(signal: string): Promise<void> {
   // An aborted handler is still handing its scenario back: let it (briefly) before the pool closes.
   await Promise.race([Promise.allSettled(inflight), new Promise((r) => setTimeout(r, 5000).unref())]);
   await engines.close();
-  await pool.end().catch(() => {});
+  await db.close().catch(() => {});
   logger.info('stopped');
   process.exit(0);
 }
