@@ -306,8 +306,8 @@ export function statementName(text: string): string {
  * it once instead of on every run. For the statements a process runs most (a calculation's
  * progress); raw on the pool only because kysely sends unnamed statements.
  */
-export async function executePrepared<R>(db: DbHandle, query: Query<R>): Promise<R[]> {
-  const { sql, parameters } = query.compile(db.kysely);
+export async function executePrepared<R>(db: DbHandle, query: Query<R> | CompiledQuery<R>): Promise<R[]> {
+  const { sql, parameters } = 'sql' in query ? query : query.compile(db.kysely);
   const { rows } = await db.pool.query({ name: statementName(sql), text: sql, values: parameters as unknown[] });
   return rows as R[];
 }

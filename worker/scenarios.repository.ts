@@ -2,9 +2,9 @@
 // its change to the scenario and NOTIFYs the scenario's channel (delivered at commit), and each is
 // guarded: it writes only while the scenario is unfinished (or while its attempt is the running
 // one), so a stale attempt, a duplicate job or a late dead letter writes nothing.
-import { sql } from 'kysely';
+import { sql, type UpdateQueryBuilder } from 'kysely';
 import { scenarioChannel } from '../shared/channels.ts';
-import { type Db, type DbHandle, executePrepared, type ScenarioRow } from '../shared/db.ts';
+import { type Database, type Db, type DbHandle, executePrepared, precompiled, type ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '../shared/lifecycle.ts';
 import type { EventData, EventName } from '../shared/schemas/events.ts';
 import { type Tx, transaction } from '../shared/transaction.ts';
@@ -64,51 +64,86 @@ export async function appendEventIf<N extends EventName>(
   return seq;
 }
 
-/** The event row of the update in CTE `scenario` (its new last_seq), and the NOTIFY of its seq. */
-const eventOfUpdate = <N extends EventName>(scenarioId: string, name: N, data: EventData[N]) => ({
-  columns: ['scenario_id', 'seq', 'name', 'data'] as const,
-  values: [
-    sql.val(scenarioId).as('scenario_id'),
-    'last_seq',
-    sql.val(name).as('name'),
-    sql.val(JSON.stringify(data)).as('data'),
-  ] as const,
-  notify: sql<null>`pg_notify(${scenarioChannel(scenarioId)}, seq::text)`.as('notified'),
+/** What a one-statement event write binds: the scenario, the event's data (JSON text) and the channel. */
+interface EventArgs {
+  id: string;
+  data: string;
+  channel: string;
+}
+
+const eventArgs = (scenarioId: string, data: unknown): EventArgs => ({
+  id: scenarioId,
+  data: JSON.stringify(data),
+  channel: scenarioChannel(scenarioId),
 });
 
 /**
- * The `running` event of an attempt as one statement (one round trip, prepared once per
- * connection): only while the scenario is unfinished. started_at is the transaction's time, as
- * the event's created_at. The seq, or null (nothing written) when the scenario is finished.
+ * One statement that appends an event to its scenario: `update` (of that scenario, returning its
+ * new last_seq; bumping it serializes the writers of one scenario) as CTE `scenario`, and the event
+ * row at that seq as CTE `event`. The caller selects from `event`, with `notified`; nothing is
+ * written when the update matches no row.
  */
-export async function appendRunning(db: DbHandle, scenarioId: string, attempt: number): Promise<number | null> {
-  const event = eventOfUpdate(scenarioId, 'running', { attempt });
-  const query = db.kysely
-    .with('scenario', (q) =>
-      q
-        .updateTable('scenarios')
-        .set({
-          last_seq: sql`last_seq + 1`,
-          status: 'running',
-          attempt,
-          started_at: sql`now()`,
-          progress: 0,
-          stage: STARTING_STAGE,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', scenarioId)
-        .where('status', 'in', UNFINISHED_STATUSES)
-        .returning('last_seq'),
-    )
+function withEvent(
+  db: Db,
+  name: EventName,
+  a: EventArgs,
+  update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', { last_seq: number }>,
+) {
+  return db
+    .with('scenario', () => update)
     .with('event', (q) =>
       q
         .insertInto('scenario_events')
-        .columns(event.columns)
-        .expression((eb) => eb.selectFrom('scenario').select(event.values))
+        .columns(['scenario_id', 'seq', 'name', 'data'])
+        .expression((eb) =>
+          eb
+            .selectFrom('scenario')
+            .select([
+              sql.val(a.id).as('scenario_id'),
+              'last_seq',
+              sql.val(name).as('name'),
+              sql.val(a.data).as('data'),
+            ]),
+        )
         .returning('seq'),
-    )
+    );
+}
+
+/** The NOTIFY of the new seq, delivered at commit. */
+const notified = (a: EventArgs) => sql<null>`pg_notify(${a.channel}, seq::text)`.as('notified');
+
+/** The `running` event: only while the scenario is unfinished; started_at is the transaction's time, as the event's created_at. */
+const appendRunningQuery = precompiled((db, a: EventArgs & { attempt: number }) =>
+  withEvent(
+    db,
+    'running',
+    a,
+    db
+      .updateTable('scenarios')
+      .set({
+        last_seq: sql`last_seq + 1`,
+        status: 'running',
+        attempt: a.attempt,
+        started_at: sql`now()`,
+        progress: 0,
+        stage: STARTING_STAGE,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', a.id)
+      .where('status', 'in', UNFINISHED_STATUSES)
+      .returning('last_seq'),
+  )
     .selectFrom('event')
-    .select(['seq', event.notify]);
+    .select(['seq', notified(a)]),
+);
+
+/**
+ * The `running` event of an attempt as one statement (one round trip, prepared once per
+ * connection). The seq, or null (nothing written) when the scenario is finished.
+ */
+export async function appendRunning(db: DbHandle, scenarioId: string, attempt: number): Promise<number | null> {
+  const data: EventData['running'] = { attempt };
+  const query = appendRunningQuery(db.kysely, { ...eventArgs(scenarioId, data), attempt });
   const [row] = await executePrepared(db, query);
   return row?.seq ?? null;
 }
@@ -137,11 +172,31 @@ export async function appendRetryRunning(db: Db, scenarioId: string, attempt: nu
 }
 
 /**
+ * One progress report: the event row, the scenario's progress and the NOTIFY, only while `attempt`
+ * is the scenario's running attempt. Progress is replaceable, so its commit skips the WAL flush
+ * wait (synchronous_commit off for this transaction).
+ */
+const appendProgressQuery = precompiled((db, a: EventArgs & { attempt: number; progress: number; stage: Stage }) =>
+  withEvent(
+    db,
+    'progress',
+    a,
+    db
+      .updateTable('scenarios')
+      .set({ last_seq: sql`last_seq + 1`, progress: a.progress, stage: a.stage, updated_at: sql`now()` })
+      .where('id', '=', a.id)
+      .where('status', '=', 'running')
+      .where('attempt', '=', a.attempt)
+      .returning('last_seq'),
+  )
+    .selectFrom('event')
+    .select(['seq', notified(a), sql<string>`set_config('synchronous_commit', 'off', true)`.as('async_commit')]),
+);
+
+/**
  * One progress report as one statement (its own transaction, prepared once per connection: a
- * calculation writes ~26): the event row, the scenario's progress and the NOTIFY, only while
- * `attempt` is the scenario's running attempt. Progress is replaceable, so its commit skips the
- * WAL flush wait (synchronous_commit off for this transaction). Returns the seq, or null when the
- * attempt is no longer the scenario's running one (nothing written).
+ * calculation writes ~26). Returns the seq, or null when the attempt is no longer the scenario's
+ * running one (nothing written).
  */
 export async function appendProgress(
   db: DbHandle,
@@ -149,33 +204,8 @@ export async function appendProgress(
   attempt: number,
   data: EventData['progress'],
 ): Promise<number | null> {
-  const event = eventOfUpdate(scenarioId, 'progress', data);
-  const query = db.kysely
-    .with('async_commit', (q) => q.selectNoFrom(sql`set_config('synchronous_commit', 'off', true)`.as('off')))
-    .with('scenario', (q) =>
-      q
-        .updateTable('scenarios')
-        .set({
-          last_seq: sql`last_seq + 1`,
-          progress: data.progress,
-          stage: data.stage as Stage,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', scenarioId)
-        .where('status', '=', 'running')
-        .where('attempt', '=', attempt)
-        .returning('last_seq'),
-    )
-    .with('event', (q) =>
-      q
-        .insertInto('scenario_events')
-        .columns(event.columns)
-        .expression((eb) => eb.selectFrom('scenario').select(event.values))
-        .returning('seq'),
-    )
-    .selectFrom(['event', 'async_commit'])
-    .select(['seq', event.notify]);
-  const [row] = await executePrepared(db, query);
+  const args = { ...eventArgs(scenarioId, data), attempt, progress: data.progress, stage: data.stage as Stage };
+  const [row] = await executePrepared(db, appendProgressQuery(db.kysely, args));
   return row?.seq ?? null;
 }
 
@@ -227,25 +257,23 @@ export async function saveResultSucceeded(
   totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number },
   succeeded: EventData['succeeded'],
 ): Promise<number | null> {
-  const event = eventOfUpdate(r.scenario_id, 'succeeded', succeeded);
-  const row = await db
-    .with('scenario', (q) =>
-      q
-        .updateTable('scenarios')
-        .set({
-          last_seq: sql`last_seq + 1`,
-          status: 'succeeded',
-          progress: 1,
-          stage: FINAL_STAGE.succeeded,
-          summary: JSON.stringify(succeeded.summary),
-          totals: JSON.stringify(totals),
-          finished_at: sql`now()`,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', r.scenario_id)
-        .where('status', 'in', UNFINISHED_STATUSES)
-        .returning('last_seq'),
-    )
+  const a = eventArgs(r.scenario_id, succeeded);
+  const update = db
+    .updateTable('scenarios')
+    .set({
+      last_seq: sql`last_seq + 1`,
+      status: 'succeeded',
+      progress: 1,
+      stage: FINAL_STAGE.succeeded,
+      summary: JSON.stringify(succeeded.summary),
+      totals: JSON.stringify(totals),
+      finished_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', r.scenario_id)
+    .where('status', 'in', UNFINISHED_STATUSES)
+    .returning('last_seq');
+  const row = await withEvent(db, 'succeeded', a, update)
     .with('result', (q) =>
       q
         .insertInto('scenario_results')
@@ -263,15 +291,8 @@ export async function saveResultSucceeded(
         .onConflict((oc) => oc.column('scenario_id').doNothing())
         .returning('scenario_id'),
     )
-    .with('event', (q) =>
-      q
-        .insertInto('scenario_events')
-        .columns(event.columns)
-        .expression((eb) => eb.selectFrom('scenario').select(event.values))
-        .returning('seq'),
-    )
     .selectFrom('event')
-    .select(['seq', event.notify])
+    .select(['seq', notified(a)])
     .executeTakeFirst();
   return row?.seq ?? null;
 }
