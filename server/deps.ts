@@ -10,9 +10,9 @@ import type { ChannelListener } from './sse/listener.ts';
 export interface AppDeps {
   config: Readonly<Config>;
   /**
-   * The database, one handle: `db.kysely` for every query (repository functions take a `Db`),
-   * `transaction(db, fn)` (shared/transaction.ts) for transactions, pipelined ones included, and
-   * `db.pool` only for binary COPY.
+   * The database, one handle (shared/db.ts DbHandle): itself the kysely instance, for every query
+   * (repository functions take a `Db`: pass `deps.db`) and `transaction(deps.db, fn)`
+   * (shared/transaction.ts), pipelined ones included; `deps.db.pool` only for binary COPY.
    */
   db: DbHandle;
   boss: PgBoss;

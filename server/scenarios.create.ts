@@ -29,7 +29,7 @@ export async function createQueuedScenario(
     const createdAt = await transaction(
       db,
       async (tx) => {
-        const inserted = tx.execute(insertScenario(db.kysely, s));
+        const inserted = tx.execute(insertScenario(db, s));
         // pg-boss's one statement (the job insert), then the check and COMMIT behind it, sent together.
         const bossDb = tx.boss(() => {
           tx.execute(jobExists(CALCULATE_QUEUE, s.id));

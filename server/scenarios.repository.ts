@@ -114,7 +114,7 @@ export type CancelTarget = { scenarioId: string } | { sweepId: string } | { opti
  * writes nothing. Returns the ids cancelled.
  */
 export async function cancelQueued(on: Db | pg.Pool, boss: PgBoss, where: CancelTarget): Promise<string[]> {
-  // @deprecated a pg.Pool: the sweep and optimization routes' call, until they pass `deps.db.kysely`.
+  // @deprecated a pg.Pool: parents.route.ts's call, until it passes `deps.db`.
   const db = on instanceof pg.Pool ? createDb(on) : on;
   const [column, value] =
     'scenarioId' in where

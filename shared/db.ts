@@ -1,6 +1,7 @@
 // The database: its tables as hand-written kysely types composed into one Database type (kysely's
 // example-app style; one interface per table of sql/), the pools, and the one handle a process
-// holds (DbHandle): kysely for every query, and the raw pools under it for what kysely cannot send.
+// holds (DbHandle): the kysely instance for every query, with the raw pools under it for what kysely
+// cannot send.
 import { createHash } from 'node:crypto';
 import {
   type ColumnType,
@@ -13,7 +14,7 @@ import {
   type Selectable,
 } from 'kysely';
 import pg from 'pg';
-import type { OptimizationEventName, ScenarioEventName, ScenarioStatus, Stage, SweepEventName } from './lifecycle.ts';
+import type { OptimizationStatus, ScenarioEventName, ScenarioStatus, Stage } from './lifecycle.ts';
 import { hasQueryInFlight } from './pg.internals.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -24,7 +25,7 @@ type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | 
 /** A column with a default or NULL: optional on insert. */
 type Optional<T> = ColumnType<T, T | undefined, T>;
 
-export interface ScenariosTable {
+interface ScenariosTable {
   id: string;
   name: string;
   status: Optional<ScenarioStatus>;
@@ -55,7 +56,7 @@ export interface ScenariosTable {
   optimization_round: Optional<number | null>;
 }
 
-export interface ScenarioEventsTable {
+interface ScenarioEventsTable {
   scenario_id: string;
   seq: number;
   name: ScenarioEventName;
@@ -63,7 +64,7 @@ export interface ScenarioEventsTable {
   created_at: Generated<Date>;
 }
 
-export interface ScenarioResultsTable {
+interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
   /** null: the scenario keeps no hourly data (a sweep variant's default). */
@@ -72,56 +73,43 @@ export interface ScenarioResultsTable {
   created_at: Generated<Date>;
 }
 
-export interface SweepsTable {
+/** What a sweep and an optimization (the parents of variant scenarios) have in common. */
+interface ParentColumns {
   id: string;
   name: string;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  last_seq: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+interface SweepsTable extends ParentColumns {
   base: Json<unknown>;
   vary: Json<unknown>;
   combine: 'grid' | 'zip';
   keep_hourly: boolean;
-  /** The varied paths (JSON Pointers). */
   parameters: Json<string[]>;
   total: number;
-  idempotency_key: Optional<string | null>;
-  request_hash: Optional<string | null>;
-  last_seq: Optional<number>;
-  created_at: Timestamp;
-  finished_at: NullableTimestamp;
 }
 
-export interface SweepEventsTable {
-  sweep_id: string;
-  seq: number;
-  name: SweepEventName;
-  data: Json<unknown>;
-  created_at: Generated<Date>;
-}
-
-export interface OptimizationsTable {
-  id: string;
-  name: string;
+interface OptimizationsTable extends ParentColumns {
   request: Json<unknown>;
-  status: Optional<'running' | 'succeeded' | 'cancelled'>;
-  rounds: Optional<number>;
-  best_scenario_id: Optional<string | null>;
-  feasible: Optional<boolean>;
-  idempotency_key: Optional<string | null>;
-  request_hash: Optional<string | null>;
-  last_seq: Optional<number>;
-  created_at: Timestamp;
-  finished_at: NullableTimestamp;
+  status: ColumnType<OptimizationStatus, OptimizationStatus | undefined, OptimizationStatus>;
+  rounds: ColumnType<number, number | undefined, number>;
+  best_scenario_id: ColumnType<string | null, string | null | undefined, string | null>;
+  feasible: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
-export interface OptimizationEventsTable {
-  optimization_id: string;
+interface ParentEventColumns {
   seq: number;
-  name: OptimizationEventName;
+  name: string;
   data: Json<unknown>;
   created_at: Generated<Date>;
 }
 
 /** The migrations applied (shared/migrate.ts). */
-export interface SchemaMigrationsTable {
+interface SchemaMigrationsTable {
   id: number;
   name: string;
   applied_at: Generated<Date>;
@@ -133,9 +121,9 @@ export interface Database {
   scenario_events: ScenarioEventsTable;
   scenario_results: ScenarioResultsTable;
   sweeps: SweepsTable;
-  sweep_events: SweepEventsTable;
+  sweep_events: ParentEventColumns & { sweep_id: string };
   optimizations: OptimizationsTable;
-  optimization_events: OptimizationEventsTable;
+  optimization_events: ParentEventColumns & { optimization_id: string };
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -147,7 +135,7 @@ export type ScenarioRow = Omit<
 export type EventRow = Selectable<ScenarioEventsTable>;
 export type Db = Kysely<Database>;
 
-export interface PoolOptions {
+interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;
@@ -194,26 +182,25 @@ export function createDb(pool: pg.Pool): Db {
 }
 
 /**
- * The one database handle of a process (the web's route dependencies hold this, and nothing else of
- * the database). Queries and transactions go through `kysely`, or through shared/transaction.ts's
- * `transaction(handle, fn)`; the raw pools are there only for what kysely cannot send.
+ * The one database handle of a process (the web's route dependencies hold this, as `deps.db`, and
+ * nothing else of the database). It is the kysely instance (a `Db`: every query, and
+ * shared/transaction.ts's `transaction(db, fn)`), with the raw pools under it for what kysely
+ * cannot send.
  */
-export interface DbHandle {
-  /** Every query: typed tables, over `pool`. */
-  readonly kysely: Db;
+export type DbHandle = Db & {
   /**
-   * The connections under `kysely`, raw: for binary COPY (shared/pg.copy.ts: kysely has no COPY
-   * protocol) and named statements prepared once per connection (kysely sends unnamed ones).
+   * The connections under the kysely instance, raw: for binary COPY (shared/pg.copy.ts: kysely has
+   * no COPY protocol) and named statements prepared once per connection (kysely sends unnamed ones).
    */
   readonly pool: pg.Pool;
   /**
-   * Connections in node-pg's pipeline mode, for `transaction(handle, fn, { pipelined: true })`;
-   * null without `pipelined`. Apart from the main pool because binary COPY needs plain mode.
+   * Connections in node-pg's pipeline mode, for `transaction(db, fn, { pipelined: true })`; null
+   * without `pipelined`. Apart from the main pool because binary COPY needs plain mode.
    */
   readonly pipelinePool: pg.Pool | null;
-  /** Ends every pool. */
+  /** Ends every pool (instead of kysely's destroy(), which ends only the main one, once used). */
   close(): Promise<void>;
-}
+};
 
 export interface DbOptions extends Omit<PoolOptions, 'pipeline'> {
   /** Also open a pipeline-mode pool (as large as the main one) for pipelined transactions. */
@@ -230,18 +217,15 @@ export function openDb(connectionString: string, options: DbOptions = {}): DbHan
         pipeline: true,
       })
     : null;
-  const kysely = createDb(pool);
   let closed: Promise<void> | undefined;
-  return {
-    kysely,
+  return Object.assign(createDb(pool), {
     pool,
     pipelinePool,
     close() {
-      // kysely's destroy() ends `pool` only once it has run a query; end it here either way, once.
       closed ??= Promise.all([pool.end(), pipelinePool?.end()]).then(() => {});
       return closed;
     },
-  };
+  });
 }
 
 /** A kysely query: a builder, or an `sql` template. */
@@ -307,7 +291,7 @@ export function statementName(text: string): string {
  * progress); raw on the pool only because kysely sends unnamed statements.
  */
 export async function executePrepared<R>(db: DbHandle, query: Query<R> | CompiledQuery<R>): Promise<R[]> {
-  const { sql, parameters } = 'sql' in query ? query : query.compile(db.kysely);
+  const { sql, parameters } = 'sql' in query ? query : query.compile(db);
   const { rows } = await db.pool.query({ name: statementName(sql), text: sql, values: parameters as unknown[] });
   return rows as R[];
 }

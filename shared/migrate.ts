@@ -11,13 +11,13 @@ const SQL_DIR = new URL('../sql/', import.meta.url);
 // An arbitrary constant that names "hourglass migrations" among advisory locks.
 const LOCK_KEY = 7_340_211;
 
-export interface Migration {
+interface Migration {
   id: number;
   name: string;
   sql: string;
 }
 
-export function listMigrations(): Migration[] {
+function listMigrations(): Migration[] {
   return readdirSync(SQL_DIR)
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
@@ -26,12 +26,12 @@ export function listMigrations(): Migration[] {
 
 export const latestMigrationId = (): number => listMigrations().at(-1)?.id ?? 0;
 
-export async function migrate(connectionString: string): Promise<string[]> {
+async function migrate(connectionString: string): Promise<string[]> {
   const db = openDb(connectionString, { max: 1, applicationName: 'hourglass-migrate' });
   const applied: string[] = [];
   try {
     // One connection throughout: the advisory lock is the session's.
-    await db.kysely.connection().execute(async (conn) => {
+    await db.connection().execute(async (conn) => {
       await sql`SELECT pg_advisory_lock(${LOCK_KEY})`.execute(conn);
       try {
         await sql`CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(

@@ -3,7 +3,7 @@
 // - plain (the default): kysely's own transaction, `fn(trx)` with a Transaction<Database>; each
 //   statement waits for its answer, so fn may read before it writes. pg-boss joins it through
 //   `fromKysely(trx)`.
-// - pipelined (`{ pipelined: true }`, on a handle with a pipeline pool): the same kysely queries,
+// - pipelined (`{ pipelined: true }`, on a DbHandle with a pipeline pool): the same kysely queries,
 //   compiled and queued, then sent with BEGIN and COMMIT in one write and answered together: one
 //   round trip. Every statement is prepared (named by its text), so a connection parses and plans
 //   it once. For the hot path where round trips are most of the cost (the scenario create, bench #4).
@@ -40,7 +40,7 @@ export interface PipelinedTx {
   commit(): void;
 }
 
-export function transaction<T>(db: Db | DbHandle, fn: (trx: Tx) => Promise<T>): Promise<T>;
+export function transaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T>;
 export function transaction<T>(
   db: DbHandle,
   fn: (tx: PipelinedTx) => Promise<T>,
@@ -57,13 +57,12 @@ export function transaction<T>(
   fn: (tx: any) => Promise<T>,
   options?: { pipelined: true },
 ): Promise<T> {
-  const handle = 'kysely' in db ? db : null;
   if (options?.pipelined) {
-    if (!handle?.pipelinePool)
-      throw new Error('a pipelined transaction needs a handle opened with { pipelined: true }');
-    return pipelined(handle.kysely, handle.pipelinePool, fn);
+    const pipelinePool = 'pipelinePool' in db ? db.pipelinePool : null;
+    if (!pipelinePool) throw new Error('a pipelined transaction needs a handle opened with { pipelined: true }');
+    return pipelined(db, pipelinePool, fn);
   }
-  return (handle?.kysely ?? (db as Db)).transaction().execute(fn);
+  return db.transaction().execute(fn);
 }
 
 /**
@@ -154,32 +153,3 @@ async function pipelined<T>(kysely: Db, pool: pg.Pool, fn: (tx: PipelinedTx) => 
     client.release(broken);
   }
 }
-
-/**
- * @deprecated Compatibility for the sweep and optimization repositories until they move to
- * `transaction()` (kysely) and pg-boss's `fromKysely(trx)`; nothing else may use it. Runs `fn` on a
- * node-pg client between BEGIN and COMMIT (ROLLBACK when it throws); a connection that cannot even
- * roll back is closed rather than lent out again.
- */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-      broken = rollbackErr;
-    });
-    throw err;
-  } finally {
-    client.release(broken);
-  }
-}
-
-/** @deprecated With inTransaction: pg-boss's `db` option on its client. Use `fromKysely(trx)`. */
-export const bossOn = (client: pg.ClientBase): BossDb => ({
-  executeSql: (text, values) => client.query(text, values),
-});

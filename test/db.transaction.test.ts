@@ -1,12 +1,11 @@
 // The one transaction API (shared/transaction.ts `transaction`): in its plain mode (kysely's
 // transaction) and its pipelined mode (kysely queries compiled, prepared and sent in one write) it
 // commits what its function wrote or rolls all of it back, throws the first failure in order, and
-// gives its connection back in step. The deprecated inTransaction (kept for the sweep and
-// optimization repositories until they move) still commits and rolls back.
+// gives its connection back in step.
 import { sql } from 'kysely';
 import t from 'tap';
 import { openDb, precompiled } from '../shared/db.ts';
-import { inTransaction, transaction } from '../shared/transaction.ts';
+import { transaction } from '../shared/transaction.ts';
 import { createTestDatabase } from './helpers/db.ts';
 
 const db = await createTestDatabase();
@@ -31,13 +30,13 @@ t.beforeEach(async () => {
   await db.pool.query('TRUNCATE tx_probe');
 });
 
-t.test('plain: commits what fn wrote and returns its value, on a handle or on a Db', async (t) => {
+t.test('plain: commits what fn wrote and returns its value', async (t) => {
   const value = await transaction(handle, async (trx) => {
     await insert(1).execute(trx);
     return 'done';
   });
   t.equal(value, 'done');
-  await transaction(handle.kysely, (trx) => insert(2).execute(trx));
+  await transaction(handle, (trx) => insert(2).execute(trx));
   t.same(await ids(), [1, 2]);
   t.ok(await inStep(handle.pool), 'the connection is back, outside a transaction');
 });
@@ -142,8 +141,8 @@ t.test('pipelined: a precompiled query is compiled once and bound to each callâ€
     builds++;
     return sql<{ id: number }>`INSERT INTO tx_probe VALUES (${a.id}) RETURNING id`;
   });
-  const first = probe(handle.kysely, { id: 14 });
-  const second = probe(handle.kysely, { id: 15 });
+  const first = probe(handle, { id: 14 });
+  const second = probe(handle, { id: 15 });
   t.equal(builds, 1, 'built once for this Db');
   t.equal(first.sql, second.sql);
   t.same([first.parameters, second.parameters], [[14], [15]]);
@@ -160,7 +159,7 @@ t.test('pipelined: a precompiled query is compiled once and bound to each callâ€
   t.equal(value, 14);
   t.same(await ids(), [14, 15]);
   const serializedInside = precompiled((_db, a: { v: unknown }) => sql`SELECT ${JSON.stringify(a.v)}`);
-  t.throws(() => serializedInside(handle.kysely, { v: 1 }), /did not reach the query as a parameter/);
+  t.throws(() => serializedInside(handle, { v: 1 }), /did not reach the query as a parameter/);
 });
 
 t.test('pipelined: pg-bossâ€™s statement joins the batch, and `then` queues what follows it', async (t) => {
@@ -182,17 +181,4 @@ t.test('pipelined: pg-bossâ€™s statement joins the batch, and `then` queues what
 
 t.test('pipelined: refused on a handle without a pipeline pool', async (t) => {
   t.throws(() => transaction(plainOnly, async (tx) => tx.commit(), { pipelined: true }), /pipelined: true/);
-});
-
-t.test('the deprecated inTransaction commits, and rolls back when fn throws', async (t) => {
-  await inTransaction(handle.pool, (client) => client.query('INSERT INTO tx_probe VALUES (20)'));
-  await t.rejects(
-    inTransaction(handle.pool, async (client) => {
-      await client.query('INSERT INTO tx_probe VALUES (21)');
-      throw new Error('no');
-    }),
-    /no/,
-  );
-  t.same(await ids(), [20]);
-  t.ok(await inStep(handle.pool));
 });

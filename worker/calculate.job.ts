@@ -25,7 +25,7 @@ import {
   saveResultSucceeded,
 } from './scenarios.repository.ts';
 
-export interface JobDeps {
+interface JobDeps {
   db: DbHandle;
   engines: EnginePool;
   logger: Logger;
@@ -70,7 +70,7 @@ export async function calculateScenario(
       (lease) => lease.release(),
       () => {},
     );
-  const scenario = await findScenario(deps.db.kysely, id).catch((err) => {
+  const scenario = await findScenario(deps.db, id).catch((err) => {
     unused();
     throw err;
   });
@@ -124,7 +124,7 @@ async function runAttempt(
   } catch (err) {
     // pg-boss aborts a job it has failed (shutdown past the grace period, expiry): hand it back
     // visibly, so the scenario never says `running` while no worker runs it.
-    if (job.signal?.aborted) await appendQueuedForRetry(deps.db.kysely, id, attempt).catch(() => {});
+    if (job.signal?.aborted) await appendQueuedForRetry(deps.db, id, attempt).catch(() => {});
     throw err;
   }
   const engineDone = performance.now();
@@ -135,7 +135,7 @@ async function runAttempt(
     return { outcome: 'finished meanwhile' };
   }
   if (!outcome.ok) {
-    await appendFailed(deps.db.kysely, id, { code: outcome.code, message: outcome.message });
+    await appendFailed(deps.db, id, { code: outcome.code, message: outcome.message });
     deps.logger.info({ scenario: id, code: outcome.code }, 'calculation failed: %s', outcome.message);
     return { outcome: 'failed', code: outcome.code };
   }
@@ -195,7 +195,7 @@ async function saveSucceeded(
   times: Timings & { engineDone: number; writesDone: number },
 ): Promise<JobOutcome> {
   const { summary, ...stored } = outcome.result;
-  const seq = await saveResultSucceeded(deps.db.kysely, { scenario_id: id, ...stored }, outcome.totals, {
+  const seq = await saveResultSucceeded(deps.db, { scenario_id: id, ...stored }, outcome.totals, {
     summary,
     statements_url: `/api/scenarios/${id}/statements`,
   }).finally(() => releaseResult(outcome.result));
@@ -237,7 +237,7 @@ async function writeRunning(deps: JobDeps, scenario: ScenarioRow, attempt: numbe
   if (!(scenario.attempt > 0 && scenario.status !== 'queued')) {
     return (await appendRunning(deps.db, scenario.id, attempt)) !== null;
   }
-  return appendRetryRunning(deps.db.kysely, scenario.id, attempt);
+  return appendRetryRunning(deps.db, scenario.id, attempt);
 }
 
 /** pg-boss moved the job here after its last retry failed: the scenario fails, with the reason. */

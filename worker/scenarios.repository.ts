@@ -9,7 +9,7 @@ import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '..
 import type { EventData, EventName } from '../shared/schemas/events.ts';
 import { type Tx, transaction } from '../shared/transaction.ts';
 
-export type ScenarioPatch = Partial<{
+type ScenarioPatch = Partial<{
   status: ScenarioRow['status'];
   progress: number;
   stage: Stage | null;
@@ -21,7 +21,7 @@ export type ScenarioPatch = Partial<{
 }>;
 
 /** What a writer expects the scenario to be in; a stale writer (another attempt, a finished scenario) writes nothing. */
-export interface EventGuard {
+interface EventGuard {
   status?: ReadonlyArray<ScenarioRow['status']>;
   attempt?: number;
 }
@@ -143,7 +143,7 @@ const appendRunningQuery = precompiled((db, a: EventArgs & { attempt: number }) 
  */
 export async function appendRunning(db: DbHandle, scenarioId: string, attempt: number): Promise<number | null> {
   const data: EventData['running'] = { attempt };
-  const query = appendRunningQuery(db.kysely, { ...eventArgs(scenarioId, data), attempt });
+  const query = appendRunningQuery(db, { ...eventArgs(scenarioId, data), attempt });
   const [row] = await executePrepared(db, query);
   return row?.seq ?? null;
 }
@@ -205,7 +205,7 @@ export async function appendProgress(
   data: EventData['progress'],
 ): Promise<number | null> {
   const args = { ...eventArgs(scenarioId, data), attempt, progress: data.progress, stage: data.stage as Stage };
-  const [row] = await executePrepared(db, appendProgressQuery(db.kysely, args));
+  const [row] = await executePrepared(db, appendProgressQuery(db, args));
   return row?.seq ?? null;
 }
 
@@ -237,7 +237,7 @@ export async function appendFailed(
   await appendEventAlone(db, scenarioId, 'failed', { error }, patch, { status: UNFINISHED_STATUSES });
 }
 
-export interface StoredResult {
+interface StoredResult {
   scenario_id: string;
   etag: string;
   /** null: the scenario keeps no hourly data (a sweep variant's default). */

@@ -14,13 +14,13 @@ function scenarioEvents(deps: RouteDeps, id: string): EventSource {
     channel: scenarioChannel(id),
     terminal: TERMINAL_EVENTS,
     async read(after) {
-      const rows = await eventsAfter(deps.db.kysely, id, after);
+      const rows = await eventsAfter(deps.db, id, after);
       return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })) };
     },
   };
 }
 
-export const scenarioEventStream = defineRoute({
+const scenarioEventStream = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}/events',
   operationId: 'getScenarioEvents',
@@ -34,7 +34,7 @@ export const scenarioEventStream = defineRoute({
   headers: ResumeHeaders,
   responses: streamReplies('scenario'),
   async handle({ params, query, headers, req, res }, deps) {
-    const state = await findStreamState(deps.db.kysely, params.id);
+    const state = await findStreamState(deps.db, params.id);
     if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
     await deps.streams.serve(req, res, scenarioEvents(deps, params.id), {
       ...resumePoint(query, headers),

@@ -21,7 +21,7 @@ import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 const NO_SUCH_SCENARIO = 'no scenario has this id';
 const statusList = `(${STATUSES.join('|')})`;
 
-export const createScenario = defineRoute({
+const createScenario = defineRoute({
   method: 'post',
   path: '/api/scenarios',
   operationId: 'createScenario',
@@ -41,7 +41,7 @@ export const createScenario = defineRoute({
   ),
   async handle({ headers, body, req, res }, deps) {
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-      find: (key) => findByIdempotencyKey(deps.db.kysely, key),
+      find: (key) => findByIdempotencyKey(deps.db, key),
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
@@ -60,7 +60,7 @@ export const createScenario = defineRoute({
   },
 });
 
-export const ListQuery = Type.Object({
+const ListQuery = Type.Object({
   limit: Type.Optional(pageLimit(MAX_PAGE)),
   cursor: Type.Optional(Type.String({ ...Cursor, description: "The previous page's next_cursor (needs limit)." })),
   status: Type.Optional(
@@ -73,7 +73,7 @@ export const ListQuery = Type.Object({
   sweep_id: Type.Optional(
     Type.Union([Type.String({ format: 'uuid' }), Type.Literal('none')], {
       description: "Only this sweep's variants; `none`: only single scenarios (outside any sweep or optimization).",
-      errorMessage: 'must be a UUID, or none (only scenarios outside any sweep)',
+      errorMessage: 'must be a UUID, or none (only single scenarios: no sweep variant, no optimization evaluation)',
     }),
   ),
   q: Type.Optional(
@@ -87,7 +87,7 @@ export const ListQuery = Type.Object({
   ),
 });
 
-export const listScenarios = defineRoute({
+const listScenarios = defineRoute({
   method: 'get',
   path: '/api/scenarios',
   operationId: 'listScenarios',
@@ -118,11 +118,11 @@ export const listScenarios = defineRoute({
       q: query.q ?? null,
     };
     if (list.limit === null) await streamAll(deps.db.pool, res, list);
-    else await sendPage(deps.db.kysely, res, { ...list, limit: list.limit }, query);
+    else await sendPage(deps.db, res, { ...list, limit: list.limit }, query);
   },
 });
 
-export const getScenario = defineRoute({
+const getScenario = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}',
   operationId: 'getScenario',
@@ -139,7 +139,7 @@ export const getScenario = defineRoute({
     404: problem('No such scenario.'),
   },
   async handle({ params, headers, res }, deps) {
-    const row = await findScenario(deps.db.kysely, params.id);
+    const row = await findScenario(deps.db, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
     const body = JSON.stringify(toScenario(row));
@@ -154,7 +154,7 @@ export const getScenario = defineRoute({
   },
 });
 
-export const cancelScenario = defineRoute({
+const cancelScenario = defineRoute({
   method: 'post',
   path: '/api/scenarios/{id}/cancel',
   operationId: 'cancelScenario',
@@ -168,8 +168,8 @@ export const cancelScenario = defineRoute({
     409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
   },
   async handle({ params, res }, deps: RouteDeps) {
-    const cancelled = await cancelQueued(deps.db.kysely, deps.boss, { scenarioId: params.id });
-    const row = await findScenario(deps.db.kysely, params.id);
+    const cancelled = await cancelQueued(deps.db, deps.boss, { scenarioId: params.id });
+    const row = await findScenario(deps.db, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     if (cancelled.length === 0) {
       throw new HttpProblem(

@@ -14,7 +14,7 @@ import {
   type Objective,
   pointValues,
   type SearchProblem,
-} from '../../shared/optimize.search.ts';
+} from '../../shared/optimizations.search.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
 
