@@ -67,7 +67,12 @@ export async function deleteParent(
   workspace: string,
 ): Promise<boolean> {
   const table = kind === 'sweep' ? 'sweeps' : 'optimizations';
-  const exists = await db.selectFrom(table).select('id').where('id', '=', id).where('workspace', '=', workspace).executeTakeFirst();
+  const exists = await db
+    .selectFrom(table)
+    .select('id')
+    .where('id', '=', id)
+    .where('workspace', '=', workspace)
+    .executeTakeFirst();
   if (!exists) return false;
   // No search step writes a round after this (it checks the status under the row's lock).
   if (kind === 'optimization') await markCancelling(db, kind, id);
@@ -78,7 +83,11 @@ export async function deleteParent(
       boss,
       variants.map((v) => v.id),
     );
-    const parent = await trx.deleteFrom(table).where('id', '=', id).where('workspace', '=', workspace).executeTakeFirst();
+    const parent = await trx
+      .deleteFrom(table)
+      .where('id', '=', id)
+      .where('workspace', '=', workspace)
+      .executeTakeFirst();
     await sql`SELECT pg_notify(${`${kind}_${id.replaceAll('-', '').toLowerCase()}`}, ${DELETED})`.execute(trx);
     return parent.numDeletedRows > 0n;
   });

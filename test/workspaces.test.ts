@@ -61,9 +61,11 @@ await waitUntil(
   },
   { timeoutMs: 120_000, what: "acme's resources to finish" },
 );
-const variant = (json(await call('GET', `/api/sweeps/${sweep}/results`, KEYS.acme)).variants as Array<{
-  scenario_id: string;
-}>)[0].scenario_id;
+const variant = (
+  json(await call('GET', `/api/sweeps/${sweep}/results`, KEYS.acme)).variants as Array<{
+    scenario_id: string;
+  }>
+)[0].scenario_id;
 
 /** Every route that names a resource, as [method, path with {id}, kind of id, body]. */
 const ROUTES: Array<[string, string, 'scenario' | 'variant' | 'sweep' | 'optimization', unknown?]> = [

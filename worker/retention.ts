@@ -3,8 +3,9 @@
 // small batch at a time between pauses, so calculation never waits long on it. Every worker runs
 // it; two that pick the same rows delete them once (the second finds nothing). Each run that
 // removed anything is logged with what it removed.
-import type { Logger } from 'pino';
+
 import type { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
 import type { Db } from '../shared/db.ts';
 import { deleteExpired, type RetentionRun } from '../shared/deletion.repository.ts';
 

@@ -7,6 +7,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { Response } from 'express';
 import { parentChannel } from '../../shared/channels.ts';
+import { deleteParent } from '../../shared/deletion.repository.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { seedFromId } from '../../shared/inputs.resolve.ts';
 import { KPI_NAMES } from '../../shared/kpis.ts';
@@ -22,7 +23,6 @@ import {
   variantRows,
 } from '../../shared/parents.repository.ts';
 import type { FieldError } from '../../shared/schemas/problem.ts';
-import { deleteParent } from '../../shared/deletion.repository.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import {
@@ -181,7 +181,10 @@ function createRoute<Row extends ParentRow, Body, Plan>({
       if (await idempotent.replay()) return;
       const parent = r.create.parent(planned.plan, id, new Date());
       const created = await idempotent.insert(() =>
-        insertParent(deps.db, deps.boss, deps.config, parent, workspace, { key: idempotent.key, hash: idempotent.hash }),
+        insertParent(deps.db, deps.boss, deps.config, parent, workspace, {
+          key: idempotent.key,
+          hash: idempotent.hash,
+        }),
       );
       if (!created) return;
       res
@@ -351,7 +354,7 @@ function cancelRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
         throw new HttpProblem('conflict', `the ${r.noun} has finished: nothing to cancel`);
       }
       await cancelQueued(
-        deps.pool,
+        deps.db,
         deps.boss,
         r.noun === 'sweep' ? { sweepId: params.id } : { optimizationId: params.id },
       );
