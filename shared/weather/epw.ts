@@ -26,6 +26,9 @@ const FIELDS = {
   dhi: { index: 15, missing: 9999 },
   windMs: { index: 21, missing: 999 },
 } as const;
+/** Snow depth (cm) and albedo: read as given (999 = missing), for PVWatts v8 to judge each value. */
+const SNOW_DEPTH_INDEX = 30;
+const ALBEDO_INDEX = 32;
 
 const NAMES: Record<keyof typeof FIELDS, string> = {
   month: 'Month',
@@ -86,7 +89,11 @@ export function parseEpw(text: string): SamCsvData {
     tempC: new Float64Array(HOURS),
     windMs: new Float64Array(HOURS),
     pressureMbar: new Float64Array(HOURS),
+    snowDepthCm: new Float64Array(HOURS),
+    albedo: new Float64Array(HOURS),
   };
+  const lenient = (raw: string | undefined): number =>
+    (raw ?? '').trim() === '' ? Number.NaN : Number((raw ?? '').trim());
   let h = 0;
   for (let r = 0; r < rows; r++) {
     const line = HEADER_LINES + r + 1;
@@ -127,6 +134,8 @@ export function parseEpw(text: string): SamCsvData {
     out.tempC[h] = value('tempC', -90, 70);
     out.pressureMbar[h] = value('pressurePa', 30_000, 110_000) / 100;
     out.windMs[h] = value('windMs', 0, 100);
+    out.snowDepthCm[h] = lenient(cells[SNOW_DEPTH_INDEX]);
+    out.albedo[h] = lenient(cells[ALBEDO_INDEX]);
     h++;
   }
   if (h !== HOURS)

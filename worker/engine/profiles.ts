@@ -9,6 +9,8 @@
 // A cached profile and a computed one give byte-identical results, because `calculate` always goes
 // through the profile: output = profile × (capacity × degradation), whether or not it was cached.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { v8Layout } from './solar.v8.layout.ts';
+import { inverterSelfConsumptionShare, V8_MODULES } from './solar.v8.module.ts';
 
 /** Undegraded MWh in each hour per MW of capacity (solar: per MW DC), year-major. */
 export interface GenerationProfile {
@@ -50,12 +52,22 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     name?: string;
   };
   const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
+  // PVWatts v8 lays out rows from the plant's size: the layout joins its key instead of the size.
+  const v8 = solar.model !== 'pvwatts_v5';
+  const layout = v8 ? v8LayoutKey(solar) : undefined;
   const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
   return {
     // The wind resource file moves wind only.
-    solar: capacity_mw_dc > 0 ? canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign }) : null,
+    solar: capacity_mw_dc > 0 ? canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign, layout }) : null,
     wind: capacity_mw > 0 ? canonicalJson({ v: 1, tech: 'wind', common, wind_resource, design: windDesign }) : null,
   };
+}
+
+/** What PVWatts v8 takes from the plant's size: its rows and modules along a row, and the inverter's size class. */
+function v8LayoutKey(solar: ResolvedInputs['solar']): string {
+  const w = solar.capacity_mw_dc * 1e6;
+  const l = v8Layout(w, V8_MODULES[solar.module_type].efficiency, solar.array_type, solar.gcr);
+  return `${l.rows}x${l.modulesAlong}:${inverterSelfConsumptionShare(w)}`;
 }
 
 /** JSON text with every object's keys in sorted order. */

@@ -37,6 +37,12 @@ export interface HourlyGeometryOptions {
   temperatureC?: number;
   /** Default: estimateDeltaT(year). */
   deltaT?: number;
+  /**
+   * The true (unrefracted) elevation at which the sun counts as up, degrees. Default 0, the sun's
+   * centre, as PVWatts v5 is validated; SSC's irradiance processor for PVWatts v8 takes SPA's
+   * sunrise and sunset, the upper limb with standard refraction: −0.8333°.
+   */
+  horizonDeg?: number;
 }
 
 /** The sun in each hour of a 365-day year, hour-beginning local standard time. */
@@ -177,8 +183,12 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
   });
   const jd0 = julianDay({ year: opts.year, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: 0 });
   const { at, geo, pos } = sunTrack(jd0, deltaT, obs);
-  // Same sign and same zero as the true elevation, without the arcsine.
-  const height = (jd: number): number => at(jd).sinElevationTrue;
+  // Same sign and same zero as the true elevation (less the horizon's), without the arcsine.
+  const sinHorizon = Math.sin((opts.horizonDeg ?? 0) * DEG);
+  const height =
+    sinHorizon === 0
+      ? (jd: number): number => at(jd).sinElevationTrue
+      : (jd: number): number => at(jd).sinElevationTrue - sinHorizon;
 
   const out: HourlySunGeometry = {
     up: new Uint8Array(HOURS_PER_YEAR),
