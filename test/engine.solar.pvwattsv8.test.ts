@@ -188,6 +188,17 @@ t.test('SnowModelTests: January energies and snow derates within 0.1 % of SSC', 
   }
 });
 
+t.test("BifacialTest: bifaciality 0.65 gains more than SSC's 2.7 %; with snow on backtracking trackers", async (t) => {
+  const mono = annualKwh({ bifaciality: 0 });
+  const bi = annualKwh({ bifaciality: 0.65 });
+  t.ok(bi / mono > 1.027, `gain ${((bi / mono - 1) * 100).toFixed(2)} % (SSC asserts > 2.7 %)`);
+  // SnowModelTests' last case: backtracking, bifaciality 0.7, snow.
+  const { ac } = hourly({ array_type: 'single_axis_backtracking', bifaciality: 0.7, snow_model: true });
+  let january = 0;
+  for (let h = 0; h < 31 * 24; h++) january += ac[h];
+  t.ok(within(january, 532.193), `January ${january.toFixed(3)} kWh vs SSC 532.193 (${pct(january, 532.193)})`);
+});
+
 t.test('AlbedoTest: the weather file, one value or twelve, and SSC defaults where not valid', async (t) => {
   // Our SAM CSV reader requires a GHI column (PVWatts reads beam and diffuse only): one is added.
   const withGhi = (text: string) =>

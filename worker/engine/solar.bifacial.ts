@@ -1,15 +1,403 @@
+// The rear side of bifacial modules as PVWatts v8 computes it: SSC's port of NREL's bifacialvf
+// (Marion et al. 2017, NREL/CP-5J00-67847; SSC shared/lib_irradproc.cpp `calc_rear_side`, commit
+// e97a19f8e), written here from its equations. In the plane across the rows: the ground between
+// two rows in 100 strips, each seeing some of the sky past the rows and lit by the beam unless a
+// row's shadow (which lets 1.3 % through) lies on it; six cells up each module, front and back,
+// each seeing sky, the row behind (reflecting what its front does not absorb) and the ground
+// through 1° arcs, with Marion's glass modifiers; the back's own beam and circumsolar through
+// the glass (Sjerps-Koomen), less the part the row shades.
+//
+// Everything but the weather is geometry, and the result is linear in the hour's sky: so each
+// daylight hour's rear irradiance is kept as five coefficients of (isotropic sky, horizon band,
+// albedo × isotropic sky, albedo × (beam + circumsolar) on the ground, the back's own beam and
+// circumsolar), computed once per scenario from the geometry alone.
 import type { SurfaceGeometry } from './solar.tracking.ts';
 import type { HourlySunGeometry } from './solar-position.ts';
+
+const DEG = Math.PI / 180;
+/** The share of the beam a module lets through to the ground below it (SSC: 0.013). */
+const TRANSMISSION = 0.013;
+const STRIPS = 100;
+const CELL_ROWS = 6;
+const GLASS_N = 1.526;
+const R0 = ((GLASS_N - 1) / (GLASS_N + 1)) ** 2;
+/** 0.5 (cos 84° − cos 90°): the horizon band is the 6° above the horizon. */
+const HORIZON_BAND = 0.5 * (Math.cos(84 * DEG) - Math.cos(90 * DEG));
+
+// Marion's transmittance of glass for each 1° arc of a cell's view, 0° (along the module) to 180°.
+// biome-ignore format: a table
+const MARION = [
+  0.057563, 0.12857, 0.199651, 0.265024, 0.324661, 0.378968, 0.428391, 0.47367, 0.514788, 0.552454, 0.586857,
+  0.618484, 0.647076, 0.673762, 0.698029, 0.720118, 0.740726, 0.759671, 0.776946, 0.792833, 0.807374, 0.82101,
+  0.833534, 0.845241, 0.855524, 0.865562, 0.874567, 0.882831, 0.890769, 0.897939, 0.904373, 0.910646, 0.916297,
+  0.921589, 0.926512, 0.930906, 0.935179, 0.939074, 0.942627, 0.946009, 0.949096, 0.95203, 0.954555, 0.957157,
+  0.959669, 0.9615, 0.963481, 0.965353, 0.967387, 0.96858, 0.970311, 0.971567, 0.972948, 0.974114, 0.975264,
+  0.976287, 0.977213, 0.978142, 0.979057, 0.979662, 0.98046, 0.9811, 0.981771, 0.982459, 0.982837, 0.983199,
+  0.983956, 0.984156, 0.984682, 0.985026, 0.985364, 0.985645, 0.985954, 0.986241, 0.986484, 0.986686, 0.986895,
+  0.987043, 0.987287, 0.987388, 0.987541, 0.987669, 0.987755, 0.987877, 0.987903, 0.987996, 0.988022, 0.988091,
+  0.988104, 0.988114, 0.988114, 0.988104, 0.988091, 0.988022, 0.987996, 0.987903, 0.987877, 0.987755, 0.987669,
+  0.987541, 0.987388, 0.987287, 0.987043, 0.986895, 0.986686, 0.986484, 0.98624, 0.985954, 0.985645, 0.985364,
+  0.98502, 0.984676, 0.984156, 0.983956, 0.983199, 0.982837, 0.982459, 0.981771, 0.9811, 0.98046, 0.979662,
+  0.979057, 0.978142, 0.977213, 0.976287, 0.975264, 0.974114, 0.972947, 0.971567, 0.970311, 0.96858, 0.967387,
+  0.965353, 0.963481, 0.961501, 0.959671, 0.957157, 0.954555, 0.95203, 0.949096, 0.946009, 0.942627, 0.939074,
+  0.935179, 0.930906, 0.926512, 0.921589, 0.916297, 0.910646, 0.904373, 0.897939, 0.890769, 0.882831, 0.874567,
+  0.865562, 0.855524, 0.845241, 0.833534, 0.82101, 0.807374, 0.792833, 0.776946, 0.759671, 0.740726, 0.720118,
+  0.698029, 0.673762, 0.647076, 0.618484, 0.586857, 0.552454, 0.514788, 0.47367, 0.428391, 0.378968, 0.324661,
+  0.265024, 0.199651, 0.12857, 0.057563,
+];
+/** The view factor of arc j (0.5 (cos j° − cos (j+1)°)) and its product with Marion's modifier. */
+const ARC = Float64Array.from({ length: 180 }, (_, j) => 0.5 * (Math.cos(j * DEG) - Math.cos((j + 1) * DEG)));
+const ARC_GLASS = Float64Array.from(ARC, (w, j) => w * MARION[j]);
+/** What the glass reflects of what arc j brings: 1 − M (1 − r0). */
+const ARC_REFLECTED = Float64Array.from(ARC, (w, j) => w * (1 - MARION[j] * (1 - R0)));
+
+/** Sjerps-Koomen's incidence modifier of glass, relative to normal incidence. */
+function iamSjerpsKoomen(incidenceRad: number): number {
+  if (incidenceRad === 0) return 1;
+  const refracted = Math.asin(Math.sin(incidenceRad) / GLASS_N);
+  const r1 = Math.sin(refracted - incidenceRad) ** 2 / Math.sin(refracted + incidenceRad) ** 2;
+  const r2 = Math.tan(refracted - incidenceRad) ** 2 / Math.tan(refracted + incidenceRad) ** 2;
+  return (1 - 0.5 * (r1 + r2)) / (1 - R0);
+}
+
+const atanPositive = (y: number, x: number) => {
+  const a = Math.atan(y / x);
+  return a < 0 ? a + Math.PI : a;
+};
+
+/** The rows' geometry across the rows, m. */
+interface Section {
+  rowToRow: number;
+  verticalHeight: number;
+  horizontalLength: number;
+  clearance: number;
+  between: number;
+}
+
+/** Each strip's view factor to the sky between the rows. */
+function skyFactors(s: Section): Float64Array {
+  const out = new Float64Array(STRIPS);
+  const delta = s.rowToRow / STRIPS;
+  const top = s.verticalHeight + s.clearance;
+  let x = -delta / 2;
+  for (let i = 0; i < STRIPS; i++) {
+    x += delta;
+    const beta1 = Math.max(
+      atanPositive(top, 2 * s.rowToRow + s.horizontalLength - x),
+      atanPositive(s.clearance, 2 * s.rowToRow - x),
+    );
+    const angleC = atanPositive(top, s.rowToRow + s.horizontalLength - x);
+    const angleD = atanPositive(s.clearance, s.rowToRow - x);
+    const beta2 = Math.min(angleC, angleD);
+    const beta3 = Math.max(angleC, angleD);
+    const beta4 = atanPositive(top, s.horizontalLength - x);
+    const beta5 = atanPositive(s.clearance, -x);
+    const beta6 = atanPositive(top, -s.between - x);
+    let sky = 0;
+    if (beta2 > beta1) sky += 0.5 * (Math.cos(beta1) - Math.cos(beta2));
+    if (beta4 > beta3) sky += 0.5 * (Math.cos(beta3) - Math.cos(beta4));
+    if (beta6 > beta5) sky += 0.5 * (Math.cos(beta5) - Math.cos(beta6));
+    out[i] = sky;
+  }
+  return out;
+}
+
+/** Which strips lie in a row's shadow, and how much of each face of a module is shaded. */
+function groundShade(s: Section, surfaceAzimuthRad: number, sunAzimuthRad: number, sunElevationRad: number) {
+  const { rowToRow, verticalHeight, clearance, between, horizontalLength } = s;
+  const along = Math.cos(surfaceAzimuthRad - sunAzimuthRad) / Math.tan(sunElevationRad);
+  const lh = verticalHeight * along;
+  const lhc = (clearance + verticalHeight) * along;
+  const lc = clearance * along;
+  let front = 0;
+  let back = 0;
+  let start1 = 0;
+  let end1 = 0;
+  let start2 = 0;
+  let end2 = 0;
+  const wrap = (shadowStart: number, shadowEnd: number) => {
+    start1 = shadowStart;
+    end1 = shadowEnd;
+    if (end1 > rowToRow) {
+      end1 = rowToRow;
+      start2 = 0;
+      end2 = shadowEnd - rowToRow;
+      if (end2 > start1) {
+        start1 = 0;
+        end1 = rowToRow;
+      }
+    }
+  };
+  if (lh > between) {
+    front = (lh - between) / (lh + horizontalLength);
+    back = 1;
+    start1 = 0;
+    end1 = rowToRow;
+  } else if (lh < -(rowToRow + horizontalLength)) {
+    front = 1;
+    back = (lh + rowToRow + horizontalLength) / (lh + horizontalLength);
+    start1 = 0;
+    end1 = rowToRow;
+  } else if (lhc >= 0) {
+    back = 1;
+    let shadowStart = lc;
+    let shadowEnd = lhc + horizontalLength;
+    while (shadowStart > rowToRow) {
+      shadowStart -= rowToRow;
+      shadowEnd -= rowToRow;
+    }
+    wrap(shadowStart, shadowEnd);
+  } else {
+    let shadowStart: number;
+    let shadowEnd: number;
+    if (lc < lhc + horizontalLength) {
+      back = 1;
+      shadowStart = lc;
+      shadowEnd = lhc + horizontalLength;
+    } else {
+      front = 1;
+      shadowStart = lhc + horizontalLength;
+      shadowEnd = lc;
+    }
+    while (shadowStart < 0) {
+      shadowStart += rowToRow;
+      shadowEnd += rowToRow;
+    }
+    wrap(shadowStart, shadowEnd);
+  }
+  const shaded = new Uint8Array(STRIPS);
+  const delta = rowToRow / STRIPS;
+  let x = -delta / 2;
+  for (let i = 0; i < STRIPS; i++) {
+    x += delta;
+    shaded[i] = (x >= start1 && x < end1) || (x >= start2 && x < end2) ? 1 : 0;
+  }
+  return { shaded, front, back };
+}
+
+/**
+ * A quantity linear in the hour's sky, as its coefficients of: the horizontal isotropic diffuse,
+ * the horizon band, albedo × isotropic, albedo × (beam + circumsolar) on the ground, the back's
+ * own beam + circumsolar (the order of BifacialModel.coefficients).
+ */
+type Linear = Float64Array;
+const COEFFICIENTS = 5;
+const ISO = 0;
+const HORIZON = 1;
+const ALBEDO_ISO = 2;
+const ALBEDO_BEAM = 3;
+const BACK_DIRECT = 4;
+
+/**
+ * SSC's rear irradiance (the average of the six cells), for one hour's geometry, as coefficients
+ * of the sky's parts (added into `out`). The ground's strips carry (isotropic, beam) coefficients.
+ */
+function rearAverage(
+  s: Section,
+  tiltRad: number,
+  shade: ReturnType<typeof groundShade>,
+  cf: Float64Array,
+  backIam: number,
+  out: Linear,
+): void {
+  const { rowToRow, verticalHeight, clearance, between, horizontalLength } = s;
+  // The strips from −100 to 199 (the intervals before and after repeat the ground), with prefix sums.
+  const OFFSET = STRIPS;
+  const iso = new Float64Array(3 * STRIPS);
+  const beam = new Float64Array(3 * STRIPS);
+  const isoSum = new Float64Array(3 * STRIPS + 1);
+  const beamSum = new Float64Array(3 * STRIPS + 1);
+  for (let k = 0; k < 3 * STRIPS; k++) {
+    const strip = k % STRIPS;
+    iso[k] = cf[strip];
+    beam[k] = shade.shaded[strip] ? TRANSMISSION : 1;
+    isoSum[k + 1] = isoSum[k] + iso[k];
+    beamSum[k + 1] = beamSum[k] + beam[k];
+  }
+  const cfMean = isoSum[STRIPS] / STRIPS;
+  const beamMean = beamSum[STRIPS] / STRIPS;
+  // The ground seen through an arc from x1 to x2 (in strips; i1, i2 their strips), as (isotropic, beam) coefficients.
+  const seen = { iso: 0, beam: 0 };
+  const see = (x1: number, x2: number, i1: number, i2: number) => {
+    const a = i1 + OFFSET;
+    const b = i2 + OFFSET;
+    if (a === b) {
+      seen.iso = iso[a];
+      seen.beam = beam[a];
+      return;
+    }
+    const first = i1 + 1 - x1;
+    const last = x2 - i2;
+    seen.iso = (first * iso[a] + (isoSum[b] - isoSum[a + 1]) + last * iso[b]) / (x2 - x1);
+    seen.beam = (first * beam[a] + (beamSum[b] - beamSum[a + 1]) + last * beam[b]) / (x2 - x1);
+  };
+  // The front of the row behind: what each of its cells reflects (isotropic, horizon, albedo × iso, albedo × beam).
+  const reflected = new Float64Array(CELL_ROWS * 4);
+  for (let i = 0; i < CELL_ROWS; i++) {
+    const cellX = (horizontalLength * (i + 0.5)) / CELL_ROWS;
+    const cellY = clearance + (verticalHeight * (i + 0.5)) / CELL_ROWS;
+    const up = Math.atan((verticalHeight + clearance - cellY) / (cellX + between));
+    const down = Math.atan((cellY - clearance) / (cellX + rowToRow));
+    const stopIso = Math.min(180, Math.max(0, Math.round((Math.PI - tiltRad - up) / DEG)));
+    const horBright = Math.round(Math.max(0, 6 - up / DEG));
+    const startGround = Math.max(0, Math.round((Math.PI - tiltRad + down) / DEG));
+    const o = i * 4;
+    for (let j = 0; j < stopIso; j++) {
+      reflected[o] += ARC_REFLECTED[j];
+      if (stopIso - j <= horBright) reflected[o + 1] += ARC_REFLECTED[j] / HORIZON_BAND;
+    }
+    for (let j = startGround; j < 180; j++) {
+      let x1 = cellX - cellY / Math.tan((j - startGround) * DEG + down);
+      let x2 = cellX - cellY / Math.tan((j + 1 - startGround) * DEG + down);
+      if (Math.abs(x1 - x2) > 0.99 * rowToRow) {
+        seen.iso = cfMean;
+        seen.beam = beamMean;
+      } else {
+        x1 = (STRIPS * x1) / rowToRow;
+        x2 = (STRIPS * x2) / rowToRow;
+        while (x1 < 0 || x2 < 0) {
+          x1 += STRIPS;
+          x2 += STRIPS;
+        }
+        see(x1, x2, Math.trunc(x1), Math.trunc(x2));
+      }
+      reflected[o + 2] += ARC_REFLECTED[j] * seen.iso;
+      reflected[o + 3] += ARC_REFLECTED[j] * seen.beam;
+    }
+  }
+  // The back of each cell: sky, the row behind, the ground, and its own beam.
+  const index = (x: number) => Math.min(STRIPS - 1, Math.trunc(x + STRIPS) - STRIPS);
+  const tolerance = 0.0001;
+  for (let i = 0; i < CELL_ROWS; i++) {
+    const cellX = (horizontalLength * (i + 0.5)) / CELL_ROWS;
+    const cellY = clearance + (verticalHeight * (i + 0.5)) / CELL_ROWS;
+    const up = Math.atan((verticalHeight + clearance - cellY) / (rowToRow + horizontalLength - cellX));
+    const down = Math.atan((cellY - clearance) / (rowToRow - cellX));
+    const stopIso = Math.max(0, Math.round((tiltRad - up) / DEG));
+    const horBright = Math.round(Math.max(0, 6 - up / DEG));
+    const startGround = Math.min(180, Math.round((tiltRad + down) / DEG));
+    for (let j = 0; j < stopIso; j++) {
+      out[ISO] += ARC_GLASS[j] / CELL_ROWS;
+      if (stopIso - j <= horBright) out[HORIZON] += ARC_GLASS[j] / HORIZON_BAND / CELL_ROWS;
+    }
+    const diagonal = (rowToRow - cellX) / Math.cos(down);
+    for (let j = stopIso; j < startGround; j++) {
+      const startAlpha = -(j - stopIso) * DEG + up + down;
+      const stopAlpha = -(j + 1 - stopIso) * DEG + up + down;
+      const x2 = (diagonal * Math.sin(startAlpha)) / Math.cos(Math.PI - down - (Math.PI / 2 - startAlpha) - tiltRad);
+      const x1 = Math.max(
+        0,
+        (diagonal * Math.sin(stopAlpha)) / Math.cos(Math.PI - down - (Math.PI / 2 - stopAlpha) - tiltRad),
+      );
+      const w = ARC_GLASS[j] / (x2 - x1) / CELL_ROWS;
+      for (let k = 0; k < CELL_ROWS; k++) {
+        const bottom = k / CELL_ROWS;
+        const top = (k + 1) / CELL_ROWS;
+        let length = 0;
+        if (bottom >= x1 - tolerance && top <= x2 + tolerance) length = top - bottom;
+        else if (bottom <= x1 + tolerance && top >= x2 - tolerance) length = x2 - x1;
+        else if (bottom >= x1 - tolerance && x2 > bottom - tolerance && top >= x2 - tolerance) length = x2 - bottom;
+        else if (bottom <= x1 + tolerance && x1 < top + tolerance && top <= x2 + tolerance) length = top - x1;
+        if (length === 0) continue;
+        const o = k * 4;
+        out[ISO] += w * length * reflected[o];
+        out[HORIZON] += w * length * reflected[o + 1];
+        out[ALBEDO_ISO] += w * length * reflected[o + 2];
+        out[ALBEDO_BEAM] += w * length * reflected[o + 3];
+      }
+    }
+    for (let j = startGround; j < 180; j++) {
+      let x2 = cellX + cellY / Math.tan((j - startGround) * DEG + down);
+      let x1 = cellX + cellY / Math.tan((j + 1 - startGround) * DEG + down);
+      if (Math.abs(x1 - x2) > 0.99 * rowToRow) {
+        seen.iso = cfMean;
+        seen.beam = beamMean;
+      } else {
+        x1 = (STRIPS * x1) / rowToRow;
+        x2 = (STRIPS * x2) / rowToRow;
+        while (x1 >= STRIPS || x2 >= STRIPS) {
+          x1 -= STRIPS;
+          x2 -= STRIPS;
+        }
+        while (x1 < -STRIPS || x2 < -STRIPS) {
+          x1 += STRIPS;
+          x2 += STRIPS;
+        }
+        // Strips before the row's front are the previous interval's (the same ground).
+        see(x1, x2, index(x1), index(x2));
+      }
+      out[ALBEDO_ISO] += (ARC_GLASS[j] * seen.iso) / CELL_ROWS;
+      out[ALBEDO_BEAM] += (ARC_GLASS[j] * seen.beam) / CELL_ROWS;
+    }
+    const cellShade = Math.min(1, Math.max(0, shade.back * CELL_ROWS - i));
+    if (cellShade < 1) out[BACK_DIRECT] += ((1 - cellShade) * backIam) / CELL_ROWS;
+  }
+}
+
+export interface BifacialLayout {
+  /** Horizontal single-axis trackers: the clearance is the axis's height. */
+  tracking: boolean;
+  gcr: number;
+  /** The row's width up its slope, m. */
+  slopeLengthM: number;
+  /** Height of the modules' lower edge (trackers: of the axis) above the ground, m. */
+  clearanceM: number;
+}
+
 export interface BifacialModel {
-  x: number;
+  /** Per hour: coefficients of iso, horizon, albedo × iso, albedo × (beam + circumsolar), back direct. */
+  coefficients: Float64Array;
+  /** cos of the back's angle of incidence each hour (−cos AOI of the front). */
+  backCos: Float64Array;
 }
+
+/** The rear side's coefficients of every daylight hour of the sun's year. */
 export function prepareBifacial(
-  _sun: HourlySunGeometry,
-  _surface: SurfaceGeometry,
-  _o: { tracking: boolean; gcr: number; slopeLengthM: number; clearanceM: number },
+  sun: HourlySunGeometry,
+  surface: SurfaceGeometry,
+  layout: BifacialLayout,
 ): BifacialModel {
-  throw new Error('WIP');
+  const steps = sun.zenith.length;
+  const coefficients = new Float64Array(steps * COEFFICIENTS);
+  const backCos = new Float64Array(steps);
+  for (let h = 0; h < steps; h++) {
+    if (!sun.up[h]) continue;
+    const tilt = surface.tiltDeg[h] * DEG;
+    const slope = layout.slopeLengthM;
+    const rowToRow = slope / layout.gcr;
+    const horizontalLength = slope * Math.cos(tilt);
+    const section: Section = {
+      rowToRow,
+      verticalHeight: slope * Math.sin(tilt),
+      horizontalLength,
+      clearance: layout.tracking ? layout.clearanceM - 0.5 * slope * Math.sin(tilt) : layout.clearanceM,
+      between: rowToRow - horizontalLength,
+    };
+    const cf = skyFactors(section);
+    const shade = groundShade(section, surface.azimuthDeg[h] * DEG, sun.azimuth[h] * DEG, (90 - sun.zenith[h]) * DEG);
+    const cosBack = -surface.cosAoi[h];
+    backCos[h] = cosBack;
+    const backIam = cosBack > 0 ? iamSjerpsKoomen(Math.acos(Math.min(1, cosBack))) : 0;
+    rearAverage(section, tilt, shade, cf, backIam, coefficients.subarray(h * COEFFICIENTS, (h + 1) * COEFFICIENTS));
+  }
+  return { coefficients, backCos };
 }
-export function rearIrradiance(_m: BifacialModel, _h: number, _dn: number, _df: number, _alb: number): number {
-  throw new Error('WIP');
+
+/**
+ * The whole rear irradiance of hour h (before bifaciality), W/m², from the hour's sky: the
+ * horizontal isotropic diffuse, the horizon band's diffuse, the ground's beam + circumsolar, the
+ * back's own beam + circumsolar, and the albedo.
+ */
+export function rearIrradiance(
+  m: BifacialModel,
+  h: number,
+  iso: number,
+  horizon: number,
+  beamCircum: number,
+  backDirect: number,
+  albedo: number,
+): number {
+  const o = h * COEFFICIENTS;
+  const c = m.coefficients;
+  return c[o] * iso + c[o + 1] * horizon + albedo * (c[o + 2] * iso + c[o + 3] * beamCircum) + c[o + 4] * backDirect;
 }

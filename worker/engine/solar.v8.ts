@@ -255,7 +255,27 @@ export function solarV8Year(
     let sky = parts.isotropic + parts.circumsolar + parts.horizon;
     let ground = perez.mode === 2 ? (beamNormal * sun.cosZenith[h] + diffuse) * alb * surface.groundView[h] : 0;
     const beam = beamNormal * model.beamOnModules[h];
-    let rear = model.bifacial ? rearIrradiance(model.bifacial, h, beamNormal, diffuse, alb) : 0;
+    let rear = 0;
+    if (model.bifacial) {
+      const cosZ = sun.cosZenith[h];
+      const beamH = cosZ > 0 ? beamNormal * cosZ : 0;
+      const cosBack = model.bifacial.backCos[h];
+      const beamBack = cosBack > 0 ? beamNormal * cosBack : 0;
+      if (perez.mode === 2) {
+        const circ = diffuse * perez.f1 * perez.invZh;
+        rear = rearIrradiance(
+          model.bifacial,
+          h,
+          diffuse * (1 - perez.f1),
+          diffuse * perez.f2,
+          beamH + circ * Math.max(cosZ, 0),
+          beamBack + circ * Math.max(cosBack, 0),
+          alb,
+        );
+      } else {
+        rear = rearIrradiance(model.bifacial, h, perez.mode === 1 ? diffuse : 0, 0, beamH, beamBack, alb);
+      }
+    }
     const rearTotal = rear;
     rear *= model.bifaciality;
     if (model.skyDerates && sky + ground >= 0.1) {
