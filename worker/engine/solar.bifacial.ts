@@ -188,50 +188,54 @@ const ALBEDO_ISO = 2;
 const ALBEDO_BEAM = 3;
 const BACK_DIRECT = 4;
 
-/**
- * SSC's rear irradiance (the average of the six cells), for one hour's geometry, as coefficients
- * of the sky's parts (added into `out`). The ground's strips carry (isotropic, beam) coefficients.
- */
-function rearAverage(
-  s: Section,
-  tiltRad: number,
-  shade: ReturnType<typeof groundShade>,
-  cf: Float64Array,
-  backIam: number,
-  out: Linear,
-): void {
-  const { rowToRow, verticalHeight, clearance, between, horizontalLength } = s;
-  // The strips from −100 to 199 (the intervals before and after repeat the ground), with prefix sums.
-  const OFFSET = STRIPS;
-  const iso = new Float64Array(3 * STRIPS);
-  const beam = new Float64Array(3 * STRIPS);
-  const isoSum = new Float64Array(3 * STRIPS + 1);
-  const beamSum = new Float64Array(3 * STRIPS + 1);
-  for (let k = 0; k < 3 * STRIPS; k++) {
-    const strip = k % STRIPS;
-    iso[k] = cf[strip];
-    beam[k] = shade.shaded[strip] ? TRANSMISSION : 1;
-    isoSum[k + 1] = isoSum[k] + iso[k];
-    beamSum[k + 1] = beamSum[k] + beam[k];
+/** The ground's strips from −100 to 199 (the intervals before and after repeat it) as (isotropic, beam) coefficients. */
+class GroundStrips {
+  readonly iso = new Float64Array(3 * STRIPS);
+  readonly beam = new Float64Array(3 * STRIPS);
+  readonly isoSum = new Float64Array(3 * STRIPS + 1);
+  readonly beamSum = new Float64Array(3 * STRIPS + 1);
+  readonly isoMean: number;
+  readonly beamMean: number;
+  /** The latest `see`. */
+  seenIso = 0;
+  seenBeam = 0;
+
+  constructor(cf: Float64Array, shaded: Uint8Array) {
+    for (let k = 0; k < 3 * STRIPS; k++) {
+      const strip = k % STRIPS;
+      this.iso[k] = cf[strip];
+      this.beam[k] = shaded[strip] ? TRANSMISSION : 1;
+      this.isoSum[k + 1] = this.isoSum[k] + this.iso[k];
+      this.beamSum[k + 1] = this.beamSum[k] + this.beam[k];
+    }
+    this.isoMean = this.isoSum[STRIPS] / STRIPS;
+    this.beamMean = this.beamSum[STRIPS] / STRIPS;
   }
-  const cfMean = isoSum[STRIPS] / STRIPS;
-  const beamMean = beamSum[STRIPS] / STRIPS;
-  // The ground seen through an arc from x1 to x2 (in strips; i1, i2 their strips), as (isotropic, beam) coefficients.
-  const seen = { iso: 0, beam: 0 };
-  const see = (x1: number, x2: number, i1: number, i2: number) => {
-    const a = i1 + OFFSET;
-    const b = i2 + OFFSET;
+
+  /** The ground seen through an arc from x1 to x2 (in strips, −100 ≤ i1 ≤ i2 < 200 their strips). */
+  see(x1: number, x2: number, i1: number, i2: number): void {
+    const a = i1 + STRIPS;
+    const b = i2 + STRIPS;
     if (a === b) {
-      seen.iso = iso[a];
-      seen.beam = beam[a];
+      this.seenIso = this.iso[a];
+      this.seenBeam = this.beam[a];
       return;
     }
     const first = i1 + 1 - x1;
     const last = x2 - i2;
-    seen.iso = (first * iso[a] + (isoSum[b] - isoSum[a + 1]) + last * iso[b]) / (x2 - x1);
-    seen.beam = (first * beam[a] + (beamSum[b] - beamSum[a + 1]) + last * beam[b]) / (x2 - x1);
-  };
-  // The front of the row behind: what each of its cells reflects (isotropic, horizon, albedo × iso, albedo × beam).
+    this.seenIso = (first * this.iso[a] + (this.isoSum[b] - this.isoSum[a + 1]) + last * this.iso[b]) / (x2 - x1);
+    this.seenBeam = (first * this.beam[a] + (this.beamSum[b] - this.beamSum[a + 1]) + last * this.beam[b]) / (x2 - x1);
+  }
+
+  seeAll(): void {
+    this.seenIso = this.isoMean;
+    this.seenBeam = this.beamMean;
+  }
+}
+
+/** What each cell of a row's front reflects, 4 per cell: isotropic, horizon, albedo × iso, albedo × beam. */
+function frontReflected(s: Section, tiltRad: number, ground: GroundStrips): Float64Array {
+  const { rowToRow, verticalHeight, clearance, between, horizontalLength } = s;
   const reflected = new Float64Array(CELL_ROWS * 4);
   for (let i = 0; i < CELL_ROWS; i++) {
     const cellX = (horizontalLength * (i + 0.5)) / CELL_ROWS;
@@ -249,25 +253,58 @@ function rearAverage(
     for (let j = startGround; j < 180; j++) {
       let x1 = cellX - cellY / Math.tan((j - startGround) * DEG + down);
       let x2 = cellX - cellY / Math.tan((j + 1 - startGround) * DEG + down);
-      if (Math.abs(x1 - x2) > 0.99 * rowToRow) {
-        seen.iso = cfMean;
-        seen.beam = beamMean;
-      } else {
+      if (Math.abs(x1 - x2) > 0.99 * rowToRow) ground.seeAll();
+      else {
         x1 = (STRIPS * x1) / rowToRow;
         x2 = (STRIPS * x2) / rowToRow;
         while (x1 < 0 || x2 < 0) {
           x1 += STRIPS;
           x2 += STRIPS;
         }
-        see(x1, x2, Math.trunc(x1), Math.trunc(x2));
+        ground.see(x1, x2, Math.trunc(x1), Math.trunc(x2));
       }
-      reflected[o + 2] += ARC_REFLECTED[j] * seen.iso;
-      reflected[o + 3] += ARC_REFLECTED[j] * seen.beam;
+      reflected[o + 2] += ARC_REFLECTED[j] * ground.seenIso;
+      reflected[o + 3] += ARC_REFLECTED[j] * ground.seenBeam;
     }
   }
-  // The back of each cell: sky, the row behind, the ground, and its own beam.
-  const index = (x: number) => Math.min(STRIPS - 1, Math.trunc(x + STRIPS) - STRIPS);
+  return reflected;
+}
+
+/** The share of each cell of the row behind that an arc from x1 to x2 (in row widths) sees, times what it reflects, into `out`. */
+function addRowBehind(x1: number, x2: number, weight: number, reflected: Float64Array, out: Linear): void {
   const tolerance = 0.0001;
+  for (let k = 0; k < CELL_ROWS; k++) {
+    const bottom = k / CELL_ROWS;
+    const top = (k + 1) / CELL_ROWS;
+    let length = 0;
+    if (bottom >= x1 - tolerance && top <= x2 + tolerance) length = top - bottom;
+    else if (bottom <= x1 + tolerance && top >= x2 - tolerance) length = x2 - x1;
+    else if (bottom >= x1 - tolerance && x2 > bottom - tolerance && top >= x2 - tolerance) length = x2 - bottom;
+    else if (bottom <= x1 + tolerance && x1 < top + tolerance && top <= x2 + tolerance) length = top - x1;
+    if (length === 0) continue;
+    const o = k * 4;
+    out[ISO] += weight * length * reflected[o];
+    out[HORIZON] += weight * length * reflected[o + 1];
+    out[ALBEDO_ISO] += weight * length * reflected[o + 2];
+    out[ALBEDO_BEAM] += weight * length * reflected[o + 3];
+  }
+}
+
+/**
+ * SSC's rear irradiance (the average of the six cells' backs), for one hour's geometry, as
+ * coefficients of the sky's parts (added into `out`): sky, the row behind, the ground, its own beam.
+ */
+function rearAverage(
+  s: Section,
+  tiltRad: number,
+  backShade: number,
+  ground: GroundStrips,
+  backIam: number,
+  out: Linear,
+): void {
+  const { rowToRow, verticalHeight, clearance, horizontalLength } = s;
+  const reflected = frontReflected(s, tiltRad, ground);
+  const index = (x: number) => Math.min(STRIPS - 1, Math.trunc(x + STRIPS) - STRIPS);
   for (let i = 0; i < CELL_ROWS; i++) {
     const cellX = (horizontalLength * (i + 0.5)) / CELL_ROWS;
     const cellY = clearance + (verticalHeight * (i + 0.5)) / CELL_ROWS;
@@ -289,30 +326,13 @@ function rearAverage(
         0,
         (diagonal * Math.sin(stopAlpha)) / Math.cos(Math.PI - down - (Math.PI / 2 - stopAlpha) - tiltRad),
       );
-      const w = ARC_GLASS[j] / (x2 - x1) / CELL_ROWS;
-      for (let k = 0; k < CELL_ROWS; k++) {
-        const bottom = k / CELL_ROWS;
-        const top = (k + 1) / CELL_ROWS;
-        let length = 0;
-        if (bottom >= x1 - tolerance && top <= x2 + tolerance) length = top - bottom;
-        else if (bottom <= x1 + tolerance && top >= x2 - tolerance) length = x2 - x1;
-        else if (bottom >= x1 - tolerance && x2 > bottom - tolerance && top >= x2 - tolerance) length = x2 - bottom;
-        else if (bottom <= x1 + tolerance && x1 < top + tolerance && top <= x2 + tolerance) length = top - x1;
-        if (length === 0) continue;
-        const o = k * 4;
-        out[ISO] += w * length * reflected[o];
-        out[HORIZON] += w * length * reflected[o + 1];
-        out[ALBEDO_ISO] += w * length * reflected[o + 2];
-        out[ALBEDO_BEAM] += w * length * reflected[o + 3];
-      }
+      addRowBehind(x1, x2, ARC_GLASS[j] / (x2 - x1) / CELL_ROWS, reflected, out);
     }
     for (let j = startGround; j < 180; j++) {
       let x2 = cellX + cellY / Math.tan((j - startGround) * DEG + down);
       let x1 = cellX + cellY / Math.tan((j + 1 - startGround) * DEG + down);
-      if (Math.abs(x1 - x2) > 0.99 * rowToRow) {
-        seen.iso = cfMean;
-        seen.beam = beamMean;
-      } else {
+      if (Math.abs(x1 - x2) > 0.99 * rowToRow) ground.seeAll();
+      else {
         x1 = (STRIPS * x1) / rowToRow;
         x2 = (STRIPS * x2) / rowToRow;
         while (x1 >= STRIPS || x2 >= STRIPS) {
@@ -324,12 +344,12 @@ function rearAverage(
           x2 += STRIPS;
         }
         // Strips before the row's front are the previous interval's (the same ground).
-        see(x1, x2, index(x1), index(x2));
+        ground.see(x1, x2, index(x1), index(x2));
       }
-      out[ALBEDO_ISO] += (ARC_GLASS[j] * seen.iso) / CELL_ROWS;
-      out[ALBEDO_BEAM] += (ARC_GLASS[j] * seen.beam) / CELL_ROWS;
+      out[ALBEDO_ISO] += (ARC_GLASS[j] * ground.seenIso) / CELL_ROWS;
+      out[ALBEDO_BEAM] += (ARC_GLASS[j] * ground.seenBeam) / CELL_ROWS;
     }
-    const cellShade = Math.min(1, Math.max(0, shade.back * CELL_ROWS - i));
+    const cellShade = Math.min(1, Math.max(0, backShade * CELL_ROWS - i));
     if (cellShade < 1) out[BACK_DIRECT] += ((1 - cellShade) * backIam) / CELL_ROWS;
   }
 }
@@ -378,7 +398,15 @@ export function prepareBifacial(
     const cosBack = -surface.cosAoi[h];
     backCos[h] = cosBack;
     const backIam = cosBack > 0 ? iamSjerpsKoomen(Math.acos(Math.min(1, cosBack))) : 0;
-    rearAverage(section, tilt, shade, cf, backIam, coefficients.subarray(h * COEFFICIENTS, (h + 1) * COEFFICIENTS));
+    const ground = new GroundStrips(cf, shade.shaded);
+    rearAverage(
+      section,
+      tilt,
+      shade.back,
+      ground,
+      backIam,
+      coefficients.subarray(h * COEFFICIENTS, (h + 1) * COEFFICIENTS),
+    );
   }
   return { coefficients, backCos };
 }
