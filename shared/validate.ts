@@ -25,7 +25,12 @@ function describeUnion(schema: TSchema): string {
   }
   if (variants.some((v) => v.type === 'array') && variants.some((v) => v.type === 'number')) {
     const n = variants.find((v) => v.type === 'number') as TSchema;
-    return `must be a number between ${n.minimum} and ${n.maximum}, or an array of 12 such numbers`;
+    const range =
+      n.minimum !== undefined
+        ? `between ${n.minimum} and ${n.maximum}`
+        : `strictly between ${n.exclusiveMinimum} and ${n.exclusiveMaximum}`;
+    const literals = variants.filter((v) => 'const' in v).map((v) => JSON.stringify(v.const));
+    return `must be a number ${range}, or an array of 12 such numbers${literals.map((l) => `, or ${l}`).join('')}`;
   }
   return 'does not match any allowed form';
 }
