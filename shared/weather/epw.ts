@@ -26,9 +26,8 @@ const FIELDS = {
   dhi: { index: 15, missing: 9999 },
   windMs: { index: 21, missing: 999 },
 } as const;
-/** Snow depth (cm) and albedo: read as given (999 = missing), for PVWatts v8 to judge each value. */
+/** Snow depth, cm, read as given (999 = missing) for PVWatts v8 to judge each value; its albedo field is not read, as SSC does not. */
 const SNOW_DEPTH_INDEX = 30;
-const ALBEDO_INDEX = 32;
 
 const NAMES: Record<keyof typeof FIELDS, string> = {
   month: 'Month',
@@ -90,7 +89,6 @@ export function parseEpw(text: string): SamCsvData {
     windMs: new Float64Array(HOURS),
     pressureMbar: new Float64Array(HOURS),
     snowDepthCm: new Float64Array(HOURS),
-    albedo: new Float64Array(HOURS),
   };
   const lenient = (raw: string | undefined): number =>
     (raw ?? '').trim() === '' ? Number.NaN : Number((raw ?? '').trim());
@@ -135,12 +133,11 @@ export function parseEpw(text: string): SamCsvData {
     out.pressureMbar[h] = value('pressurePa', 30_000, 110_000) / 100;
     out.windMs[h] = value('windMs', 0, 100);
     out.snowDepthCm[h] = lenient(cells[SNOW_DEPTH_INDEX]);
-    out.albedo[h] = lenient(cells[ALBEDO_INDEX]);
     h++;
   }
   if (h !== HOURS)
     throw new WeatherFileError(last, `${LEAP_HOURS} rows but Feb 29 has ${LEAP_HOURS - h} hours, not 24`);
-  return { ...location, windHeightM: EPW_WIND_HEIGHT_M, ...out };
+  return { ...location, windHeightM: EPW_WIND_HEIGHT_M, albedo: null, ...out };
 }
 
 export function weatherYearFromEpw(data: SamCsvData): WeatherYear {
