@@ -47,6 +47,22 @@ export const OPTIMIZATION_EVENTS = ['evaluation', 'improved', 'finished'] as con
 export type OptimizationEventName = (typeof OPTIMIZATION_EVENTS)[number];
 
 /**
+ * A parent of variant scenarios (a sweep, an optimization): the kinds, which name its table
+ * (`<kind>s`), its event log (`<kind>_events`), its variants' column (`<kind>_id`) and its channel.
+ */
+export const PARENT_KINDS = ['sweep', 'optimization'] as const;
+export type ParentKind = (typeof PARENT_KINDS)[number];
+
+/**
+ * An optimization's status is stored; a sweep's is derived from its variants' (server/routes/
+ * sweeps.route.ts). A sweep ends when its last variant does: that is a fact of the counts. An
+ * optimization ends when its search step decides no round is left (converged, or out of budget),
+ * or when it is cancelled; no count of its evaluations can tell either, so the step stores it.
+ */
+export const OPTIMIZATION_STATUSES = ['running', 'succeeded', 'cancelled'] as const;
+export type OptimizationStatus = (typeof OPTIMIZATION_STATUSES)[number];
+
+/**
  * What one calculation job came to (the worker's handler returns it, and pg-boss stores it as the
  * job's output). A job that throws instead is retried by pg-boss.
  * - `succeeded`: the result is saved; `saved` false when another attempt had saved it first.

@@ -3,10 +3,10 @@
 // optimization finishes having tried exactly the points, in the same order, that the engine-direct
 // search tries: no point twice, no round lost or written twice, one `finished`.
 import t from 'tap';
-import { bestIndex } from '../shared/optimize.search.ts';
+import { bestIndex } from '../shared/optimizations.search.ts';
 import { killAll } from './helpers/faults.ts';
 import { getJson, postJson } from './helpers/http.ts';
-import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimize.problems.ts';
+import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimizations.problems.ts';
 import type { Proc } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';

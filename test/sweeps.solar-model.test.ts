@@ -2,11 +2,11 @@
 // by JSON pointer like any input, each variant calculates with its model; an optimization's
 // variables are numbers, so it searches bifaciality or albedo with the model set in its base.
 import t from 'tap';
-import { expandSweep } from '../server/sweeps.expand.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
-import { planOptimization, pointInputs } from '../shared/optimizations.plan.ts';
+import { evaluationInputs, planOptimization } from '../shared/optimizations.plan.ts';
 import type { OptimizationRequest } from '../shared/schemas/optimization.ts';
 import type { SweepRequest } from '../shared/schemas/sweep.ts';
+import { planSweep } from '../shared/sweeps.plan.ts';
 import { calculate } from '../worker/engine/index.ts';
 
 const base = { site: { latitude: 35.2, longitude: -101.8 }, start_year: 2027, wind: { capacity_mw: 0 } };
@@ -20,7 +20,7 @@ t.test('a sweep varies the model: each variant is valid and calculates with its 
     base,
     vary: [{ path: '/solar/model', values: ['pvwatts_v5', 'pvwatts_v8'] }],
   } as unknown as SweepRequest;
-  const expansion = expandSweep(request, { maxVariants: 100, seed: 42 });
+  const expansion = planSweep(request, { maxVariants: 100, seed: 42 });
   t.ok(expansion.ok, JSON.stringify(expansion.ok ? [] : expansion.errors));
   if (!expansion.ok) return;
   const [v5, v8] = expansion.plan.variants;
@@ -33,7 +33,7 @@ t.test('a sweep varies the model: each variant is valid and calculates with its 
 
 t.test('a sweep of bifaciality on v8; on v5 its variants are refused, naming the field', async (t) => {
   const vary = [{ path: '/solar/bifaciality', values: [0, 0.7] }];
-  const v8 = expandSweep({ name: 'b', base: { ...base, solar: { array_type: 'single_axis' } }, vary } as never, {
+  const v8 = planSweep({ name: 'b', base: { ...base, solar: { array_type: 'single_axis' } }, vary } as never, {
     maxVariants: 100,
     seed: 42,
   });
@@ -42,7 +42,7 @@ t.test('a sweep of bifaciality on v8; on v5 its variants are refused, naming the
     const [mono, bi] = v8.plan.variants.map((v) => solarMwh(v.inputs));
     t.ok(bi > mono * 1.02, `bifacial gains ${((bi / mono - 1) * 100).toFixed(1)} %`);
   }
-  const v5 = expandSweep({ name: 'b', base: { ...base, solar: { model: 'pvwatts_v5' } }, vary } as never, {
+  const v5 = planSweep({ name: 'b', base: { ...base, solar: { model: 'pvwatts_v5' } }, vary } as never, {
     maxVariants: 100,
     seed: 42,
   });
@@ -64,7 +64,7 @@ t.test('an optimization searches bifaciality on v8, the model in its base', asyn
   const r = planOptimization(request, 7);
   t.ok(r.ok, JSON.stringify(r.ok ? [] : r.errors));
   if (!r.ok) return;
-  const point = pointInputs(r.plan, [0.6], '#0');
+  const point = evaluationInputs(r.plan, [0.6], '#0');
   t.ok(point.ok);
   if (point.ok) t.same([point.value.solar.model, point.value.solar.bifaciality], ['pvwatts_v8', 0.6]);
 });

@@ -16,7 +16,7 @@ import {
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
-import { afterEvaluation } from './optimize.step.ts';
+import { afterEvaluation } from './optimizations.step.ts';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
@@ -57,7 +57,7 @@ const inflight = new Set<Promise<unknown>>();
  */
 async function track(job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
   const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted }, job, loop).then(async (outcome) => {
-    if (outcome.outcome !== 'given back') await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+    if (outcome.outcome !== 'given back') await afterEvaluation({ db, boss, config }, job.data.scenario_id);
     return outcome;
   });
   inflight.add(run);
@@ -139,7 +139,7 @@ async function startQueue(): Promise<void> {
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => {
         await failExhausted(db, job, config.jobRetryLimit);
-        await afterEvaluation({ pool, boss, config }, job.data.scenario_id);
+        await afterEvaluation({ db, boss, config }, job.data.scenario_id);
       },
     );
     logger.info(

@@ -73,7 +73,7 @@ export const ListQuery = Type.Object({
   sweep_id: Type.Optional(
     Type.Union([Type.String({ format: 'uuid' }), Type.Literal('none')], {
       description: "Only this sweep's variants; `none`: only single scenarios (outside any sweep or optimization).",
-      errorMessage: 'must be a UUID, or none (only scenarios outside any sweep)',
+      errorMessage: 'must be a UUID, or none (only single scenarios: no sweep variant, no optimization evaluation)',
     }),
   ),
   q: Type.Optional(

@@ -6,8 +6,17 @@
 // principal, income tax) is a positive amount of money paid; income_tax is
 // negative when it is a benefit. Cash-flow fields that are results
 // (ebitda, cfads, equity_cash_flow) are signed cash to the owner.
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  type Static,
+  type TNull,
+  type TNumber,
+  type TOptional,
+  type TSchema,
+  type TUnion,
+  Type,
+} from '@sinclair/typebox';
 import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
+import { KPIS, type KpiDefinition } from '../kpis.ts';
 
 export { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
@@ -185,68 +194,29 @@ export const RevenueBreakdown = Type.Object(
   { additionalProperties: false, description: 'Lifetime revenue (undiscounted sum of nominal money).' },
 );
 
+type KpiSchema<D extends KpiDefinition> = D['presence'] extends 'always'
+  ? TNumber
+  : D['presence'] extends 'nullable'
+    ? TUnion<[TNumber, TNull]>
+    : TOptional<TNumber>;
+
+/** One KPI's schema, from its registry entry (shared/kpis.ts), with its direction as `x-better`. */
+function kpiSchema<D extends KpiDefinition>(d: D): KpiSchema<D> {
+  const number = d.year ? Type.Integer({ minimum: 0, maximum: YEARS }) : Type.Number();
+  const annotated = { description: d.description, 'x-better': d.better ?? 'none' };
+  if (d.presence === 'always') return Type.Number(annotated) as KpiSchema<D>;
+  if (d.presence === 'nullable') return Type.Union([number, Type.Null()], annotated) as KpiSchema<D>;
+  return Type.Optional(Type.Number(annotated)) as unknown as KpiSchema<D>;
+}
+
+type KpiProperties = { -readonly [K in keyof typeof KPIS]: KpiSchema<(typeof KPIS)[K]> };
+
 export const Kpis = Type.Object(
-  {
-    project_npv: Money(
-      'NPV at the nominal discount rate of the unlevered after-tax project cash flow: −installed cost, then EBITDA − tax rate × (EBITDA − depreciation).',
-    ),
-    equity_npv: Money('NPV at the nominal discount rate of equity_cash_flow, years 0–25.'),
-    project_irr: Nullable(
-      Type.Number(),
-      "IRR of the unlevered after-tax project cash flow, as a fraction (0.08 = 8 %). Null if none. SAM's headline after-tax IRR is the equity one (equity_irr).",
-    ),
-    equity_irr: Nullable(Type.Number(), 'IRR of equity_cash_flow, as a fraction. Null if none.'),
-    lcoe_nominal: Nullable(
-      Type.Number(),
-      'Nominal LCOE per MWh: (installed cost + NPV of O&M at the nominal rate) / NPV of delivered energy at the nominal rate. Null without energy.',
-    ),
-    lcoe_real: Nullable(
-      Type.Number(),
-      'Real LCOE per MWh (start-year money): the same costs / NPV of delivered energy at the real rate. Null without energy.',
-    ),
-    min_dscr: Nullable(Type.Number(), 'Lowest DSCR over the years with debt service. Null without debt.'),
-    average_dscr: Nullable(Type.Number(), 'Mean DSCR over the years with debt service. Null without debt.'),
-    payback_year: Nullable(
-      ProjectYear('Project year'),
-      'First project year (0–25) in which cumulative_equity_cash_flow ≥ 0. Null if never.',
-    ),
-    energy_p50_mwh: Type.Number({ description: 'Mean of the 25 annual delivered energies, MWh (normal: P50 = mean).' }),
-    energy_p90_mwh: Type.Number({
-      description:
-        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σ_model from `uncertainty`; σ_interannual from the simulated years (synthetic weather), the spread of the real years (weather.years, wind_resource.years), or `uncertainty` for one measured year. See docs/methodology.md (P50 and P90) and docs/resource.md.',
-    }),
-    energy_p90_10y_mwh: Type.Number({
-      description: '10-year-average P90: P50 − 1.2816 × √((σ_interannual / √10)² + σ_model²), MWh.',
-    }),
-    solved_ppa_price_per_mwh: Nullable(
-      Type.Number(),
-      'The year-1 PPA price solved for finance.target_equity_irr_percent (market.ppa_price_per_mwh = "solve"). Null otherwise.',
-    ),
-    storage_cycles_year1: Type.Optional(
-      Type.Number({ minimum: 0, description: 'Battery: equivalent full cycles in year 1. With a battery only.' }),
-    ),
-    curtailment_percent: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description: 'Curtailed energy with the battery, % of the plant’s output, all years. With a battery only.',
-      }),
-    ),
-    curtailment_recovered_mwh: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description: 'Energy the limit would curtail that the battery stored instead, all years, MWh.',
-      }),
-    ),
-    storage_revenue: Type.Optional(
-      Money(
-        "The battery's own contribution to revenue, all years: revenue with it − revenue of the same plant without it.",
-      ),
-    ),
-  },
+  Object.fromEntries(Object.entries(KPIS).map(([name, d]) => [name, kpiSchema(d)])) as unknown as KpiProperties,
   {
     additionalProperties: false,
     description:
-      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n.',
+      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n. `x-better` says whether a higher or a lower value is better.',
   },
 );
 

@@ -9,7 +9,7 @@ import { solvePpaPrice } from './finance.solve.ts';
 import { financeModel } from './finance.ts';
 import { generationProfiles, type ProgressReporter } from './generation.ts';
 import { prepareMarket } from './market.ts';
-import { type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
+import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
 import type { ProfileCache } from './profiles.ts';
 import { storageKpis } from './storage.plant.ts';
 import { windRose } from './wind.rose.ts';
@@ -84,6 +84,8 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
       finance.kpis,
       storageKpis(battery, market, plant.storage, curtailedWithout, producedWithout, ppaYear1),
     );
+  } else {
+    finance.kpis.curtailment_percent = curtailmentPercent(plant);
   }
   checkFinite(finance);
   const rose = windRose(inputs);

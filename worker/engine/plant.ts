@@ -34,6 +34,8 @@ export interface PlantYears {
   /** The battery's hours and years, when there is one. */
   storage?: StorageYears;
   storageContext?: { battery: StorageInputs; curtailedWithout: Float64Array; producedWithout: Float64Array };
+  /** Each year's energy curtailed at the limit before any battery, MWh. */
+  curtailedMwh: Float64Array;
 }
 
 /** Arrays of 25 × 8,760 that the hourly results are written into (every hour is written). */
@@ -68,10 +70,11 @@ export function operateYears(
       solarMwh: new Float64Array(YEARS),
       windMwh: new Float64Array(YEARS),
     },
+    curtailedMwh: new Float64Array(YEARS),
   };
   const marketOut = emptyMarketYear();
   const perYear = (progress.to - progress.from) / YEARS;
-  const curtailed = new Float64Array(YEARS);
+  const curtailed = out.curtailedMwh;
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     curtailed[i] = hybridYear(
@@ -122,6 +125,17 @@ export function operateYears(
   }
   if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
   return out;
+}
+
+/** Without a battery: the energy curtailed at the limit, % of the output before it, all years. */
+export function curtailmentPercent(plant: PlantYears): number {
+  let curtailed = 0;
+  let produced = 0;
+  for (let i = 0; i < YEARS; i++) {
+    curtailed += plant.curtailedMwh[i];
+    produced += plant.curtailedMwh[i] + plant.energy.solarMwh[i] + plant.energy.windMwh[i];
+  }
+  return produced > 0 ? (100 * curtailed) / produced : 0;
 }
 
 /** Each year's solar + wind output before the limit: delivered + curtailed. */

@@ -12,7 +12,7 @@
 // albedo × isotropic sky, albedo × (beam + circumsolar) on the ground, the back's own beam and
 // circumsolar), computed once per scenario from the geometry alone.
 import type { SurfaceGeometry } from './solar.tracking.ts';
-import type { HourlySunGeometry } from './solar-position.ts';
+import type { HourlySunGeometry } from './solar.position.ts';
 
 const DEG = Math.PI / 180;
 /** The share of the beam a module lets through to the ground below it (SSC: 0.013). */

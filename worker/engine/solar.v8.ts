@@ -32,7 +32,7 @@ import {
   V8_MODULES,
 } from './solar.v8.module.ts';
 import { type PerezSky, perezSky, type SkyParts, skyParts } from './solar.v8.perez.ts';
-import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
 
 type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year'>;
 export type AlbedoChoice = number | number[] | 'weather_file';
