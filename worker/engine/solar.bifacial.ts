@@ -11,8 +11,9 @@
 // daylight hour's rear irradiance is kept as five coefficients of (isotropic sky, horizon band,
 // albedo × isotropic sky, albedo × (beam + circumsolar) on the ground, the back's own beam and
 // circumsolar), computed once per scenario from the geometry alone.
-import type { SurfaceGeometry } from './solar.tracking.ts';
+
 import type { HourlySunGeometry } from './solar.position.ts';
+import type { SurfaceGeometry } from './solar.tracking.ts';
 
 const DEG = Math.PI / 180;
 /** The share of the beam a module lets through to the ground below it (SSC: 0.013). */

@@ -13,6 +13,7 @@
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { type BifacialModel, prepareBifacial, rearIrradiance } from './solar.bifacial.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
 import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import { SnowCover } from './solar.snow.ts';
 import { type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
@@ -32,7 +33,6 @@ import {
   V8_MODULES,
 } from './solar.v8.module.ts';
 import { type PerezSky, perezSky, type SkyParts, skyParts } from './solar.v8.perez.ts';
-import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
 
 type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year'>;
 export type AlbedoChoice = number | number[] | 'weather_file';
