@@ -52,6 +52,14 @@ const ARC_GLASS = Float64Array.from(ARC, (w, j) => w * MARION[j]);
 /** What the glass reflects of what arc j brings: 1 − M (1 − r0). */
 const ARC_REFLECTED = Float64Array.from(ARC, (w, j) => w * (1 - MARION[j] * (1 - R0)));
 
+/** sin and cos of whole degrees 0…181, for the arcs (angle sums instead of a tangent per arc). */
+const SIN_DEG = Float64Array.from({ length: 182 }, (_, k) => Math.sin(k * DEG));
+const COS_DEG = Float64Array.from({ length: 182 }, (_, k) => Math.cos(k * DEG));
+
+/** cot(k° + a), from sin a and cos a. */
+const cotPlus = (k: number, sinA: number, cosA: number) =>
+  (COS_DEG[k] * cosA - SIN_DEG[k] * sinA) / (SIN_DEG[k] * cosA + COS_DEG[k] * sinA);
+
 /** Sjerps-Koomen's incidence modifier of glass, relative to normal incidence. */
 function iamSjerpsKoomen(incidenceRad: number): number {
   if (incidenceRad === 0) return 1;
@@ -251,9 +259,11 @@ function frontReflected(s: Section, tiltRad: number, ground: GroundStrips): Floa
       reflected[o] += ARC_REFLECTED[j];
       if (stopIso - j <= horBright) reflected[o + 1] += ARC_REFLECTED[j] / HORIZON_BAND;
     }
+    const sinDown = Math.sin(down);
+    const cosDown = Math.cos(down);
     for (let j = startGround; j < 180; j++) {
-      let x1 = cellX - cellY / Math.tan((j - startGround) * DEG + down);
-      let x2 = cellX - cellY / Math.tan((j + 1 - startGround) * DEG + down);
+      let x1 = cellX - cellY * cotPlus(j - startGround, sinDown, cosDown);
+      let x2 = cellX - cellY * cotPlus(j + 1 - startGround, sinDown, cosDown);
       if (Math.abs(x1 - x2) > 0.99 * rowToRow) ground.seeAll();
       else {
         x1 = (STRIPS * x1) / rowToRow;
@@ -318,20 +328,25 @@ function rearAverage(
       out[ISO] += ARC_GLASS[j] / CELL_ROWS;
       if (stopIso - j <= horBright) out[HORIZON] += ARC_GLASS[j] / HORIZON_BAND / CELL_ROWS;
     }
-    const diagonal = (rowToRow - cellX) / Math.cos(down);
+    const sinDown = Math.sin(down);
+    const cosDown = Math.cos(down);
+    const diagonal = (rowToRow - cellX) / cosDown;
+    // Arc j looks (up + down) − (j − stopIso)° below the top of the row behind: its ends on that row
+    // are diagonal × sin(A − k°) / sin(tilt − up + k°), A = up + down, k = j − stopIso (and k + 1).
+    const sinA = Math.sin(up + down);
+    const cosA = Math.cos(up + down);
+    const sinB = Math.sin(tiltRad - up);
+    const cosB = Math.cos(tiltRad - up);
+    const onRowBehind = (k: number) =>
+      (diagonal * (sinA * COS_DEG[k] - cosA * SIN_DEG[k])) / (sinB * COS_DEG[k] + cosB * SIN_DEG[k]);
     for (let j = stopIso; j < startGround; j++) {
-      const startAlpha = -(j - stopIso) * DEG + up + down;
-      const stopAlpha = -(j + 1 - stopIso) * DEG + up + down;
-      const x2 = (diagonal * Math.sin(startAlpha)) / Math.cos(Math.PI - down - (Math.PI / 2 - startAlpha) - tiltRad);
-      const x1 = Math.max(
-        0,
-        (diagonal * Math.sin(stopAlpha)) / Math.cos(Math.PI - down - (Math.PI / 2 - stopAlpha) - tiltRad),
-      );
+      const x2 = onRowBehind(j - stopIso);
+      const x1 = Math.max(0, onRowBehind(j + 1 - stopIso));
       addRowBehind(x1, x2, ARC_GLASS[j] / (x2 - x1) / CELL_ROWS, reflected, out);
     }
     for (let j = startGround; j < 180; j++) {
-      let x2 = cellX + cellY / Math.tan((j - startGround) * DEG + down);
-      let x1 = cellX + cellY / Math.tan((j + 1 - startGround) * DEG + down);
+      let x2 = cellX + cellY * cotPlus(j - startGround, sinDown, cosDown);
+      let x1 = cellX + cellY * cotPlus(j + 1 - startGround, sinDown, cosDown);
       if (Math.abs(x1 - x2) > 0.99 * rowToRow) ground.seeAll();
       else {
         x1 = (STRIPS * x1) / rowToRow;
