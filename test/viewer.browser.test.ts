@@ -298,6 +298,11 @@ t.test(
 
       // The sweep form counts its variants before posting.
       await page.goto(`${base}/`);
+      const offered = await page.$$eval('#p0-path option', (os) => os.map((o) => o.getAttribute('value') ?? ''));
+      t.ok(
+        offered.includes('/solar/model') && offered.includes('/solar/bifaciality'),
+        'a sweep may vary the solar model and bifaciality',
+      );
       await page.selectOption('#p0-path', '/solar/capacity_mw_dc');
       await page.fill('#p0-values', '10, 20, 30');
       await page.selectOption('#p1-path', '/grid/export_limit_mw');
