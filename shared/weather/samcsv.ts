@@ -311,6 +311,30 @@ export function parseSamCsv(text: string): SamCsvData {
   };
 }
 
+/**
+ * The minute of an hourly SAM CSV file's time stamps when it has a Minute column (NSRDB PSM3: 30),
+ * else null. SSC reads such a file as instantaneous values at those minutes, where a file without
+ * the column is hour means (PVWatts v8 follows it: worker/engine/solar.v8.ts). A file that cannot be
+ * read, or is not hourly, is null: its errors are the parser's to report.
+ */
+export function hourlyFileMinute(text: string): number | null {
+  try {
+    const body = text.replace(/^\uFEFF/, '');
+    const head = body.slice(0, 4096).split(/\r?\n/);
+    const header = readHeader(head);
+    const names = head[2].split(',').map(normName);
+    const minute = findIndex(names, ['minute', 'min']);
+    if (minute < 0) return null;
+    const first = 3 + (header.hasUnits ? 1 : 0);
+    const lines = body.split('\n').length;
+    const rows = [HOURS, LEAP_HOURS].some((n) => Math.abs(lines - first - n) <= 2);
+    const value = Number(head[first]?.split(',')[minute]);
+    return rows && Number.isFinite(value) && value >= 0 && value < 60 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface FromSamCsvOptions {
   /** The scenario's wind_height_m, which overrides the file's. */
   windHeightM?: number;

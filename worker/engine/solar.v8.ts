@@ -11,6 +11,7 @@
 // The sun, the surface's orientation and the Perez sky are v5's (solar-position.ts,
 // solar.tracking.ts, solar.irradiance.ts): SSC computes them with the same code in both models.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { hourlyFileMinute } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { type BifacialModel, prepareBifacial, rearIrradiance } from './solar.bifacial.ts';
 import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
@@ -34,8 +35,21 @@ import {
 } from './solar.v8.module.ts';
 import { type PerezSky, perezSky, type SkyParts, skyParts } from './solar.v8.perez.ts';
 
-type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year'>;
+type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year' | 'weather'>;
 export type AlbedoChoice = number | number[] | 'weather_file';
+
+/**
+ * SSC reads a weather file with a Minute column as instantaneous values at that minute of each hour
+ * (NSRDB PSM3: :30): so does v8, when every file of the scenario is such an hourly SAM CSV file.
+ */
+function instantaneous(inputs: SolarInputs): { instantMinute?: number } {
+  const w = inputs.weather;
+  const files = w.source === 'sam_csv' ? [w] : w.source === 'years' ? w.years : [];
+  if (files.length === 0 || files.some((f) => f.source !== 'sam_csv')) return {};
+  const minutes = new Set(files.map((f) => hourlyFileMinute(f.text)));
+  const [minute] = minutes;
+  return minutes.size === 1 && minute !== null && minute !== undefined ? { instantMinute: minute } : {};
+}
 
 /** SSC's albedo where the chosen one is not valid: on snow (with the snow model on) and without. */
 export const ALBEDO_DEFAULT = 0.2;
@@ -106,6 +120,7 @@ export function prepareSolarV8(
     timezoneHours: inputs.site.timezone_offset_hours,
     year: inputs.start_year,
     horizonDeg: SPA_SUNRISE_DEG,
+    ...instantaneous(inputs),
   }),
 ): SolarV8Model {
   const { site, solar } = inputs;
