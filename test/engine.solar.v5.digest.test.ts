@@ -67,3 +67,12 @@ for (const [name, overrides, digest] of CASES) {
     t.equal(sha, digest);
   });
 }
+
+t.test('stored inputs without a model (written before v8) calculate as v5', async (t) => {
+  const v5 = resolvedInputs({ solar: { model: 'pvwatts_v5' } });
+  const { model: _model, ...solar } = v5.solar;
+  const sha = createHash('sha256')
+    .update(JSON.stringify(calculate({ ...v5, solar: solar as typeof v5.solar })))
+    .digest('hex');
+  t.equal(sha, CASES[0][2]);
+});

@@ -91,7 +91,9 @@ export function generationProfiles(
  */
 function prepareSolarModel(inputs: ResolvedInputs): SolarModel | SolarV8Model | null {
   const unit = perUnit(inputs, 'solar');
-  if (inputs.solar.model === 'pvwatts_v5') return prepareSolar(unit);
+  // Stored inputs without a model were written before v8 existed (sql/0009_solar_model.sql marks
+  // them; an old web process during a rolling deploy could still write one): they are v5.
+  if (inputs.solar.model !== 'pvwatts_v8') return prepareSolar(unit);
   return prepareSolarV8(unit, inputs.solar.capacity_mw_dc * 1000);
 }
 

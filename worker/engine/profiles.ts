@@ -53,7 +53,7 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
   };
   const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
   // PVWatts v8 lays out rows from the plant's size: the layout joins its key instead of the size.
-  const v8 = solar.model !== 'pvwatts_v5';
+  const v8 = solar.model === 'pvwatts_v8';
   const layout = v8 ? v8LayoutKey(solar) : undefined;
   const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
   return {
