@@ -143,6 +143,12 @@ export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
     });
   }
   if (out.length === 0) snowDepthErrors(v, out);
+  if (v.solar.albedo === 'weather_file' && (w.source === 'synthetic' || w.source === 'supplied')) {
+    out.push({
+      path: '/solar/albedo',
+      message: `"weather_file" reads the weather file's albedo column; ${w.source} weather has no file`,
+    });
+  }
   windResourceErrors(v, out);
   layoutErrors(v, out);
 }

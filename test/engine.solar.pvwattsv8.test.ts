@@ -224,14 +224,15 @@ t.test('AlbedoTest: the weather file, one value or twelve, and SSC defaults wher
   const m = albedoOf(monthly, false);
   t.same([m[0], m[1776], m[3228]], [0.1, 0.3, 0.5], 'twelve values, by month');
   // What SSC would replace by its defaults, we refuse (the scenario validator: a 400 naming the field).
-  const errors = (albedo: unknown) => {
-    const r = validateScenario({ name: 'x', site: { latitude: 35, longitude: -100 }, solar: { albedo } });
+  const errors = (albedo: unknown, weather: unknown = { source: 'sam_csv', text: PHOENIX }) => {
+    const r = validateScenario({ name: 'x', site: { latitude: 35, longitude: -100 }, weather, solar: { albedo } });
     return r.ok ? [] : r.errors.map((e) => e.path);
   };
   t.ok(errors(1).every((p) => p.startsWith('/solar/albedo')) && errors(1).length > 0, 'albedo 1 is refused');
   t.ok(errors([1, 2, 0.3, 4, 5, 6, 7, 8, 9, 0, 91, 92]).length > 0, 'monthly values outside (0, 1) are refused');
   t.ok(errors([0.2, 0.2]).length > 0, 'two values are refused');
   t.same([errors(0.45), errors(monthly), errors('weather_file')], [[], [], []], 'valid choices pass');
+  t.same(errors('weather_file', { source: 'synthetic' }), ['/solar/albedo'], 'the weather file’s, without a file');
 });
 
 t.test(

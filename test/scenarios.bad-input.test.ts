@@ -155,6 +155,12 @@ const cases: Case[] = [
     paths: ['/solar/albedo'],
   },
   {
+    name: 'the weather file’s albedo on synthetic weather',
+    body: json({ ...valid, solar: { albedo: 'weather_file' } }),
+    status: 400,
+    paths: ['/solar/albedo'],
+  },
+  {
     name: 'the snow model on synthetic weather',
     body: json({ ...valid, solar: { snow_model: true } }),
     status: 400,

@@ -250,7 +250,7 @@ export const Solar = Obj(
     albedo: Type.Optional(
       Type.Union([AlbedoValue, Type.Array(AlbedoValue, { minItems: 12, maxItems: 12 }), Type.Literal('weather_file')], {
         description:
-          'pvwatts_v8: the ground\'s albedo, strictly between 0 and 1: one value, 12 monthly values (January first), or "weather_file" for the file\'s albedo column where it is valid (else 0.2, or 0.6 on snow with snow_model). Default: site.albedo.',
+          "pvwatts_v8: the ground's albedo, strictly between 0 and 1: one value, 12 monthly values (January first), or \"weather_file\" for the weather file's albedo column where it is valid (else 0.2, or 0.6 on snow with snow_model; EPW files' albedo is not read, as in SSC). Default: site.albedo.",
       }),
     ),
     ground_clearance_m: Num(
