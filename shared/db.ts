@@ -7,7 +7,7 @@ import { hasQueryInFlight } from './pg.internals.ts';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 
-export interface ScenariosTable {
+interface ScenariosTable {
   id: string;
   name: string;
   status: ColumnType<ScenarioStatus, ScenarioStatus | undefined, ScenarioStatus>;
@@ -35,7 +35,7 @@ export interface ScenariosTable {
   totals: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
-export interface ScenarioEventsTable {
+interface ScenarioEventsTable {
   scenario_id: string;
   seq: number;
   name: ScenarioEventName;
@@ -43,7 +43,7 @@ export interface ScenarioEventsTable {
   created_at: Generated<Date>;
 }
 
-export interface ScenarioResultsTable {
+interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
   statements_gzip: Buffer | null;
@@ -62,7 +62,7 @@ interface ParentColumns {
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-export interface SweepsTable extends ParentColumns {
+interface SweepsTable extends ParentColumns {
   base: Json<unknown>;
   vary: Json<unknown>;
   combine: 'grid' | 'zip';
@@ -71,7 +71,7 @@ export interface SweepsTable extends ParentColumns {
   total: number;
 }
 
-export interface OptimizationsTable extends ParentColumns {
+interface OptimizationsTable extends ParentColumns {
   request: Json<unknown>;
   status: ColumnType<OptimizationStatus, OptimizationStatus | undefined, OptimizationStatus>;
   rounds: ColumnType<number, number | undefined, number>;
@@ -101,7 +101,7 @@ export type ScenarioRow = Omit<Selectable<ScenariosTable>, 'variant_values' | 'o
 export type EventRow = Selectable<ScenarioEventsTable>;
 export type Db = Kysely<Database>;
 
-export interface PoolOptions {
+interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;

@@ -177,6 +177,103 @@ export const KPIS = {
     presence: 'optional',
     card: true,
   },
+  hourly_match_percent: {
+    label: 'Hourly match (% of load)',
+    description:
+      "Load served hour by hour, energy-weighted: Σ delivered ÷ Σ load, %, all years (HOPP's capacity_factor_load; the 24/7 score). Delivered each hour = min(load, plant + discharge − charge from the plant). With a load only.",
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
+  annual_match_percent: {
+    label: 'Annual match (% of load)',
+    description:
+      'min(100, Σ plant output ÷ Σ load), %, all years: the volume match, for contrast with the hourly one. With a load only.',
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+  },
+  cfe_percent: {
+    label: 'Carbon-free energy (% of load)',
+    description:
+      "(Σ clean delivered + Σ grid clean share × unmet) ÷ Σ load, %, all years. Energy the battery charged from the grid is never clean; the battery's losses and discharge take from its clean and grid parts in proportion (docs/load.md). With a load only.",
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
+  availability_year_percent: {
+    label: 'Availability, worst year (%)',
+    description:
+      'Delivered ÷ load of the worst operating year, % (energy basis, each hour capped at its load). With a load only.',
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+  },
+  availability_worst_month_percent: {
+    label: 'Availability, worst month (%)',
+    description: 'Delivered ÷ load of the worst calendar month of any year, % (energy basis). With a load only.',
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+  },
+  availability_peak_percent: {
+    label: 'Availability, peak block (%)',
+    description: "Delivered ÷ load in the contract's peak hours of the worst year, % (energy basis). With a load only.",
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+  },
+  hours_load_met_percent: {
+    label: 'Hours load met (%)',
+    description:
+      "Hours in which delivered ≥ 95 % of the load, % of all hours, all years (HOPP's time_load_met). With a load only.",
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+  },
+  unmet_mwh_year1: {
+    label: 'Unmet load, year 1 (MWh)',
+    description: "Load not delivered in year 1, MWh: the buyer's backup from the grid. With a load only.",
+    format: 'energy',
+    better: 'lower',
+    presence: 'optional',
+    card: true,
+  },
+  excess_mwh_year1: {
+    label: 'Excess, year 1 (MWh)',
+    description: 'Output above the load in year 1 (sold or curtailed), MWh. With a load only.',
+    format: 'energy',
+    better: null,
+    presence: 'optional',
+  },
+  lcod_nominal: {
+    label: 'LCOD nominal / MWh',
+    description:
+      'Levelised cost of the energy delivered to the load: the costs of LCOE (installed cost + NPV of the owner’s costs at the nominal rate) ÷ NPV of the MWh delivered to the load. With a load that is served only.',
+    format: 'price',
+    better: 'lower',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
+  buyer_cost_per_mwh: {
+    label: "Buyer's cost / MWh of load",
+    description:
+      'What the buyer pays per MWh of its load, levelised at the nominal rate: NPV of (contract payments + backup purchases at the backup price) ÷ NPV of the load. With a load only.',
+    format: 'price',
+    better: 'lower',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
 } as const satisfies Record<string, KpiDefinition>;
 
 export type KpiName = keyof typeof KPIS;

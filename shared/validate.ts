@@ -7,6 +7,7 @@ import { pointerText } from './json.pointer.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
+import { loadErrors } from './validate.load.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
 
@@ -117,6 +118,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
   }
   if (v.storage) storageErrors(v.storage, out);
+  loadErrors(v, out);
   const curve = v.wind.turbine.power_curve;
   if (curve) {
     for (let i = 1; i < curve.length; i++) {

@@ -65,6 +65,23 @@ export const AnnualEnergy = Type.Object(
       Type.Integer({ minimum: 0, description: 'Battery banks replaced in the year.' }),
     ),
     curtailed_without_storage_mwh: Mwh('Energy the export limit would curtail without the battery.'),
+    load_mwh: Mwh("The buyer's load. With a load only (docs/load.md)."),
+    delivered_to_load_mwh: Mwh('Energy delivered to the load: Σ min(load, plant + discharge − charge from the plant).'),
+    unmet_mwh: Mwh("Load not delivered: the buyer's backup from the grid."),
+    excess_mwh: Mwh('Output above the load, sold or curtailed.'),
+    excess_sold_mwh: Mwh('Of the excess, MWh sold at the merchant price (0 with excess "curtail").'),
+    availability_year_percent: Mwh('Delivered ÷ load over the year, %.'),
+    availability_month_percent: Type.Optional(
+      Type.Array(Type.Number({ minimum: 0 }), {
+        minItems: 12,
+        maxItems: 12,
+        description: 'Delivered ÷ load of each calendar month, %, January first.',
+      }),
+    ),
+    availability_peak_percent: Mwh("Delivered ÷ load in the contract's peak hours of the year, %."),
+    shortfall_mwh: Mwh(
+      "MWh below the contract's availability thresholds (each threshold's periods, added), penalised.",
+    ),
   },
   { additionalProperties: false, description: 'Energy of one operating year, MWh.' },
 );
@@ -81,6 +98,12 @@ export const RevenueLines = Type.Object(
       ),
     ),
     merchant_storage: Type.Optional(Money('Battery, at the merchant price: net energy × the hour’s price.')),
+    load_contract: Type.Optional(
+      Money(
+        'With a load: energy delivered to the load × the year’s contract price (the PPA and merchant lines above are then 0).',
+      ),
+    ),
+    load_excess: Type.Optional(Money('With a load: excess sold × the hour’s escalated merchant price.')),
     total: Money('Sum of the lines.'),
   },
   { additionalProperties: false, description: 'Revenue, nominal money of the year.' },
@@ -97,6 +120,14 @@ export const OperatingExpenses = Type.Object(
     storage_variable_om: Type.Optional(Money('Battery variable O&M per MWh discharged (escalated as O&M).')),
     storage_replacement: Type.Optional(
       Money('Battery banks replaced: replacement cost per kWh × nameplate, escalated by inflation.'),
+    ),
+    load_grid_energy: Type.Optional(
+      Money('With a load: energy the battery bought from the grid × the hour’s escalated backup price.'),
+    ),
+    load_shortfall_penalty: Type.Optional(
+      Money(
+        "With a load: MWh below the contract's availability thresholds × penalty multiple × the year's contract price.",
+      ),
     ),
     total: Money('Sum of the lines above.'),
   },
@@ -178,7 +209,11 @@ export const CashFlowYear = Type.Object(
 export const RevenueBreakdown = Type.Object(
   {
     by_source: Type.Object(
-      { ppa: Money('PPA revenue, all years.'), merchant: Money('Merchant revenue, all years.') },
+      {
+        ppa: Money('PPA revenue, all years.'),
+        merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
+        contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
+      },
       { additionalProperties: false },
     ),
     by_technology: Type.Object(
@@ -186,6 +221,9 @@ export const RevenueBreakdown = Type.Object(
         solar: Money('Solar revenue, all years.'),
         wind: Money('Wind revenue, all years.'),
         storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+        load: Type.Optional(
+          Money('With a load: the contract and excess revenue, all years (not split by technology).'),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -275,6 +313,10 @@ export const ScenarioResult = Type.Object(
         undefined,
       ),
     ),
+    load_hourly: Type.Optional(Hourly("The buyer's load in each hour, MWh (growth applied). With a load only.")),
+    delivered_hourly: Type.Optional(
+      Hourly('MWh delivered to the load in each hour: min(load, plant + discharge − charge from the plant).'),
+    ),
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
     wind_rose: Type.Optional(WindRose),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
@@ -319,6 +361,8 @@ export const HourlyYear = Type.Object(
     grid_hourly: Type.Optional(
       YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
     ),
+    load_hourly: Type.Optional(YearHours("The buyer's load in each hour, MWh. With a load only.", 0)),
+    delivered_hourly: Type.Optional(YearHours('MWh delivered to the load in each hour.', 0)),
   },
   { additionalProperties: false, description: "One operating year's hourly delivered energy." },
 );

@@ -75,7 +75,7 @@ export type StorageAnnualName =
   | 'curtailed_without_storage_mwh';
 
 /** The wind rose of a scenario's wind_resource at hub height. */
-export interface WindRose {
+interface WindRose {
   hub_height_m: number;
   sectors: number;
   speed_bins_ms: number[];
