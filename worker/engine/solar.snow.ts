@@ -18,8 +18,6 @@ export class SnowCover {
   #previousCover = 0;
   readonly #modulesUp: number;
   readonly #depth: Float64Array | null;
-  /** The share of the rows covered after the latest step. */
-  coverage = 0;
 
   /** `depthCm`: the weather year's snow depth (null reads as none: the validator requires it). */
   constructor(modulesUp: number, depthCm: Float64Array | null) {
@@ -45,7 +43,6 @@ export class SnowCover {
     if (cover < 0) cover = 0;
     this.#previousDepth = depth;
     this.#previousCover = cover;
-    this.coverage = cover;
     return Math.ceil(cover * this.#modulesUp) / this.#modulesUp;
   }
 }

@@ -88,7 +88,6 @@ export interface SolarV8Model {
   skyDerates: SkyDerates | null;
   rows: number;
   gcr: number;
-  tiltDeg: number;
   table: PowerTable;
   /** DC (capacity units) per W of one module's maximum power, after the system's losses. */
   dcPerModuleWatt: number;
@@ -178,7 +177,6 @@ export function prepareSolarV8(
     skyDerates: selfShaded ? new SkyDerates(solar.gcr, solar.tilt_deg) : null,
     rows: layout.rows,
     gcr: solar.gcr,
-    tiltDeg: solar.tilt_deg,
     table: powerTable(solar.module_type),
     dcPerModuleWatt: (capacity * (1 - solarLossesPercent(solar) / 100)) / (cec.vmp * cec.imp),
     noctC: arrayType === 'fixed_roof_mount' ? NOCT_ROOF_MOUNT_C : NOCT_OPEN_RACK_C,
