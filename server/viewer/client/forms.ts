@@ -10,6 +10,17 @@ interface Field {
   options?: string[];
   /** Empty means "leave it to the default". */
   optional?: boolean;
+  /** How the text becomes the input's value (default: a number for number fields, else the text). */
+  parse?: (raw: string) => unknown;
+}
+
+/** An albedo as typed: "weather_file", 12 values separated by commas or spaces, or one number. */
+export function parseAlbedo(raw: string): unknown {
+  if (raw === 'weather_file') return raw;
+  const parts = raw.split(/[\s,;]+/).filter((p) => p !== '');
+  const numbers = parts.map(Number);
+  if (numbers.some((n) => !Number.isFinite(n))) return raw;
+  return parts.length === 1 ? numbers[0] : numbers;
 }
 
 /** A number field left empty: the input keeps its default. */
@@ -28,6 +39,22 @@ export const SCENARIO_FIELDS: Field[] = [
     kind: 'select',
     value: 'single_axis_backtracking',
     options: ['fixed_open_rack', 'fixed_roof_mount', 'single_axis', 'single_axis_backtracking', 'two_axis'],
+  },
+  {
+    path: '/solar/model',
+    label: 'Solar model',
+    kind: 'select',
+    value: 'pvwatts_v8',
+    options: ['pvwatts_v8', 'pvwatts_v5'],
+  },
+  optionalNumber('/solar/bifaciality', 'Bifaciality (0–1, v8; 0 = monofacial)'),
+  {
+    path: '/solar/albedo',
+    label: 'Ground albedo (v8): one value, 12 monthly, or weather_file',
+    kind: 'text',
+    value: '',
+    optional: true,
+    parse: parseAlbedo,
   },
   { path: '/wind/capacity_mw', label: 'Wind capacity (MW)', kind: 'number', value: '100' },
   { path: '/wind/turbine/rated_kw', label: 'Turbine rating (kW)', kind: 'number', value: '3000' },
@@ -152,6 +179,10 @@ export function readScenario(form: HTMLFormElement): { body: Record<string, unkn
     const raw = el.value.trim();
     if (raw === '') continue;
     const field = SCENARIO_FIELDS.find((f) => f.path === path);
+    if (field?.parse) {
+      setAt(body, path, field.parse(raw));
+      continue;
+    }
     const numeric = field?.kind === 'number' || (path === '/market/ppa_price_per_mwh' && raw !== 'solve');
     setAt(body, path, numeric && Number.isFinite(Number(raw)) ? Number(raw) : raw);
   }

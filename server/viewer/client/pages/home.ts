@@ -197,6 +197,8 @@ const SWEEP_PATHS = [
   '/market/ppa_price_per_mwh',
   '/solar/dc_ac_ratio',
   '/solar/array_type',
+  '/solar/model',
+  '/solar/bifaciality',
   '/wind/turbine/hub_height_m',
   '/storage/power_mw',
   '/storage/energy_mwh',
