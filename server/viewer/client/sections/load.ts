@@ -1,0 +1,306 @@
+// A scenario's load (only when it has one, docs/load.md): a chosen week of the load against what
+// served it, the month × hour match of the chosen year, and availability per period against the
+// contract's thresholds. Each hour is split as the engine's author defines it, from the statements'
+// hourly arrays (A = solar + wind, x the battery's charge, y its discharge, D delivered, L the load):
+// the grid's part of the charge g is what the point of interconnection took in, D − (A − x + y)
+// when positive (the battery never buys from the grid in an hour the plant has excess to sell);
+// served directly = min(L, A − (x − g)); from the battery = D − that; unmet = L − D;
+// excess = A + y − (x − g) − D (after any curtailment, so 0 with excess "curtail").
+import { amount, card, chartBox, controls, decimal, h, yearSelect } from '../dom.ts';
+import type { loadCharts } from '../lazy.ts';
+import type { HourlyYear, ScenarioItem, Statements } from '../types.ts';
+import type { YearFetcher } from './battery.ts';
+
+type LoadChartModule = Awaited<ReturnType<typeof loadCharts>>;
+
+const HOURS_PER_DAY = 24;
+const WEEK_HOURS = HOURS_PER_DAY * 7;
+const WEEKS = 52;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+type Period = 'year' | 'month' | 'peak';
+
+interface LoadInputs {
+  flat_mw?: number;
+  hourly_mw?: number[];
+  excess?: 'sell' | 'curtail';
+  contract?: {
+    price_per_mwh?: number;
+    availability?: Array<{ period: Period; min_percent: number }>;
+    peak_hours?: number[];
+  };
+}
+
+/** The load's inputs when the scenario has one. */
+function loadOf(s: ScenarioItem): LoadInputs | null {
+  const load = s.inputs?.load as LoadInputs | undefined;
+  return load && (load.flat_mw !== undefined || load.hourly_mw !== undefined) ? load : null;
+}
+
+/** A year's hours split by how the load was served (module header), MWh. */
+export interface ServedHours {
+  load: number[];
+  direct: number[];
+  battery: number[];
+  unmet: number[];
+  excess: number[];
+  delivered: number[];
+}
+
+export function servedHours(data: HourlyYear): ServedHours | null {
+  const { load_hourly: load, delivered_hourly: delivered } = data;
+  if (!load || !delivered) return null;
+  const n = load.length;
+  const out: ServedHours = {
+    load,
+    delivered,
+    direct: new Array(n),
+    battery: new Array(n),
+    unmet: new Array(n),
+    excess: new Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const A = data.solar_hourly[k] + data.wind_hourly[k];
+    const x = data.storage_charge_hourly?.[k] ?? 0;
+    const y = data.storage_discharge_hourly?.[k] ?? 0;
+    const net = data.grid_hourly?.[k] ?? A - x + y;
+    const D = delivered[k];
+    const fromGrid = Math.max(0, D - net);
+    const fromPlant = Math.max(0, x - fromGrid);
+    const direct = Math.min(load[k], Math.max(0, A - fromPlant));
+    out.direct[k] = direct;
+    out.battery[k] = Math.max(0, D - direct);
+    out.unmet[k] = Math.max(0, load[k] - D);
+    out.excess[k] = Math.max(0, A + y - fromPlant - D);
+  }
+  return out;
+}
+
+/** Delivered ÷ load of each month × hour of day, %, energy-weighted; null where the cell has no load. */
+export function monthHourMatch(load: number[], delivered: number[]): Array<Array<number | null>> {
+  const sums = DAYS_IN_MONTH.map(() => Array.from({ length: HOURS_PER_DAY }, () => [0, 0]));
+  let k = 0;
+  for (let m = 0; m < DAYS_IN_MONTH.length; m++)
+    for (let d = 0; d < DAYS_IN_MONTH[m]; d++)
+      for (let hour = 0; hour < HOURS_PER_DAY; hour++, k++) {
+        sums[m][hour][0] += delivered[k] ?? 0;
+        sums[m][hour][1] += load[k] ?? 0;
+      }
+  return sums.map((row) => row.map(([dl, l]) => (l > 0 ? (100 * dl) / l : null)));
+}
+
+/** The week of the year with the most unmet load (where the chart starts). */
+function worstWeek(unmet: number[]): number {
+  let best = 0;
+  let bestSum = -1;
+  for (let w = 0; w < WEEKS; w++) {
+    let sum = 0;
+    for (let i = w * WEEK_HOURS; i < (w + 1) * WEEK_HOURS; i++) sum += unmet[i];
+    if (sum > bestSum) [best, bestSum] = [w, sum];
+  }
+  return best;
+}
+
+function describe(load: LoadInputs): string {
+  const shape =
+    load.flat_mw !== undefined
+      ? `flat ${decimal(load.flat_mw, 1)} MW`
+      : `hourly profile, peak ${decimal(Math.max(...(load.hourly_mw ?? [0])), 1)} MW`;
+  return `Load: ${shape}`;
+}
+
+/** The thresholds of the contract by period. */
+function thresholds(load: LoadInputs): Partial<Record<Period, number>> {
+  return Object.fromEntries((load.contract?.availability ?? []).map((a) => [a.period, a.min_percent]));
+}
+
+interface LoadView {
+  year: HTMLSelectElement;
+  week: HTMLSelectElement;
+  weekEl: HTMLElement;
+  matchEl: HTMLElement;
+  yearsEl: HTMLElement;
+  monthsEl: HTMLElement;
+  peakEl: HTMLElement;
+  shortfall: HTMLElement;
+  monthsNote: HTMLElement;
+}
+
+function loadView(): LoadView {
+  return {
+    year: yearSelect('load-year'),
+    week: h(
+      'select',
+      { id: 'load-week' },
+      ...Array.from({ length: WEEKS }, (_, w) => h('option', { value: String(w) }, `Week ${w + 1}`)),
+    ),
+    weekEl: chartBox('load-week-chart', 'A week of the load against what served it', { tall: true }),
+    matchEl: chartBox('match-heatmap', 'Hourly match by month and hour of day', { tall: true }),
+    yearsEl: chartBox('availability-years', 'Availability of each year against its threshold'),
+    monthsEl: chartBox('availability-months', 'Availability of each month of the chosen year against its threshold'),
+    peakEl: chartBox('availability-peak', "Availability of each year's peak block against its threshold"),
+    shortfall: h('div', { 'data-testid': 'load-shortfall' }),
+    monthsNote: h('p', { class: 'muted', 'data-testid': 'availability-months-note' }),
+  };
+}
+
+/** Which periods fell below a threshold: "below 90 % in years 3, 7" or "met in every year". */
+function belowText(labels: Array<string | number>, values: number[], min: number | undefined, what: string): string {
+  if (min === undefined) return `No ${what} threshold in the contract.`;
+  const below = labels.filter((_, i) => values[i] < min);
+  return below.length
+    ? `Below the ${what} minimum of ${decimal(min, 1)} % in ${below.length} of ${labels.length}: ${below.join(', ')}.`
+    : `At or above the ${what} minimum of ${decimal(min, 1)} % in all ${labels.length}.`;
+}
+
+/** The load's card, and how to fill it once the statements and charts are in. */
+export function loadSection(s: ScenarioItem): {
+  element: HTMLElement;
+  draw(st: Statements, drawn: LoadChartModule, fetchYear: YearFetcher): Promise<void>;
+} | null {
+  const load = loadOf(s);
+  if (!load) return null;
+  const view = loadView();
+  const element = card(
+    describe(load),
+    h(
+      'p',
+      { class: 'muted' },
+      `Contract ${decimal(load.contract?.price_per_mwh ?? 60)} per MWh delivered; excess ${
+        load.excess === 'curtail' ? 'curtailed' : 'sold at the merchant price'
+      }.`,
+    ),
+    controls(['Year', view.year], ['Week', view.week]),
+    h('h3', {}, 'The load in that week: served directly, from the battery, unmet, and the excess'),
+    view.weekEl,
+    h('h3', {}, 'Hourly match of that year (delivered ÷ load, by month and hour of day)'),
+    view.matchEl,
+    h('h3', {}, 'Availability of each year'),
+    view.yearsEl,
+    h('h3', {}, 'Availability of each month of that year'),
+    view.monthsEl,
+    view.monthsNote,
+    h('h3', {}, 'Availability of the peak block, each year'),
+    view.peakEl,
+    view.shortfall,
+  );
+  return {
+    element,
+    async draw(st, drawn, fetchYear) {
+      drawAvailability(st, load, view, drawn);
+      const redraw = yearDrawer(st, load, view, drawn, fetchYear);
+      view.year.addEventListener('change', () => void redraw(true));
+      view.week.addEventListener('change', () => void redraw(false));
+      await redraw(true);
+    },
+  };
+}
+
+/** The years' and peak blocks' availability, and the shortfall's note (none of it depends on the picked year). */
+function drawAvailability(st: Statements, load: LoadInputs, view: LoadView, drawn: LoadChartModule): void {
+  const min = thresholds(load);
+  const years = st.annual.map((a) => a.year);
+  const yearly = st.annual.map((a) => a.availability_year_percent ?? 100);
+  const peak = st.annual.map((a) => a.availability_peak_percent ?? 100);
+  drawn.availabilityChart(view.yearsEl, years, yearly, min.year ?? null, () => {
+    view.yearsEl.dataset.painted = 'years';
+  });
+  drawn.availabilityChart(view.peakEl, years, peak, min.peak ?? null, () => {
+    view.peakEl.dataset.painted = 'peak';
+  });
+  const shortfall = st.annual.reduce((sum, a) => sum + (a.shortfall_mwh ?? 0), 0);
+  const penalty = st.income_statement.reduce((sum, row) => {
+    const v = (row.operating_expenses as Record<string, number> | undefined)?.load_shortfall_penalty;
+    return sum + (typeof v === 'number' ? v : 0);
+  }, 0);
+  const months = st.annual.flatMap((a) => a.availability_month_percent ?? []);
+  const monthsBelow = min.month === undefined ? 0 : months.filter((v) => v < (min.month as number)).length;
+  view.shortfall.replaceChildren(
+    h(
+      'p',
+      {},
+      `Years: ${belowText(
+        years.map((y) => `year ${y}`),
+        yearly,
+        min.year,
+        'yearly',
+      )}`,
+    ),
+    h(
+      'p',
+      {},
+      `Peak block: ${belowText(
+        years.map((y) => `year ${y}`),
+        peak,
+        min.peak,
+        'peak',
+      )}`,
+    ),
+    h(
+      'p',
+      {},
+      min.month === undefined
+        ? 'Months: no monthly threshold in the contract.'
+        : `Months: ${monthsBelow} of ${months.length} months in 25 years below the monthly minimum of ${decimal(min.month, 1)} %.`,
+    ),
+    h(
+      'p',
+      { 'data-testid': 'shortfall-total' },
+      shortfall > 0
+        ? `Shortfall below the thresholds: ${amount(shortfall)} MWh over 25 years, penalised ${amount(penalty)} ${st.currency}.`
+        : 'No shortfall below any threshold.',
+    ),
+  );
+}
+
+/** Draws the chosen week and, when the year changed, that year's match heatmap and months' availability. */
+function yearDrawer(
+  st: Statements,
+  load: LoadInputs,
+  view: LoadView,
+  drawn: LoadChartModule,
+  fetchYear: YearFetcher,
+): (yearChanged: boolean) => Promise<void> {
+  const min = thresholds(load);
+  let chosen = false;
+  return async (yearChanged) => {
+    const year = Number(view.year.value);
+    const data = await fetchYear(year);
+    const served = data ? servedHours(data) : null;
+    if (!data || !served) {
+      view.weekEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
+      view.matchEl.replaceChildren();
+      return;
+    }
+    if (!chosen) {
+      view.week.value = String(worstWeek(served.unmet));
+      chosen = true;
+    }
+    const from = Number(view.week.value) * WEEK_HOURS;
+    const cut = (a: number[]) => a.slice(from, from + WEEK_HOURS);
+    drawn.loadWeekChart(
+      view.weekEl,
+      {
+        firstHour: from,
+        load: cut(served.load),
+        direct: cut(served.direct),
+        battery: cut(served.battery),
+        unmet: cut(served.unmet),
+        excess: cut(served.excess),
+      },
+      () => {
+        view.weekEl.dataset.painted = `${year}-${view.week.value}`;
+      },
+    );
+    if (!yearChanged) return;
+    drawn.matchHeatmap(view.matchEl, monthHourMatch(served.load, served.delivered), () => {
+      view.matchEl.dataset.painted = String(data.calendar_year);
+    });
+    const months = st.annual[year - 1]?.availability_month_percent ?? [];
+    drawn.availabilityChart(view.monthsEl, MONTH_NAMES, months, min.month ?? null, () => {
+      view.monthsEl.dataset.painted = String(year);
+    });
+    view.monthsNote.textContent = `Year ${year}: ${belowText(MONTH_NAMES, months, min.month, 'monthly')}`;
+  };
+}
