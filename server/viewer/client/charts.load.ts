@@ -104,7 +104,7 @@ export function availabilityChart(
     {
       tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v.toFixed(2)} %` },
       legend: { top: 0 },
-      grid: { left: 48, right: 16, top: 36, bottom: 28 },
+      grid: { left: 48, right: 16, top: 48, bottom: 28 },
       xAxis: { type: 'category', data: categories },
       yAxis: {
         type: 'value',

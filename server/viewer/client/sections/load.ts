@@ -73,13 +73,29 @@ function loadView(): LoadView {
   };
 }
 
-/** Which periods fell below a threshold: "below 90 % in years 3, 7" or "met in every year". */
-function belowText(labels: Array<string | number>, values: number[], min: number | undefined, what: string): string {
+/** Runs of whole numbers written short: [1, 2, 3, 5] → "1–3, 5". */
+function runs(ns: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++;
+    out.push(j > i ? `${ns[i]}–${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+/** Which periods fell below a threshold: "below … in 3 of 25: years 3, 7–8" or "at or above … in all 25". */
+function belowText(labels: string[] | 'years', values: number[], min: number | undefined, what: string): string {
   if (min === undefined) return `No ${what} threshold in the contract.`;
-  const below = labels.filter((_, i) => values[i] < min);
+  const below = values.flatMap((v, i) => (v < min ? [i] : []));
+  const named =
+    labels === 'years'
+      ? `year${below.length > 1 ? 's' : ''} ${runs(below.map((i) => i + 1))}`
+      : below.map((i) => labels[i]).join(', ');
   return below.length
-    ? `Below the ${what} minimum of ${decimal(min, 1)} % in ${below.length} of ${labels.length}: ${below.join(', ')}.`
-    : `At or above the ${what} minimum of ${decimal(min, 1)} % in all ${labels.length}.`;
+    ? `Below the ${what} minimum of ${decimal(min, 1)} % in ${below.length} of ${values.length}: ${named}.`
+    : `At or above the ${what} minimum of ${decimal(min, 1)} % in all ${values.length}.`;
 }
 
 /** The load's card, and how to fill it once the statements and charts are in. */
@@ -145,26 +161,8 @@ function drawAvailability(st: Statements, load: LoadInputs, view: LoadView, draw
   const months = st.annual.flatMap((a) => a.availability_month_percent ?? []);
   const monthsBelow = min.month === undefined ? 0 : months.filter((v) => v < (min.month as number)).length;
   view.shortfall.replaceChildren(
-    h(
-      'p',
-      {},
-      `Years: ${belowText(
-        years.map((y) => `year ${y}`),
-        yearly,
-        min.year,
-        'yearly',
-      )}`,
-    ),
-    h(
-      'p',
-      {},
-      `Peak block: ${belowText(
-        years.map((y) => `year ${y}`),
-        peak,
-        min.peak,
-        'peak',
-      )}`,
-    ),
+    h('p', {}, `Years: ${belowText('years', yearly, min.year, 'yearly')}`),
+    h('p', {}, `Peak block: ${belowText('years', peak, min.peak, 'peak')}`),
     h(
       'p',
       {},
