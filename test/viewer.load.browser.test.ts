@@ -2,7 +2,8 @@
 // real web, worker and Postgres: the create form's load fields (an hourly load as a CSV file with a
 // header line, a contract price, a monthly availability threshold, the backup price, the battery's
 // `load` strategy offered only once a load is given) become the scenario's inputs; 100 values
-// pasted show the server's 400 beside the hourly box. The scenario's page then paints the load's
+// pasted (two columns) and a threshold of 101 % show the server's 400 beside each field, both a
+// flat and an hourly load beside the load's group. The scenario's page then paints the load's
 // week, its month × hour match and availability of years, months and peak blocks against the
 // threshold, and the load's KPI cards show the API's values. The page's split of each hour (served
 // directly, from the battery, unmet, excess) is checked against the engine's own annual figures.
@@ -61,18 +62,29 @@ t.test('a load through the form: a bad CSV named at its field, then the week, ma
     await page.fill('#f-wind-capacity_mw', '80');
     await page.fill('#f-storage-power_mw', '30');
     await page.fill('#f-storage-energy_mwh', '120');
-    // A CSV of 100 values: the server's 400 shows beside the hourly box.
-    await page.fill('#f-load-hourly_mw', csv(LOAD.slice(0, 100)));
+    // 100 values pasted as a two-column CSV (the last column is the load) and a threshold above
+    // 100 %: the server's 400 names each, shown beside its field.
+    const twoColumns = `hour,load_mw\n${LOAD.slice(0, 100)
+      .map((v, i) => `${i},${v}`)
+      .join('\n')}\n`;
+    await page.fill('#f-load-hourly_mw', twoColumns);
     t.equal(await page.getAttribute(loadOption, 'disabled'), null, 'a load given: `load` offered');
     await page.selectOption('#f-storage-dispatch-strategy', 'load');
     await page.fill('#f-load-contract-price_per_mwh', '70');
     await page.selectOption('#f-load-contract-availability-0-period', 'month');
-    await page.fill('#f-load-contract-availability-0-min_percent', '95');
+    await page.fill('#f-load-contract-availability-0-min_percent', '101');
     await page.fill('#f-load-backup-price_per_mwh', '90');
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/scenarios'));
     await page.click('[data-testid=scenario-form] button[type=submit]');
+    const sent = (await posted).postDataJSON() as { load: { hourly_mw: unknown[] } };
+    t.same(sent.load.hourly_mw, LOAD.slice(0, 100), 'the header skipped, the last column sent as numbers');
     await page.waitForSelector('#f-load-hourly_mw[aria-invalid=true]');
     const error = (await page.textContent('#f-load-hourly_mw-error')) ?? '';
     t.match(error, /8,?760/, `the error beside the hourly box: "${error}"`);
+    await page.waitForSelector('#f-load-contract-availability-0-min_percent[aria-invalid=true]');
+    const thresholdError = (await page.textContent('#f-load-contract-availability-0-min_percent-error')) ?? '';
+    t.match(thresholdError, /100/, `the threshold's error beside it: "${thresholdError}"`);
+    await page.fill('#f-load-contract-availability-0-min_percent', '95');
     t.equal(new URL(page.url()).pathname, '/', 'still on the form');
     t.equal(await page.textContent('[data-testid=form-errors]'), '', 'nothing left for the general box');
 

@@ -105,7 +105,8 @@ function kpiCards(kpis: Kpis): HTMLElement {
       (k) =>
         h(
           'div',
-          { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
+          // The registry's definition on hover: what "LCOD" or "worst month" means.
+          { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]), title: k.description },
           h('span', { class: 'label' }, k.label),
           h('span', { class: 'value' }, kpiText(k.name, kpis[k.name])),
         ),
