@@ -135,15 +135,25 @@ export function startWeb(
   return serve(launchWeb(databaseUrl, env, { ...spawnOptions(service, WEB_NODE_FLAGS), entry }), service);
 }
 
-export function startWorker(databaseUrl: string, logDir: string, name: string, env: Record<string, string> = {}) {
+/** `spawn`: another entry point and its arguments (bench #30's worker with a replayed engine). */
+export function startWorker(
+  databaseUrl: string,
+  logDir: string,
+  name: string,
+  env: Record<string, string> = {},
+  spawn: { entry: string; args: string[] } | null = null,
+) {
   const service = {
     name,
     logDir,
     ready: WORKER_READY,
     collect: { line: (l: LogLine) => l.msg === 'calculated', contains: '"msg":"calculated"' },
+    // Many workers starting together on a small host take longer than one.
+    timeoutMs: spawn ? 120_000 : undefined,
   };
   // The figures in the README were taken with one prefetched job per worker (not yet the default).
-  const proc = launchWorker(databaseUrl, { WORKER_PREFETCH: '1', ...env }, spawnOptions(service, WORKER_NODE_FLAGS));
+  const options = { ...spawnOptions(service, WORKER_NODE_FLAGS), ...spawn };
+  const proc = launchWorker(databaseUrl, { WORKER_PREFETCH: '1', ...env }, options);
   return serve(proc, service);
 }
 

@@ -5,7 +5,8 @@
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
 //                     sweeps (#12), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups),
-//                     resource (#20: files and wakes, in-process), optimizations (#21)
+//                     resource (#20: files and wakes, in-process), optimizations (#21),
+//                     scale (#30: 1–32 workers with a replayed engine on one Postgres)
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
@@ -22,6 +23,7 @@ import { createThroughput, list, statements } from './figures.http.ts';
 import { optimizations } from './figures.optimizations.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { resourceRows } from './figures.resource.rows.ts';
+import { SCALE_FULL, SCALE_QUICK, scale } from './figures.scale.ts';
 import { sseFanout } from './figures.sse.ts';
 import { SWEEP_FULL, SWEEP_QUICK, sweeps } from './figures.sweeps.ts';
 import { VIEWER_FULL, VIEWER_QUICK, viewer } from './figures.viewer.ts';
@@ -29,7 +31,18 @@ import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
 
-const GROUPS = ['queue', 'sse', 'create', 'list', 'sweeps', 'viewer', 'dyno', 'resource', 'optimizations'] as const;
+const GROUPS = [
+  'queue',
+  'sse',
+  'create',
+  'list',
+  'sweeps',
+  'viewer',
+  'dyno',
+  'resource',
+  'optimizations',
+  'scale',
+] as const;
 const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
@@ -203,6 +216,11 @@ try {
     await group('optimizations', async () => {
       step('#21 optimizations');
       await optimizations(b, await db.database('optimizations'), quick ? 2 : 7);
+    });
+  if (only.has('scale'))
+    await group('scale', async () => {
+      step('#30 one Postgres, many workers (engine replayed)');
+      await scale(b, quick ? SCALE_QUICK : SCALE_FULL, step);
     });
   if (only.has('dyno'))
     await group('dyno', async () => {
