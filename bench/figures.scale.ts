@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import type { Bench } from './context.ts';
 import { record } from './engine.replay.ts';
@@ -20,7 +21,7 @@ export interface ScaleSizes {
   pickupSamples: number;
 }
 
-export const SCALE_FULL: ScaleSizes = { workers: [1, 2, 4, 8, 16, 32], windowMs: 15_000, pickupSamples: 40 };
+export const SCALE_FULL: ScaleSizes = { workers: [1, 2, 4, 8, 16, 32], windowMs: 12_000, pickupSamples: 30 };
 export const SCALE_QUICK: ScaleSizes = { workers: [1, 2, 4], windowMs: 4_000, pickupSamples: 10 };
 
 export interface ScalePoint {
@@ -51,7 +52,14 @@ async function point(b: Bench, n: number, sizes: ScaleSizes, recording: string, 
   const pool = b.pool(url);
   const web = await startWeb(url, b.logDir, `web-scale${n}`);
   const workers: Service[] = [];
+  const held = await pool.connect();
   try {
+    // The backlog is queued before the workers start, and its jobs are held (row locks: pg-boss
+    // claims with SKIP LOCKED) until every worker runs, so that the window sees N workers on a
+    // full queue, not the first ones draining it while the others start.
+    await b.load.call('createMany', { port: web.port, count: backlog, connections: 20 });
+    await held.query('BEGIN');
+    await held.query("SELECT id FROM pgboss.job WHERE name = $1 AND state = 'created' FOR UPDATE", [CALCULATE_QUEUE]);
     // In batches: 32 Node processes starting at once on a small host time out their ready line.
     for (let i = 0; i < n; i += WORKER_BATCH) {
       const batch = Array.from({ length: Math.min(WORKER_BATCH, n - i) }, (_, j) =>
@@ -68,8 +76,15 @@ async function point(b: Bench, n: number, sizes: ScaleSizes, recording: string, 
       );
       workers.push(...(await Promise.all(batch)));
     }
+    // Pickup with N workers listening, on a queue whose backlog they cannot claim yet.
     const pickup = await b.load.call('pickup', { databaseUrl: url, samples: sizes.pickupSamples });
-    await b.load.call('createMany', { port: web.port, count: backlog, connections: 20 });
+    // The release wakes the workers as a create does: pg-boss's NOTIFY for the queue (its channel
+    // is derived from the schema, as in pg-boss's plans.js), sent on commit.
+    await held.query("SELECT pg_notify('pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24), $1)", [
+      CALCULATE_QUEUE,
+    ]);
+    await held.query('COMMIT');
+    await sleep(1_000);
 
     const named = {
       web: web.pid,
@@ -139,6 +154,8 @@ async function point(b: Bench, n: number, sizes: ScaleSizes, recording: string, 
       backlog,
     };
   } finally {
+    await held.query('ROLLBACK').catch(() => {});
+    held.release();
     await Promise.all(workers.map((w) => w.stop()));
     await web.stop();
     await b.cluster.drop(`scale${n}`);
@@ -152,7 +169,7 @@ export async function scale(b: Bench, sizes: ScaleSizes, step: (what: string) =>
   const points: ScalePoint[] = [];
   let rate = 1000 / b.engine.engineMs;
   for (const n of sizes.workers) {
-    // Enough for the window at up to twice the last rate (plus what drains while it is created).
+    // Enough for the window (and the poll before it) at up to twice the last rate.
     const backlog = Math.min(3000, Math.max(100, Math.ceil(2 * rate * (sizes.windowMs / 1000 + 3))));
     step(`#30 ${n} worker process(es), replayed engine: a backlog of ${backlog}`);
     const p = await point(b, n, sizes, recording, backlog);

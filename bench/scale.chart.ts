@@ -18,18 +18,21 @@ const echarts = readFileSync(new URL('../node_modules/echarts/dist/echarts.min.j
 const p = data.points;
 const one = p[0].perSecond;
 const round = (x: number) => Math.round(x * 10) / 10;
+const pct = (x: number) => `${Math.round(100 * Math.min(1, x))} %`;
 const option = {
   animation: false,
   backgroundColor: '#fff',
   title: {
     text: 'One Postgres, N worker processes (engine replayed: no engine CPU)',
-    subtext: `${data.measured_at.slice(0, 10)}, ${data.cpus} CPUs shared by Postgres, the workers and other work; each calculation waits ${data.engine_ms.toFixed(0)} ms (engine #1 in that run)`,
+    subtext: `${data.measured_at.slice(0, 10)}, ${data.cpus} CPUs shared by Postgres, the workers and other work; each calculation waits ${data.engine_ms.toFixed(0)} ms (engine #1 in that run)\nthe host's CPUs ${pct(Math.min(...p.map((x) => x.hostBusy)))}–${pct(Math.max(...p.map((x) => x.hostBusy)))} busy in the windows; other processes took ${pct(Math.min(...p.map((x) => x.othersBusy)))}–${pct(Math.max(...p.map((x) => x.othersBusy)))} of them`,
     left: 'center',
     textStyle: { fontSize: 16 },
+    itemGap: 8,
+    subtextStyle: { lineHeight: 16 },
   },
-  legend: { top: 52 },
+  legend: { top: 68 },
   grid: [
-    { left: 70, right: 30, top: 100, height: 230 },
+    { left: 70, right: 30, top: 110, height: 220 },
     { left: 70, right: 30, top: 400, height: 150 },
   ],
   xAxis: [
