@@ -111,6 +111,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
         inputs,
         idempotencyKey: null,
         requestHash: null,
+        workspace: 'default',
       });
       const committed = epochMs();
       committedAt.push(committed);

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import { scenarioChannel } from '../shared/channels.ts';
-import { createDb, type Db, type EventRow, precompiled, type ScenarioRow } from '../shared/db.ts';
+import { type Db, type EventRow, precompiled, type ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, type ScenarioEventName } from '../shared/lifecycle.ts';
 import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/pg.copy.ts';
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
@@ -18,6 +18,7 @@ export interface NewScenario {
   inputs: unknown;
   idempotencyKey: string | null;
   requestHash: string | null;
+  workspace: string;
 }
 
 /** The create's insert, compiled once: the create is the hot path (bench #4). */
@@ -32,6 +33,7 @@ const insertScenarioQuery = precompiled((db, s: Omit<NewScenario, 'inputs'> & { 
           inputs: s.inputs,
           idempotency_key: s.idempotencyKey,
           request_hash: s.requestHash,
+          workspace: s.workspace,
           last_seq: 1,
         })
         .returning('created_at'),
@@ -78,19 +80,31 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
     variant_index: null,
     optimization_id: null,
     keep_hourly: true,
+    workspace: s.workspace,
   };
 }
 
-export async function findByIdempotencyKey(db: Db, key: string): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('idempotency_key', '=', key).executeTakeFirst();
+export async function findByIdempotencyKey(db: Db, key: string, workspace: string): Promise<ScenarioRow | undefined> {
+  return db
+    .selectFrom('scenarios')
+    .select(SCENARIO_COLUMNS)
+    .where('workspace', '=', workspace)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 /** What an event stream needs to open: the status and the newest seq (not the inputs). */
 export async function findStreamState(
   db: Db,
   id: string,
+  workspace: string,
 ): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
-  return db.selectFrom('scenarios').select(['status', 'last_seq']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('scenarios')
+    .select(['status', 'last_seq'])
+    .where('id', '=', id)
+    .where('workspace', '=', workspace)
+    .executeTakeFirst();
 }
 
 export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number): Promise<EventRow[]> {
@@ -113,9 +127,7 @@ export type CancelTarget = { scenarioId: string } | { sweepId: string } | { opti
  * finds its scenario cancelled when it writes `running` (which needs queued or running) and
  * writes nothing. Returns the ids cancelled.
  */
-export async function cancelQueued(on: Db | pg.Pool, boss: PgBoss, where: CancelTarget): Promise<string[]> {
-  // @deprecated a pg.Pool: parents.route.ts's call, until it passes `deps.db`.
-  const db = on instanceof pg.Pool ? createDb(on) : on;
+export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): Promise<string[]> {
   const [column, value] =
     'scenarioId' in where
       ? (['id', where.scenarioId] as const)
@@ -178,6 +190,8 @@ export interface ListQuery {
   statuses: string[] | null;
   sweepId: string | null;
   q: string | null;
+  /** Only this workspace's scenarios. */
+  workspace: string;
 }
 
 /** `name ILIKE '%q%'` with q's own % and _ taken literally. */
@@ -194,7 +208,7 @@ function nameContains(q: string): string {
  * row more than it shows.
  */
 function listItemsSql(query: ListQuery): string {
-  const where: string[] = [];
+  const where: string[] = [`s.workspace = ${pg.escapeLiteral(query.workspace)}`];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => pg.escapeLiteral(s)).join(', ')})`);
   // `none`: single scenarios, neither a sweep's variants nor an optimization's evaluations.
   if (query.sweepId === 'none') where.push('s.sweep_id IS NULL AND s.optimization_id IS NULL');
@@ -202,7 +216,7 @@ function listItemsSql(query: ListQuery): string {
   if (query.q !== null) where.push(nameContains(query.q));
   if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);
   return `SELECT COALESCE(s.list_json, scenario_list_json(s)) AS item${query.limit !== null ? ', s.id::text AS id' : ''}
-    FROM scenarios s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    FROM scenarios s WHERE ${where.join(' AND ')}
     ORDER BY s.id DESC${query.limit !== null ? ` LIMIT ${query.limit + 1}` : ''}`;
 }
 

@@ -54,6 +54,8 @@ interface ScenariosTable {
   totals: NullableJson<{ solar_mwh: number; wind_mwh: number; curtailed_mwh: number }>;
   optimization_id: Optional<string | null>;
   optimization_round: Optional<number | null>;
+  /** Whose row it is (sql/0010): another workspace's is answered as unknown. */
+  workspace: string;
 }
 
 interface ScenarioEventsTable {
@@ -76,6 +78,7 @@ interface ScenarioResultsTable {
 /** What a sweep and an optimization (the parents of variant scenarios) have in common. */
 interface ParentColumns {
   id: string;
+  workspace: string;
   name: string;
   idempotency_key: string | null;
   request_hash: string | null;

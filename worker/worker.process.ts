@@ -20,6 +20,7 @@ import { transaction } from '../shared/transaction.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
 import { afterEvaluation } from './optimizations.step.ts';
+import { startRetention } from './retention.ts';
 
 export interface WorkerProcessOptions {
   /**
@@ -39,6 +40,8 @@ interface WorkerProcess {
   boss: PgBoss;
   /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
   inflight: Set<Promise<unknown>>;
+  /** Stops the retention loop (RETENTION_DAYS), when it runs. */
+  stopRetention?: () => Promise<void>;
 }
 
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<void> {
@@ -74,6 +77,15 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
   } catch (err) {
     logger.fatal({ err }, 'could not start: a configuration error');
     process.exit(1);
+  }
+  if (config.retentionDays > 0) {
+    worker.stopRetention = startRetention({
+      db: worker.db,
+      boss: worker.boss,
+      logger,
+      days: config.retentionDays,
+      intervalMs: config.retentionIntervalSeconds * 1000,
+    });
   }
 
   let stopping = false;
@@ -228,6 +240,7 @@ async function shutdown(worker: WorkerProcess, signal: string): Promise<void> {
   logger.info({ signal }, 'stopping: no new jobs; running calculations get the grace period');
   // Jobs claimed but not started go back to the queue now, not after the running ones.
   engines.drain();
+  await worker.stopRetention?.();
   await boss.stop({ graceful: true, close: true, timeout: config.shutdownGraceSeconds * 1000 }).catch(() => {});
   // An aborted handler is still handing its scenario back: let it (briefly) before the pool closes.
   await Promise.race([Promise.allSettled(worker.inflight), new Promise((r) => setTimeout(r, 5000).unref())]);
