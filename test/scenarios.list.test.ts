@@ -1,7 +1,9 @@
 // GET /api/scenarios streams every scenario from one binary COPY: many rows, in order, names that
 // need JSON escaping, and clients that go away mid-list without harming the next request.
+
 import http from 'node:http';
 import t, { type Test } from 'tap';
+import { DEFAULT_WORKSPACE } from '../shared/config.ts';
 import { KPI_NAMES } from '../shared/schemas/sweep.ts';
 import { createTestDatabase } from './helpers/db.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
@@ -31,11 +33,11 @@ const TRICKY = ['back\\slash "quoted"', 'tab\there\nnewline', 'emoji ☀️🌬�
 t.test('every scenario, newest first, with names that need escaping', async (t) => {
   // Bulk rows by SQL (ids in time order, as UUIDv7 would be), plus a few through the API.
   await db.pool.query(
-    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
-     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::json,
+    `INSERT INTO scenarios (id, name, inputs, workspace, created_at, updated_at)
+     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::json, $2,
             now() - interval '1 day' + g * interval '1 ms', now()
      FROM generate_series(1, $1::int) g`,
-    [ROWS],
+    [ROWS, DEFAULT_WORKSPACE],
   );
   const created: string[] = [];
   for (const name of TRICKY) {
