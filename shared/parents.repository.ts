@@ -25,7 +25,7 @@ export interface VariantScenario {
 }
 
 /** A point that failed validation: stored failed at once (no job), so every point tried is listed. */
-export interface InvalidVariant {
+interface InvalidVariant {
   id: string;
   index: number;
   name: string;
@@ -34,7 +34,7 @@ export interface InvalidVariant {
 }
 
 /** Whose variants these are: a sweep's, or an optimization's round. */
-export type VariantOwner = { workspace: string } & (
+type VariantOwner = { workspace: string } & (
   | { sweepId: string; keepHourly: boolean }
   | { optimizationId: string; round: number }
 );
@@ -67,7 +67,7 @@ export interface SweepRow extends ParentRow {
   total: number;
 }
 
-export interface OptimizationRequestStored {
+interface OptimizationRequestStored {
   name: string;
   base: Record<string, unknown>;
   variables: Array<{ path: string; min: number; max: number; step?: number }>;
