@@ -1,7 +1,7 @@
 // The search's quality on one problem whose exhaustive answer a sweep gives, against the engine
 // directly (no database): the best found is within 0.5 % of the exhaustive grid's best with at most
-// a tenth of its evaluations. Each optimizations.quality.*.test.ts file runs some of PROBLEMS (the
-// battery's grid alone is ~70 s of engine runs, so it has a file of its own).
+// a tenth of its evaluations. Each optimizations.quality.*.test.ts file runs some of PROBLEMS or of
+// LOAD_PROBLEMS (the battery's grid alone is ~70 s of engine runs, so it has a file of its own).
 import t, { type Test } from 'tap';
 import { bestIndex, type Evaluated, gridSize, isFeasible, score } from '../../shared/optimizations.search.ts';
 import { engineEvaluator, exhaustive, runSearch, searchProblem, type TestProblem } from './optimizations.problems.ts';
