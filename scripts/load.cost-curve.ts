@@ -146,14 +146,15 @@ async function draw(measured: Measured[]): Promise<void> {
         type: 'line',
         symbolSize: 9,
         itemStyle: { color: '#c0392b' },
-        label: { show: true, position: 'left' },
+        label: { show: true, position: 'left', backgroundColor: 'rgba(255,255,255,0.85)', padding: 2 },
         data: measured.map((m) => {
           const v = m.best.values;
-          const battery = v['/storage/power_mw'] > 0 ? `${v['/storage/power_mw']}/${v['/storage/energy_mwh']}` : 'none';
+          const battery =
+            v['/storage/power_mw'] > 0 ? `${v['/storage/power_mw']} MW / ${v['/storage/energy_mwh']} MWh` : 'none';
           return [
             m.best.kpis.hourly_match_percent,
             m.best.kpis.lcod_nominal,
-            `≥ ${m.target} %: ${v['/solar/capacity_mw_dc']} S, ${v['/wind/capacity_mw']} W, ${battery}`,
+            `≥ ${m.target} %: solar ${v['/solar/capacity_mw_dc']}, wind ${v['/wind/capacity_mw']}, battery ${battery}`,
           ];
         }),
       },
