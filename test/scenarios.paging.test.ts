@@ -18,8 +18,8 @@ type Page = { items: Item[]; next_cursor: string | null };
 /** Bulk rows by SQL, ids in time order as UUIDv7's, from `start` on. */
 async function insertRows(start: number, count: number, name = (g: string) => `'row ' || ${g}`): Promise<void> {
   await db.pool.query(
-    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
-     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, ${name('g')}, '{}'::json, now(), now()
+    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at, workspace)
+     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, ${name('g')}, '{}'::json, now(), now(), 'default'
      FROM generate_series($1::int, $2::int) g`,
     [start, start + count - 1],
   );
