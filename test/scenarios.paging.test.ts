@@ -96,8 +96,8 @@ t.test('filters, alone and with pages', async (t) => {
   );
   // Mark some rows as a sweep's variants: sweep_id=none leaves them out, sweep_id=<id> keeps only them.
   const { rows: sweepRows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total)
-     VALUES (gen_random_uuid(), 'paging', '{}', '[]', 'grid', false, '[]', 30) RETURNING id`,
+    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, workspace)
+     VALUES (gen_random_uuid(), 'paging', '{}', '[]', 'grid', false, '[]', 30, 'default') RETURNING id`,
   );
   const sweepId = sweepRows[0].id;
   await db.pool.query(
