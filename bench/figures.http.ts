@@ -180,11 +180,11 @@ async function seedScenarios(b: Bench, url: string, n: number, summaryJson: stri
   // UUIDv7 ids built from each row's timestamp, so newest-first is the primary key's order, as in production.
   await pool.query(
     `INSERT INTO scenarios (id, name, status, progress, stage, attempt, inputs, summary, last_seq,
-                            created_at, updated_at, started_at, finished_at)
+                            created_at, updated_at, started_at, finished_at, workspace)
      SELECT (lpad(to_hex((extract(epoch FROM t.ts) * 1000)::bigint), 12, '0') || '7' || substr(t.h, 1, 3) || '8'
              || substr(t.h, 4, 15))::uuid,
             'bench list ' || g.i, 'succeeded', 1, 'done', 1, $1::json, $2::json, 44,
-            t.ts, t.ts + interval '120 ms', t.ts + interval '2 ms', t.ts + interval '120 ms'
+            t.ts, t.ts + interval '120 ms', t.ts + interval '2 ms', t.ts + interval '120 ms', 'default'
        FROM generate_series(1, $3::int) AS g(i)
       CROSS JOIN LATERAL (SELECT now() - ($3::int - g.i) * interval '10 ms' AS ts, md5(g.i::text) AS h) t`,
     [inputs, summaryJson, n],

@@ -121,7 +121,12 @@ function isDatabaseDown(err: unknown): boolean {
 export const problemMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   let problem: HttpProblem;
   if (err instanceof HttpProblem) problem = err;
-  else if (isDatabaseDown(err)) {
+  else if ((err as { code?: string })?.code === '57014') {
+    // STATEMENT_TIMEOUT_MS ran out (a busy database): the request may be retried as it was.
+    problem = new HttpProblem('unavailable', 'the database took too long to answer; try again shortly', {
+      headers: { 'Retry-After': '5' },
+    });
+  } else if (isDatabaseDown(err)) {
     problem = new HttpProblem('unavailable', 'the database is unavailable; try again shortly', {
       headers: { 'Retry-After': '2' },
     });

@@ -21,7 +21,7 @@ import { CALCULATE_QUEUE } from './queue.ts';
 type Tx = Transaction<Database>;
 
 /** The NOTIFY payload that tells a stream its resource is gone. */
-export const DELETED = 'deleted';
+const DELETED = 'deleted';
 
 /** Removes these scenarios' jobs and tells their streams; the rows themselves are the caller's delete. */
 async function forgetScenarios(trx: Tx, boss: PgBoss, ids: readonly string[]): Promise<void> {
@@ -32,7 +32,7 @@ async function forgetScenarios(trx: Tx, boss: PgBoss, ids: readonly string[]): P
             FROM unnest(${sql.val([...ids])}::uuid[]) AS id`.execute(trx);
 }
 
-export type ScenarioDelete = { deleted: true } | { deleted: false; variantOf: { kind: ParentKind; id: string } | null };
+type ScenarioDelete = { deleted: true } | { deleted: false; variantOf: { kind: ParentKind; id: string } | null };
 
 /**
  * Deletes a single scenario of the workspace with its events, result and job. A sweep's variant or

@@ -5,7 +5,7 @@
 // viewer's cards and columns. A new KPI: one entry here, then compute it in the engine.
 
 /** How a value is shown: percent is a fraction shown as %, points a figure already in %. */
-export type KpiFormat = 'money' | 'percent' | 'points' | 'ratio' | 'energy' | 'price' | 'year';
+type KpiFormat = 'money' | 'percent' | 'points' | 'ratio' | 'energy' | 'price' | 'year';
 
 export interface KpiDefinition {
   /** Short label for a card or a column. */
@@ -276,16 +276,5 @@ export const KPIS = {
   },
 } as const satisfies Record<string, KpiDefinition>;
 
-export type KpiName = keyof typeof KPIS;
-
 /** Every KPI's name, in the registry's order (the order of a summary, a CSV's columns). */
 export const KPI_NAMES: readonly string[] = Object.keys(KPIS);
-
-export const kpiDefinition = (name: string): KpiDefinition | undefined =>
-  Object.hasOwn(KPIS, name) ? (KPIS as Record<string, KpiDefinition>)[name] : undefined;
-
-/** Whether a is better than b for this KPI (false for a KPI without a direction). */
-export function kpiBetter(name: string, a: number, b: number): boolean {
-  const better = kpiDefinition(name)?.better;
-  return better === 'higher' ? a > b : better === 'lower' ? a < b : false;
-}

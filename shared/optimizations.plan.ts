@@ -51,7 +51,7 @@ function variableErrors(body: OptimizationRequest, k: number, err: Report): unde
 }
 
 /** At most this many steps from a variable's min to its max: finer than the search can use. */
-export const MAX_GRID_STEPS = 1_000_000;
+const MAX_GRID_STEPS = 1_000_000;
 
 /**
  * A step the grid can hold: at most MAX_GRID_STEPS from min to max, and its values distinct at the

@@ -15,7 +15,7 @@
 // smaller total constraint violation is better; among equal violations (0 = feasible) the better
 // objective wins; ties go to the point first in grid order.
 
-export interface SearchVariable {
+interface SearchVariable {
   min: number;
   max: number;
   /** The grid step; (max − min) / 100 when not given (0 for a fixed variable). */

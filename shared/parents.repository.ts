@@ -25,7 +25,7 @@ export interface VariantScenario {
 }
 
 /** A point that failed validation: stored failed at once (no job), so every point tried is listed. */
-export interface InvalidVariant {
+interface InvalidVariant {
   id: string;
   index: number;
   name: string;
@@ -34,7 +34,7 @@ export interface InvalidVariant {
 }
 
 /** Whose variants these are: a sweep's, or an optimization's round. */
-export type VariantOwner = { workspace: string } & (
+type VariantOwner = { workspace: string } & (
   | { sweepId: string; keepHourly: boolean }
   | { optimizationId: string; round: number }
 );
@@ -67,7 +67,7 @@ export interface SweepRow extends ParentRow {
   total: number;
 }
 
-export interface OptimizationRequestStored {
+interface OptimizationRequestStored {
   name: string;
   base: Record<string, unknown>;
   variables: Array<{ path: string; min: number; max: number; step?: number }>;
@@ -172,13 +172,39 @@ export const sweepReads = parentReads<SweepRow>(sweepsQuery);
 export const optimizationReads = parentReads<OptimizationRow>(optimizationsQuery);
 
 /** Variants as one JSON array of scenario columns, for json_to_recordset. */
-function recordset<V extends { id: string; name: string; index: number; values: Record<string, unknown> }>(
+/** The most JSON text one insert statement carries: far below V8's string limit (~512 MB) and quick to send. */
+const CHUNK_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Variants as JSON arrays of scenario columns, for json_to_recordset: one array, or several when the
+ * variants are large (each a measured-resource scenario carries its files' text: 340 variants of
+ * 1.5 MB would pass V8's string limit as one).
+ */
+function recordsets<V extends { id: string; name: string; index: number; values: Record<string, unknown> }>(
   variants: readonly V[],
   more: (v: V) => Record<string, unknown>,
-): string {
-  return JSON.stringify(
-    variants.map((v) => ({ id: v.id, name: v.name, variant_index: v.index, variant_values: v.values, ...more(v) })),
-  );
+): string[] {
+  const chunks: string[] = [];
+  let rows: string[] = [];
+  let chars = 0;
+  for (const v of variants) {
+    const row = JSON.stringify({
+      id: v.id,
+      name: v.name,
+      variant_index: v.index,
+      variant_values: v.values,
+      ...more(v),
+    });
+    if (rows.length > 0 && chars + row.length > CHUNK_CHARS) {
+      chunks.push(`[${rows.join(',')}]`);
+      rows = [];
+      chars = 0;
+    }
+    rows.push(row);
+    chars += row.length + 1;
+  }
+  if (rows.length > 0) chunks.push(`[${rows.join(',')}]`);
+  return chunks;
 }
 
 /**
@@ -194,9 +220,9 @@ async function insertVariants(
   variants: readonly VariantScenario[],
 ): Promise<void> {
   if (variants.length === 0) return;
-  const rows = recordset(variants, (v) => ({ inputs: v.inputs }));
   const sweep = 'sweepId' in owner;
-  await sql`
+  for (const rows of recordsets(variants, (v) => ({ inputs: v.inputs }))) {
+    await sql`
     WITH v AS (
       SELECT * FROM json_to_recordset(${rows}::json)
         AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
@@ -209,6 +235,7 @@ async function insertVariants(
       FROM v
     )
     INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`.execute(trx);
+  }
   const jobs = variants.map((v) => {
     const { id: _id, ...options } = calculateJobOptions(config, v.id);
     return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
@@ -229,8 +256,8 @@ async function insertVariants(
 async function insertInvalid(trx: Tx, r: Round, workspace: string) {
   const { optimizationId, round, invalid } = r;
   if (invalid.length === 0) return;
-  const rows = recordset(invalid, (e) => ({ error: e.error }));
-  await sql`
+  for (const rows of recordsets(invalid, (e) => ({ error: e.error }))) {
+    await sql`
     WITH v AS (
       SELECT * FROM json_to_recordset(${rows}::json)
         AS x(id uuid, name text, variant_index int, variant_values json, error json)
@@ -242,6 +269,7 @@ async function insertInvalid(trx: Tx, r: Round, workspace: string) {
     )
     INSERT INTO scenario_events (scenario_id, seq, name, data)
     SELECT id, 1, 'failed', json_build_object('error', error) FROM v`.execute(trx);
+  }
 }
 
 async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: string) {

@@ -11,7 +11,7 @@ import { type Validation, validateScenario } from './validate.ts';
 /** Records a problem at a JSON Pointer of the request; returns undefined, so a check can `return err(…)`. */
 export type Report = (path: string, message: string) => undefined;
 
-export interface SpacePath {
+interface SpacePath {
   path: string;
   segments: string[];
   /** The schemas the pointer reaches (more than one under a union). */

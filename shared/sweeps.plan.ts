@@ -24,7 +24,7 @@ export interface SweepPlan {
   variants: Array<{ index: number; name: string; inputs: ScenarioInputs; values: Record<string, unknown> }>;
 }
 
-export type Expansion = { ok: true; plan: SweepPlan } | { ok: false; errors: FieldError[] };
+type Expansion = { ok: true; plan: SweepPlan } | { ok: false; errors: FieldError[] };
 
 /** The values of `from`, `from + step`, … ≤ `to`, printed as decimals would be (no 0.30000000000000004). */
 function rangeValues(from: number, to: number, step: number): number[] {

@@ -38,8 +38,10 @@ const poisons: Poison[] = [
     message: /line \d+/,
   },
   {
+    // On PVWatts v5, whose chain turns these into NaN (v8 takes negative irradiance as night and
+    // these winds as above cut-out: a finite, empty year).
     name: 'supplied weather with NaN-producing values',
-    inputs: `jsonb_set(inputs::jsonb, '{weather}', jsonb_build_object('source', 'supplied', 'ghi', to_jsonb(array_fill(-1e308::float8, ARRAY[8760])), 'dni', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'dhi', to_jsonb(array_fill(0::float8, ARRAY[8760])), 'temp_air_c', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_speed_ms', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_height_m', 10))`,
+    inputs: `jsonb_set(jsonb_set(inputs::jsonb, '{solar,model}', '"pvwatts_v5"'), '{weather}', jsonb_build_object('source', 'supplied', 'ghi', to_jsonb(array_fill(-1e308::float8, ARRAY[8760])), 'dni', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'dhi', to_jsonb(array_fill(0::float8, ARRAY[8760])), 'temp_air_c', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_speed_ms', to_jsonb(array_fill(1e308::float8, ARRAY[8760])), 'wind_height_m', 10))`,
     code: 'non_finite_result',
     message: /not a finite number/,
   },

@@ -5,38 +5,20 @@
 // solar, wind, battery power and energy, accepted and run, with the battery declined (power 0) a
 // valid point.
 import t from 'tap';
-import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { noonSolarToEvening } from './helpers/load.inputs.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 
 const stack = await startStack({ workers: [{}] });
 const { web } = stack;
 t.teardown(() => stack.stop());
 
-const hours = (f: (hourOfDay: number) => number) => Array.from({ length: HOURS_PER_YEAR }, (_, h) => f(h % 24));
-
 t.test('a battery serving an evening load from noon solar, through the API', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const created = await postScenario(web.baseUrl, {
       ...DEFAULT_SCENARIO,
       name: 'noon to evening',
-      solar: {
-        capacity_mw_dc: 100,
-        degradation_percent_per_year: 0,
-        profile: { hourly_mw: hours((hd) => (hd >= 10 && hd < 14 ? 100 : 0)), for_capacity_mw_dc: 100 },
-      },
-      wind: { capacity_mw: 0 },
-      market: { merchant_escalation_percent: 0 },
-      load: { hourly_mw: hours((hd) => (hd >= 18 && hd < 22 ? 40 : 0)) },
-      storage: {
-        power_mw: 50,
-        energy_mwh: 200,
-        round_trip_efficiency_percent: 81,
-        soc_min_percent: 0,
-        soc_max_percent: 100,
-        initial_soc_percent: 0,
-        dispatch: { strategy: 'load' },
-      },
+      ...noonSolarToEvening(),
     });
     t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
     const id = created.json.id as string;

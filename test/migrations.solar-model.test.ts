@@ -33,21 +33,25 @@ const V5_DEFAULT_DIGEST = '309f7531e2942ef0de159aac5b7118b0417569671f2606ff4ce14
 t.test('the migration marks what was stored as v5, and only that', async (t) => {
   const oldId = '01936f3e-0000-7000-8000-0000000000a1';
   const newId = '01936f3e-0000-7000-8000-0000000000a2';
-  await db.pool.query('INSERT INTO scenarios (id, name, inputs) VALUES ($1, $2, $3), ($4, $5, $6)', [
-    oldId,
-    'stored before v8',
-    JSON.stringify(v5Era),
-    newId,
-    'a v8 one',
-    '{"name":"n","solar":{"model":"pvwatts_v8","dc_ac_ratio":1.2000000476837158}}',
-  ]);
+  // Rows as a database at 0008 held them, in the workspace sql/0010 gives them.
   await db.pool.query(
-    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total)
-     VALUES ('01936f3e-0000-7000-8000-0000000000b1', 's', '{"site":{"latitude":35.2,"longitude":-101.8}}', '[]', 'grid', false, '[]', 1)`,
+    "INSERT INTO scenarios (id, name, inputs, workspace) VALUES ($1, $2, $3, 'default'), ($4, $5, $6, 'default')",
+    [
+      oldId,
+      'stored before v8',
+      JSON.stringify(v5Era),
+      newId,
+      'a v8 one',
+      '{"name":"n","solar":{"model":"pvwatts_v8","dc_ac_ratio":1.2000000476837158}}',
+    ],
   );
   await db.pool.query(
-    `INSERT INTO optimizations (id, name, request)
-     VALUES ('01936f3e-0000-7000-8000-0000000000c1', 'o', '{"name":"o","base":{"solar":{"gcr":0.3e0}},"max_evaluations":8}')`,
+    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, workspace)
+     VALUES ('01936f3e-0000-7000-8000-0000000000b1', 's', '{"site":{"latitude":35.2,"longitude":-101.8}}', '[]', 'grid', false, '[]', 1, 'default')`,
+  );
+  await db.pool.query(
+    `INSERT INTO optimizations (id, name, request, workspace)
+     VALUES ('01936f3e-0000-7000-8000-0000000000c1', 'o', '{"name":"o","base":{"solar":{"gcr":0.3e0}},"max_evaluations":8}', 'default')`,
   );
   const client = await db.pool.connect();
   try {

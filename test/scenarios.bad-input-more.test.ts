@@ -258,7 +258,7 @@ t.test('methods not allowed: 405 with Allow on every path; OPTIONS answers Allow
   const id = (await postScenario(web.baseUrl, { ...BASE, name: 'methods' })).json.id as string;
   const paths: Record<string, string[]> = {
     '/api/scenarios': ['GET', 'POST', 'HEAD'],
-    [`/api/scenarios/${id}`]: ['GET', 'HEAD'],
+    [`/api/scenarios/${id}`]: ['GET', 'HEAD', 'DELETE'],
     [`/api/scenarios/${id}/events`]: ['GET', 'HEAD'],
     [`/api/scenarios/${id}/statements`]: ['GET', 'HEAD'],
     '/healthz': ['GET', 'HEAD'],

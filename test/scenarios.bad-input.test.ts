@@ -432,7 +432,7 @@ t.test('unknown routes are 404 problems; wrong methods are 405 with Allow', asyn
   t.match(unknown.headers.get('content-type'), /^application\/problem\+json/);
   const cases: Array<[string, string, string]> = [
     ['DELETE', '/api/scenarios', 'GET, POST, HEAD'],
-    ['PUT', '/api/scenarios/0190b5a4-7c1e-7d2a-9f00-000000000000', 'GET, HEAD'],
+    ['PUT', '/api/scenarios/0190b5a4-7c1e-7d2a-9f00-000000000000', 'DELETE, GET, HEAD'],
     ['POST', '/api/scenarios/0190b5a4-7c1e-7d2a-9f00-000000000000/events', 'GET, HEAD'],
     ['PATCH', '/api/scenarios/0190b5a4-7c1e-7d2a-9f00-000000000000/statements', 'GET, HEAD'],
     ['POST', '/healthz', 'GET, HEAD'],

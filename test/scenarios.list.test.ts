@@ -31,9 +31,9 @@ const TRICKY = ['back\\slash "quoted"', 'tab\there\nnewline', 'emoji ☀️🌬�
 t.test('every scenario, newest first, with names that need escaping', async (t) => {
   // Bulk rows by SQL (ids in time order, as UUIDv7 would be), plus a few through the API.
   await db.pool.query(
-    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
+    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at, workspace)
      SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'bulk ' || g, '{}'::json,
-            now() - interval '1 day' + g * interval '1 ms', now()
+            now() - interval '1 day' + g * interval '1 ms', now(), 'default'
      FROM generate_series(1, $1::int) g`,
     [ROWS],
   );

@@ -18,8 +18,8 @@ type Page = { items: Item[]; next_cursor: string | null };
 /** Bulk rows by SQL, ids in time order as UUIDv7's, from `start` on. */
 async function insertRows(start: number, count: number, name = (g: string) => `'row ' || ${g}`): Promise<void> {
   await db.pool.query(
-    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at)
-     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, ${name('g')}, '{}'::json, now(), now()
+    `INSERT INTO scenarios (id, name, inputs, created_at, updated_at, workspace)
+     SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, ${name('g')}, '{}'::json, now(), now(), 'default'
      FROM generate_series($1::int, $2::int) g`,
     [start, start + count - 1],
   );
@@ -96,8 +96,8 @@ t.test('filters, alone and with pages', async (t) => {
   );
   // Mark some rows as a sweep's variants: sweep_id=none leaves them out, sweep_id=<id> keeps only them.
   const { rows: sweepRows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total)
-     VALUES (gen_random_uuid(), 'paging', '{}', '[]', 'grid', false, '[]', 30) RETURNING id`,
+    `INSERT INTO sweeps (id, name, base, vary, combine, keep_hourly, parameters, total, workspace)
+     VALUES (gen_random_uuid(), 'paging', '{}', '[]', 'grid', false, '[]', 30, 'default') RETURNING id`,
   );
   const sweepId = sweepRows[0].id;
   await db.pool.query(

@@ -10,14 +10,14 @@ import { type OptimizationPlan, roundOf, searchProblemOf } from '../shared/optim
 import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimizations.search.ts';
 import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/parents.repository.ts';
 
-export interface StepDeps {
+interface StepDeps {
   db: Db;
   boss: PgBoss;
   config: Readonly<Config>;
 }
 
 /** The search's history: each evaluation's values in the variables' order and its metrics (null unless it succeeded). */
-export function historyOf(plan: OptimizationPlan, evaluations: StepState['evaluations']): Evaluated[] {
+function historyOf(plan: OptimizationPlan, evaluations: StepState['evaluations']): Evaluated[] {
   return evaluations.map((e) => ({
     values: plan.variables.map((v) => Number(e.values[v.path])),
     metrics: e.status === 'succeeded' && e.kpis ? e.kpis : null,
@@ -25,7 +25,7 @@ export function historyOf(plan: OptimizationPlan, evaluations: StepState['evalua
 }
 
 /** What the step writes: the best so far, and the next round or the end. Pure. */
-export function decideStep(
+function decideStep(
   id: string,
   state: StepState,
 ): { best: { scenarioId: string; feasible: boolean; data: unknown } | null; outcome: StepOutcome } {

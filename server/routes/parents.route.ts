@@ -53,13 +53,13 @@ interface Reads<Row> {
 }
 
 /** The variants' table of one parent: its JSON answer and its CSV columns. */
-export interface VariantTable {
+interface VariantTable {
   json: unknown;
   columns: string[];
   cells: (v: VariantRow) => unknown[];
 }
 
-export interface ParentResource<Row extends ParentRow, Body, Plan> {
+interface ParentResource<Row extends ParentRow, Body, Plan> {
   /** `sweep` or `optimization`: in paths (plural), operation ids, messages, and the database's names. */
   noun: ParentKind;
   schema: TSchema;

@@ -132,6 +132,53 @@ export const fourVariables: TestProblem = {
   constraints: [],
 };
 
+/**
+ * A buyer's load (docs/load.md): a 100 MW flat data-centre load at the site, the battery on `load`
+ * dispatch; the plant sells its excess, the buyer's backup is the grid. On PVWatts v5, as the
+ * other problems (their answers were studied on it).
+ */
+export const loadBase = {
+  site,
+  seed: 42,
+  solar: v5,
+  load: { flat_mw: 100 },
+  storage: { power_mw: 50, energy_mwh: 1000, dispatch: { strategy: 'load' } },
+};
+
+/**
+ * The cheapest plant serving the load: minimise lcod_nominal with hourly_match_percent ≥ 90, over
+ * solar, wind, the battery's power (0 = none) and energy; and the same at 70 % with a battery at
+ * 1,000 per kW and 800 per kWh (about 3 × the defaults), where the best plant has none (power 0).
+ */
+export const LOAD_PROBLEMS: TestProblem[] = [
+  {
+    name: 'a flat 100 MW load: solar, wind, battery power and energy, min LCOD, hourly match ≥ 90 %',
+    base: loadBase,
+    variables: [
+      { path: '/solar/capacity_mw_dc', min: 0, max: 500, step: 100 },
+      { path: '/wind/capacity_mw', min: 0, max: 500, step: 100 },
+      { path: '/storage/power_mw', min: 0, max: 200, step: 50 },
+      { path: '/storage/energy_mwh', min: 600, max: 1800, step: 400 },
+    ],
+    objective: { minimize: 'lcod_nominal' },
+    constraints: [{ kpi: 'hourly_match_percent', min: 90 }],
+  },
+  {
+    name: 'the same load at 70 % with a dear battery (1,000 per kW, 800 per kWh): solar, wind, battery power, min LCOD',
+    base: {
+      ...loadBase,
+      storage: { ...loadBase.storage, energy_mwh: 200, costs: { capex_per_kw: 1000, capex_per_kwh: 800 } },
+    },
+    variables: [
+      { path: '/solar/capacity_mw_dc', min: 0, max: 400, step: 25 },
+      { path: '/wind/capacity_mw', min: 0, max: 400, step: 25 },
+      { path: '/storage/power_mw', min: 0, max: 50, step: 25 },
+    ],
+    objective: { minimize: 'lcod_nominal' },
+    constraints: [{ kpi: 'hourly_match_percent', min: 70 }],
+  },
+];
+
 /** Solar and wind from 0 to `max` MW in steps of `step` behind the 150 MW limit, maximize equity NPV (the service tests' problem). */
 export const mixProblem = (name: string, max: number, step: number, constraints: Constraint[] = []): TestProblem => ({
   name,

@@ -1,15 +1,18 @@
 // The search's quality on one problem whose exhaustive answer a sweep gives, against the engine
 // directly (no database): the best found is within 0.5 % of the exhaustive grid's best with at most
-// a tenth of its evaluations. Each optimizations.quality.*.test.ts file runs some of PROBLEMS (the
-// battery's grid alone is ~70 s of engine runs, so it has a file of its own).
-import t from 'tap';
-import { bestIndex, gridSize, isFeasible, score } from '../../shared/optimizations.search.ts';
+// a tenth of its evaluations. Each optimizations.quality.*.test.ts file runs some of PROBLEMS or of
+// LOAD_PROBLEMS (the battery's grid alone is ~70 s of engine runs, so it has a file of its own).
+import t, { type Test } from 'tap';
+import { bestIndex, type Evaluated, gridSize, isFeasible, score } from '../../shared/optimizations.search.ts';
 import { engineEvaluator, exhaustive, runSearch, searchProblem, type TestProblem } from './optimizations.problems.ts';
 
 const MAX_GAP_PERCENT = 0.5;
 
-/** One tap test: the search on `p` against its exhaustive grid. */
-export function searchQualityTest(p: TestProblem): void {
+/** One tap test: the search on `p` against its exhaustive grid; `also` checks more of both bests. */
+export function searchQualityTest(
+  p: TestProblem,
+  also?: (t: Test, found: Evaluated, exhaustiveBest: Evaluated) => void,
+): void {
   t.test(p.name, async (t) => {
     const budget = Math.floor(gridSize(searchProblem(p, 1)) / 10);
     const problem = searchProblem(p, budget);
@@ -31,6 +34,7 @@ export function searchQualityTest(p: TestProblem): void {
       'feasible as the exhaustive best',
     );
     t.ok(gap <= MAX_GAP_PERCENT, `gap ${gap.toFixed(4)} % ≤ ${MAX_GAP_PERCENT} %`);
+    also?.(t, history[found], all[exBest]);
     t.comment(
       `| ${p.name} | ${all[exBest].values.join(', ')} → ${ex.toPrecision(6)} | ${history[found].values.join(', ')} → ${fo.toPrecision(6)} | ${gap.toFixed(3)} % | ${history.length} of ${all.length} | ${rounds} rounds | ${Math.round(searchMs)} ms |`,
     );

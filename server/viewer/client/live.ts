@@ -13,7 +13,7 @@ export function statusBadge(status: string, testid = 'status'): HTMLElement {
 }
 
 /** `task` run at most once at a time; a call while it runs asks for one more run after it. */
-export function oneAtATime(task: () => Promise<void>): () => Promise<void> {
+function oneAtATime(task: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | null = null;
   let again = false;
   return () => {
@@ -34,7 +34,7 @@ export function oneAtATime(task: () => Promise<void>): () => Promise<void> {
 }
 
 /** Refreshes on a stream's `ticks` events (at most every REFRESH_MS), and once more when it finishes. */
-export function followRefreshing(
+function followRefreshing(
   path: string,
   ticks: ReadonlySet<string>,
   refresh: () => Promise<void>,
