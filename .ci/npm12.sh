@@ -5,6 +5,9 @@
 # web and a worker, until /healthz and the viewer answer; then Ctrl-C stops them.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+# As a newcomer's machine has it: the system's Node and npm, not this checkout's node_modules/.bin.
+PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v 'node_modules/.bin' | paste -sd: -)
+export PATH
 dir=$(mktemp -d)
 port=${NPM12_PORT:-3917}
 pg_port=${NPM12_PG_PORT:-5917}
