@@ -1,0 +1,254 @@
+// `npm run bench -- --peer=ssc`: SAM's own engine (SSC, built from NREL/ssc's source by
+// bench/peer.ssc.build.ts) beside Hourglass, in the same run, on the same inputs:
+//   (a) the README's measured-resource hybrid (Phoenix TMY2 for pvwattsv5 in lifetime mode, the
+//       eastern Arizona SRW file for windpower, 32 turbines of 1.5 MW, simple wakes), grid and
+//       singleowner; Hourglass's engine in this process against SSC's modules in the C driver;
+//   (b) the same with a 100 MW / 400 MWh battery (SSC's battery, automated front-of-meter dispatch;
+//       ours, storage with arbitrage);
+//   (c) 1,000 variants of capacities and export limit: a Hourglass sweep through the real web and
+//       worker processes against SAM's parametric way, one full SSC run per variant (a sample of
+//       them, extrapolated, unless --ssc-variants=1000).
+// Each row's ratio is Hourglass's time as a fraction of SSC's. Outputs (year-1 energy per
+// technology, equity NPV) are compared in the notes. The mapping of inputs: peer.ssc.inputs.ts.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HOURS_PER_YEAR } from '../shared/calendar.ts';
+import type { ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
+import { type DeepPartial, resolvedInputs } from '../test/fixtures/inputs.ts';
+import { getJson } from '../test/helpers/http.ts';
+import { calculate, type EngineResult } from '../worker/engine/index.ts';
+import type { Bench } from './context.ts';
+import { postJson, waitFinished } from './figures.sweeps.ts';
+import { mapBattery } from './peer.ssc.battery.ts';
+import type { SscBuild } from './peer.ssc.build.ts';
+import type { SscDriver, SscRun } from './peer.ssc.client.ts';
+import { mapScenario, OUTPUTS, runScript } from './peer.ssc.inputs.ts';
+import { startWeb, startWorker } from './procs.ts';
+import { median } from './stats.ts';
+import type { Row } from './table.ts';
+
+const REFERENCE = new URL('../test/fixtures/reference/', import.meta.url);
+const FILES = {
+  solar: fileURLToPath(new URL('phoenix_az_tmy2.csv', REFERENCE)),
+  wind: fileURLToPath(new URL('az_eastern_rolling_hills.srw', REFERENCE)),
+};
+const reference = (name: string) => readFileSync(new URL(name, REFERENCE), 'utf8');
+
+/** The README's farm: rows of `perRow` turbines 616 m apart, every other row shifted half a spacing. */
+export function staggeredLayout(rows: number, perRow: number): { x_m: number[]; y_m: number[] } {
+  const x_m: number[] = [];
+  const y_m: number[] = [];
+  for (let r = 0; r < rows; r++)
+    for (let i = 0; i < perRow; i++) {
+      x_m.push(i * 616 + (r % 2) * 308);
+      y_m.push(r * 616);
+    }
+  return { x_m, y_m };
+}
+
+/** The README's "measured resource" scenario, as a request (the sweep's base) and resolved. */
+function measuredRequest(): DeepPartial<ScenarioInputs> & { name: string } {
+  const curve = reference('turbine_1500kw_77m_power_curve.csv')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',').map(Number) as [number, number]);
+  return {
+    name: 'Phoenix measured',
+    site: { latitude: 33.43, longitude: -112.02, elevation_m: 339 },
+    weather: { source: 'sam_csv', text: reference('phoenix_az_tmy2.csv') },
+    solar: { capacity_mw_dc: 60 },
+    wind_resource: { source: 'srw', text: reference('az_eastern_rolling_hills.srw') },
+    wind: {
+      turbine: { hub_height_m: 80, rotor_diameter_m: 77, power_curve: curve },
+      layout: staggeredLayout(4, 8),
+      wake_model: 'simple',
+    },
+  };
+}
+
+const BATTERY = { storage: { power_mw: 100, energy_mwh: 400 } } as const;
+
+/** One scenario's SSC script: its modules, and the battery's when it has one. */
+function sscScript(inputs: ResolvedInputs): string[] {
+  return runScript(mapScenario(inputs, FILES, mapBattery(inputs)));
+}
+
+interface Timed<T> {
+  ms: number;
+  last: T;
+}
+
+function timeHourglass(inputs: ResolvedInputs, warmup: number, runs: number): Timed<EngineResult> {
+  const times: number[] = [];
+  let last: EngineResult | null = null;
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    last = calculate(inputs);
+    if (i >= warmup) times.push(performance.now() - t0);
+  }
+  return { ms: median(times), last: last as EngineResult };
+}
+
+async function timeSsc(driver: SscDriver, script: string[], warmup: number, runs: number) {
+  const times: number[] = [];
+  const modules: Record<string, number[]> = {};
+  let last: SscRun | null = null;
+  for (let i = 0; i < warmup + runs; i++) {
+    last = await driver.run(script);
+    if (i < warmup) continue;
+    times.push(last.ms);
+    for (const [m, ms] of Object.entries(last.modules)) {
+      modules[m] ??= [];
+      modules[m].push(ms);
+    }
+  }
+  const perModule = Object.entries(modules).map(([m, ms]) => `${m} ${median(ms).toFixed(1)} ms`);
+  return { ms: median(times), last: last as SscRun, perModule };
+}
+
+const pct = (ours: number, theirs: number) =>
+  `${ours >= theirs ? '+' : ''}${((100 * (ours - theirs)) / Math.abs(theirs)).toFixed(2)} %`;
+const mwh = (v: number) => `${Math.round(v).toLocaleString('en-US')} MWh`;
+const money = (v: number) => `${(v / 1e6).toFixed(2)} M$`;
+
+/** The outputs side by side: year-1 energy per technology and delivered, equity NPV. */
+function compareOutputs(label: string, hg: EngineResult, ssc: SscRun): string[] {
+  const y1 = hg.annual[0];
+  const n = ssc.numbers;
+  const pairs: [string, number, number, (v: number) => string][] = [
+    ['year-1 solar (before the limit)', y1.solar_mwh + solarShareOfCurtailed(hg), n[OUTPUTS.solarYear1Kwh] / 1000, mwh],
+    ['year-1 wind (before the limit)', y1.wind_mwh + windShareOfCurtailed(hg), n[OUTPUTS.windYear1Kwh] / 1000, mwh],
+    ['year-1 delivered (after limit and battery)', deliveredYear1(hg), ssc.sums.gen / 1000, mwh],
+    ['equity NPV', hg.kpis.equity_npv, n[OUTPUTS.equityNpv], money],
+  ];
+  return pairs.map(
+    ([what, ours, theirs, f]) =>
+      `SSC peer ${label}: ${what}: Hourglass ${f(ours)}, SSC ${f(theirs)} (${pct(ours, theirs)})`,
+  );
+}
+
+/** Year 1's curtailed MWh split as our hybrid splits it, so each technology's figure is before the limit. */
+function solarShareOfCurtailed(hg: EngineResult): number {
+  const y = hg.annual[0];
+  const total = y.solar_mwh + y.wind_mwh;
+  return total > 0 ? (y.curtailed_mwh * y.solar_mwh) / total : 0;
+}
+function windShareOfCurtailed(hg: EngineResult): number {
+  const y = hg.annual[0];
+  const total = y.solar_mwh + y.wind_mwh;
+  return total > 0 ? (y.curtailed_mwh * y.wind_mwh) / total : 0;
+}
+/** Year 1's MWh at the point of interconnection (with a battery: its charge and discharge included). */
+function deliveredYear1(hg: EngineResult): number {
+  if (!hg.grid_hourly) return hg.annual[0].export_mwh;
+  let sum = 0;
+  for (let h = 0; h < HOURS_PER_YEAR; h++) sum += hg.grid_hourly[h];
+  return sum;
+}
+
+function peerRow(figure: string, hgMs: number, sscMs: number, sscLabel: string, unit: 'ms' | 's' = 'ms'): Row {
+  const k = unit === 's' ? 1000 : 1;
+  return {
+    n: '30',
+    figure,
+    value: hgMs / k,
+    unit,
+    baseline: { label: sscLabel, value: sscMs / k, unit },
+    ratio: hgMs / sscMs,
+    target: 'context',
+    met: null,
+  };
+}
+
+/** (a) and (b): one scenario, in-process engine against the driver, medians; outputs compared. */
+async function single(b: Bench, driver: SscDriver, build: SscBuild, label: string, inputs: ResolvedInputs) {
+  const runs = b.quick ? 2 : 7;
+  const hg = timeHourglass(inputs, b.quick ? 1 : 2, runs);
+  const ssc = await timeSsc(driver, sscScript(inputs), 1, runs);
+  b.rows.push(
+    peerRow(
+      `SSC peer ${label}, Hourglass engine, median of ${runs}`,
+      hg.ms,
+      ssc.ms,
+      `SSC ${build.describe}, same inputs`,
+    ),
+  );
+  b.notes.push(`SSC peer ${label}: SSC by module (median): ${ssc.perModule.join(', ')}`);
+  b.notes.push(...compareOutputs(label, hg.last, ssc.last));
+}
+
+/** (c)'s variants: solar capacity × turbines (4 staggered rows) × export limit; 1,000 (quick: 20). */
+export function peerSweep(quick: boolean) {
+  const n = quick ? 2 : 10;
+  const solar = Array.from({ length: n }, (_, i) => 20 * (i + 1));
+  const perRow = Array.from({ length: n }, (_, i) => i + 3);
+  const limits = Array.from({ length: quick ? 5 : 10 }, (_, i) => 40 + 10 * i);
+  return {
+    variants: solar.flatMap((s) => perRow.flatMap((k) => limits.map((l) => ({ s, k, l })))),
+    vary: [
+      { path: '/solar/capacity_mw_dc', values: solar },
+      { path: '/wind/layout', values: perRow.map((k) => staggeredLayout(4, k)) },
+      { path: '/grid/export_limit_mw', values: limits },
+    ],
+  };
+}
+
+/** (c): the 1,000-variant sweep through web + worker against as many SSC runs (or a sample). */
+async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: string, sscVariants: number) {
+  const sweep = peerSweep(b.quick);
+  const count = sweep.variants.length.toLocaleString('en-US');
+  const request = measuredRequest();
+  const sample = Math.min(sscVariants, sweep.variants.length);
+  const every = sweep.variants.length / sample;
+  const sscTimes: number[] = [];
+  for (let i = 0; i < sample; i++) {
+    const v = sweep.variants[Math.floor(i * every)];
+    const inputs = resolvedInputs({
+      ...request,
+      solar: { capacity_mw_dc: v.s },
+      wind: { ...request.wind, layout: staggeredLayout(4, v.k) },
+      grid: { export_limit_mw: v.l },
+    });
+    sscTimes.push((await driver.run(sscScript(inputs))).ms);
+  }
+  const sscTotal = (sscTimes.reduce((a, t) => a + t, 0) / sample) * sweep.variants.length;
+  const web = await startWeb(url, b.logDir, 'web-peer');
+  const worker = await startWorker(url, b.logDir, 'worker-peer');
+  try {
+    const base = `http://127.0.0.1:${web.port}`;
+    const t0 = performance.now();
+    const created = await postJson(base, '/api/sweeps', { name: 'SSC peer', base: request, vary: sweep.vary });
+    await waitFinished(base, created.id as string, 1_800_000);
+    const hgMs = performance.now() - t0;
+    const measured = sample === sweep.variants.length ? '' : `, ${sample} run and extrapolated`;
+    b.rows.push(
+      peerRow(
+        `SSC peer (c) ${count}-variant sweep (solar × turbines × export limit), POST → finished, 1 worker`,
+        hgMs,
+        sscTotal,
+        `SSC ${build.describe}: ${count} full runs in one process${measured}`,
+        's',
+      ),
+    );
+    const { json } = await getJson(`${base}/api/sweeps/${created.id}`);
+    b.notes.push(`SSC peer (c): the sweep's counts ${JSON.stringify((json as { counts: unknown }).counts)}`);
+  } finally {
+    await worker.stop();
+    await web.stop();
+  }
+}
+
+/** Every peer figure; `driver` is started, `url` a database of its own for (c). */
+export async function sscPeer(b: Bench, driver: SscDriver, build: SscBuild, url: string, sscVariants: number) {
+  const inputs = resolvedInputs(measuredRequest());
+  await single(b, driver, build, '(a) hybrid, 25 years', inputs);
+  await single(
+    b,
+    driver,
+    build,
+    '(b) the same + 100 MW / 400 MWh battery',
+    resolvedInputs({ ...measuredRequest(), ...BATTERY }),
+  );
+  await parametric(b, driver, build, url, sscVariants);
+}
