@@ -61,6 +61,12 @@ export function mapBattery(inputs: ResolvedInputs): SscTable | null {
     batt_computed_series: CELLS_IN_SERIES,
     batt_computed_strings: strings,
     batt_computed_bank_capacity: bankKwh,
+    // Read for every chemistry though only flow and lead-acid batteries use them (SAM's values).
+    batt_Qfull_flow: CELL.Qfull * strings,
+    LeadAcid_q20_computed: CELL.Qfull * strings,
+    LeadAcid_q10_computed: CELL.Qfull * strings * 0.93,
+    LeadAcid_qn_computed: CELL.Qfull * strings * 0.6,
+    LeadAcid_tn: 1,
     batt_current_choice: 1,
     batt_power_charge_max_kwdc: chargeKwDc,
     batt_power_discharge_max_kwdc: dischargeKwDc,
@@ -80,6 +86,11 @@ export function mapBattery(inputs: ResolvedInputs): SscTable | null {
     // No fade, as ours without fade tables: a cycle table at 100 % and no calendar model.
     batt_life_model: 0,
     batt_calendar_choice: 0,
+    // Read though unused without the calendar model (SAM's values).
+    batt_calendar_q0: 1.02,
+    batt_calendar_a: 0.00266,
+    batt_calendar_b: -7280,
+    batt_calendar_c: 939,
     batt_replacement_option: st.replacement.at_capacity_percent === null ? 0 : 1,
     batt_replacement_capacity: st.replacement.at_capacity_percent ?? 0,
     batt_replacement_schedule_percent: [0],
@@ -103,6 +114,9 @@ export function mapBattery(inputs: ResolvedInputs): SscTable | null {
     batt_dispatch_auto_can_gridcharge: st.charge_from_grid ? 1 : 0,
     batt_dispatch_auto_can_fuelcellcharge: 0,
     batt_dispatch_wf_forecast_choice: 0,
+    batt_pv_clipping_forecast: [0],
+    batt_pv_ac_forecast: [0],
+    batt_custom_dispatch: [0],
     batt_look_ahead_hours: 48,
     batt_dispatch_update_frequency_hours: 24,
     // No cycle cost in the dispatch: ours has none but variable O&M (0 here).
@@ -114,6 +128,7 @@ export function mapBattery(inputs: ResolvedInputs): SscTable | null {
   return {
     ...table,
     batt_lifetime_matrix: matrix([
+      [50, 0, 100],
       [100, 0, 100],
       [100, 1e7, 100],
     ]),

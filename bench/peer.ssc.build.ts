@@ -109,6 +109,9 @@ function fillPlan(gitDir: string, missing: readonly string[]): Fill[] {
     });
 }
 
+/** What exporting `gitDir` fills in, as exportSource records it (for an export made before). */
+export const plannedFills = (gitDir: string): string[] => fillPlan(gitDir, missingBlobs(gitDir)).map(describeFill);
+
 const describeFill = (f: Fill) =>
   f.standin
     ? `${f.path}: absent; stand-in bench/peer.ssc.standins/${f.standin}`

@@ -104,7 +104,9 @@ function windpower(inputs: ResolvedInputs, files: ResourceFiles): SscTable | nul
     wind_resource_filename: files.wind,
     wind_resource_model_choice: 0,
     wind_resource_shear: inputs.wind_resource.shear_exponent,
-    wind_resource_turbulence_coeff: w.turbulence_intensity * 100,
+    // As a fraction, though SSC labels it %: its simple wake model uses the number as it is, and its
+    // own wake tests (which ours reproduce, docs/resource.md) give 0.1. Given 10, the wakes vanish.
+    wind_resource_turbulence_coeff: w.turbulence_intensity,
     system_capacity: w.capacity_mw * 1000,
     wind_turbine_rotor_diameter: w.turbine.rotor_diameter_m,
     wind_turbine_hub_ht: w.turbine.hub_height_m,
@@ -172,6 +174,13 @@ function finance(inputs: ResolvedInputs): SscTable {
     ...FLAT_TOD,
     total_installed_cost: c.solar + c.wind + c.storage + c.other,
     construction_financing_cost: 0,
+    // No capacity payments (they are SAM's, not ours).
+    cp_capacity_payment_type: 0,
+    cp_capacity_payment_amount: [0],
+    cp_capacity_payment_esc: 0,
+    cp_capacity_credit_percent: [0],
+    cp_system_nameplate: inputs.solar.capacity_mw_dc + inputs.wind.capacity_mw,
+    cp_battery_nameplate: 0,
     om_fixed: [fixedOm(inputs)],
     om_fixed_escal: f.om_escalation_percent,
     om_production: [f.opex.variable_per_mwh],
@@ -193,6 +202,7 @@ function finance(inputs: ResolvedInputs): SscTable {
     depr_alloc_sl_20_percent: 0,
     depr_alloc_sl_39_percent: 0,
     depr_alloc_custom_percent: 0,
+    depr_custom_schedule: [0],
     depr_bonus_fed: f.depreciation.bonus_percent,
     depr_bonus_sta: f.depreciation.bonus_percent,
     debt_option: 0,
@@ -223,6 +233,8 @@ function grid(inputs: ResolvedInputs): SscTable {
     analysis_period: YEARS,
     enable_interconnection_limit: limit === undefined ? 0 : 1,
     grid_interconnection_limit_kwac: limit === undefined ? 1e9 : limit * 1000,
+    // SAM's "no curtailment" schedule (MW each hour); without it the grid module curtails everything.
+    grid_curtailment: new Array(HOURS_PER_YEAR).fill(1e38),
   };
 }
 
@@ -261,7 +273,8 @@ export const OUTPUTS = {
 /**
  * The driver script of one run: the generators, their lifetime generation added up (wind's year 1
  * repeated with its degradation, as SSC's hybrid module does), the battery, the grid limit and
- * Single Owner; then the outputs OUTPUTS names and the year-1 delivered energy (sum of gen).
+ * Single Owner; then the outputs OUTPUTS names, the year-1 delivered energy (sum of gen) and, with
+ * a battery, its year-1 discharge and charge.
  */
 export function runScript(c: SscCase): string[] {
   const lines = ['data'];
@@ -287,8 +300,18 @@ export function runScript(c: SscCase): string[] {
   if (parts.length === 0) refuse('a scenario with neither solar nor wind');
   if (parts.length === 2) lines.push('add gen gen_solar gen_wind');
   else lines.push(`rename ${parts[0]} gen`);
-  if (c.battery) lines.push(...setLines(c.battery), 'exec battery');
-  lines.push(...setLines(c.grid), 'exec grid', ...setLines(c.singleowner), 'exec singleowner');
-  lines.push(...Object.values(OUTPUTS).map((name) => `get ${name}`), `sum gen 0 ${HOURS_PER_YEAR}`, 'end');
+  // Single Owner's inputs first: the battery's dispatch reads the PPA price from them.
+  lines.push(...setLines(c.singleowner));
+  // The battery's year-1 energy is read before Single Owner, which may prepend a year 0 to it.
+  if (c.battery)
+    lines.push(
+      ...setLines(c.battery),
+      'exec battery',
+      'sum batt_annual_discharge_energy 0 1',
+      'sum batt_annual_charge_energy 0 1',
+    );
+  lines.push(...setLines(c.grid), 'exec grid', 'exec singleowner');
+  lines.push(...Object.values(OUTPUTS).map((name) => `get ${name}`), `sum gen 0 ${HOURS_PER_YEAR}`);
+  lines.push('end');
   return lines;
 }

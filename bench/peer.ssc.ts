@@ -108,7 +108,13 @@ async function timeSsc(driver: SscDriver, script: string[], warmup: number, runs
 }
 
 const pct = (ours: number, theirs: number) =>
-  `${ours >= theirs ? '+' : ''}${((100 * (ours - theirs)) / Math.abs(theirs)).toFixed(2)} %`;
+  theirs === 0
+    ? ours === 0
+      ? 'equal'
+      : 'SSC 0'
+    : `${ours >= theirs ? '+' : ''}${((100 * (ours - theirs)) / Math.abs(theirs)).toFixed(3)} %`;
+const chargeOf = (y: EngineResult['annual'][number]) =>
+  (y.storage_charge_from_plant_mwh ?? 0) + (y.storage_charge_from_grid_mwh ?? 0);
 const mwh = (v: number) => `${Math.round(v).toLocaleString('en-US')} MWh`;
 const money = (v: number) => `${(v / 1e6).toFixed(2)} M$`;
 
@@ -122,6 +128,12 @@ function compareOutputs(label: string, hg: EngineResult, ssc: SscRun): string[] 
     ['year-1 delivered (after limit and battery)', deliveredYear1(hg), ssc.sums.gen / 1000, mwh],
     ['equity NPV', hg.kpis.equity_npv, n[OUTPUTS.equityNpv], money],
   ];
+  if (ssc.sums.batt_annual_discharge_energy !== undefined) {
+    pairs.push(
+      ['year-1 battery discharge', y1.storage_discharge_mwh ?? 0, ssc.sums.batt_annual_discharge_energy / 1000, mwh],
+      ['year-1 battery charge', chargeOf(y1), ssc.sums.batt_annual_charge_energy / 1000, mwh],
+    );
+  }
   return pairs.map(
     ([what, ours, theirs, f]) =>
       `SSC peer ${label}: ${what}: Hourglass ${f(ours)}, SSC ${f(theirs)} (${pct(ours, theirs)})`,
@@ -202,15 +214,19 @@ async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: str
   const sample = Math.min(sscVariants, sweep.variants.length);
   const every = sweep.variants.length / sample;
   const sscTimes: number[] = [];
+  const sscNpv = new Map<number, number>();
   for (let i = 0; i < sample; i++) {
-    const v = sweep.variants[Math.floor(i * every)];
+    const index = Math.floor(i * every);
+    const v = sweep.variants[index];
     const inputs = resolvedInputs({
       ...request,
       solar: { capacity_mw_dc: v.s },
       wind: { ...request.wind, layout: staggeredLayout(4, v.k) },
       grid: { export_limit_mw: v.l },
     });
-    sscTimes.push((await driver.run(sscScript(inputs))).ms);
+    const run = await driver.run(sscScript(inputs));
+    sscTimes.push(run.ms);
+    sscNpv.set(index, run.numbers[OUTPUTS.equityNpv]);
   }
   const sscTotal = (sscTimes.reduce((a, t) => a + t, 0) / sample) * sweep.variants.length;
   const web = await startWeb(url, b.logDir, 'web-peer');
@@ -231,12 +247,27 @@ async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: str
         's',
       ),
     );
-    const { json } = await getJson(`${base}/api/sweeps/${created.id}`);
-    b.notes.push(`SSC peer (c): the sweep's counts ${JSON.stringify((json as { counts: unknown }).counts)}`);
+    b.notes.push(await compareSweep(base, created.id as string, sscNpv));
   } finally {
     await worker.stop();
     await web.stop();
   }
+}
+
+/** (c)'s outputs: the sampled variants' equity NPV, SSC's against the sweep's own results. */
+async function compareSweep(base: string, id: string, sscNpv: Map<number, number>): Promise<string> {
+  const { json } = await getJson(`${base}/api/sweeps/${id}/results?sort=index`);
+  const variants = (json as { variants: { index: number; kpis: { equity_npv: number } | null }[] }).variants;
+  const diffs: number[] = [];
+  const rel: number[] = [];
+  for (const v of variants) {
+    const theirs = sscNpv.get(v.index);
+    if (theirs === undefined || !v.kpis) continue;
+    diffs.push(Math.abs(v.kpis.equity_npv - theirs));
+    rel.push(Math.abs(v.kpis.equity_npv - theirs) / Math.max(Math.abs(theirs), 1));
+  }
+  const worst = Math.max(...diffs);
+  return `SSC peer (c): equity NPV of the ${diffs.length} variants SSC ran, against the sweep's: median difference ${money(median(diffs))} (${(100 * median(rel)).toFixed(3)} %), largest ${money(worst)}`;
 }
 
 /** Every peer figure; `driver` is started, `url` a database of its own for (c). */
