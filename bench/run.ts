@@ -229,7 +229,7 @@ try {
       const driver = new SscDriver(build.driver);
       try {
         step(`#30 SSC peer: ssc_version ${await driver.start()}`);
-        await sscPeer(b, driver, build, await db.database('peer'), Number(argValue('ssc-variants') ?? 50));
+        await sscPeer(b, driver, build, await db.database('peer'), Number(argValue('ssc-variants') ?? 50), step);
       } finally {
         await driver.stop();
       }
