@@ -22,7 +22,7 @@ import { waitFinished } from './figures.sweeps.ts';
 import { mapBattery } from './peer.ssc.battery.ts';
 import type { SscBuild } from './peer.ssc.build.ts';
 import type { SscDriver, SscRun } from './peer.ssc.client.ts';
-import { mapScenario, OUTPUTS, runScript } from './peer.ssc.inputs.ts';
+import { mapScenario, OUTPUTS, runScript, setLines } from './peer.ssc.inputs.ts';
 import { startWeb, startWorker } from './procs.ts';
 import { median, sleep } from './stats.ts';
 import type { Row } from './table.ts';
@@ -190,6 +190,24 @@ async function single(b: Bench, driver: SscDriver, build: SscBuild, label: strin
   b.notes.push(...compareOutputs(label, t.hg, t.ssc));
 }
 
+/**
+ * Where (a)'s SSC time goes: pvwattsv5 as SAM runs PVWatts by default (one year, degradation left
+ * to the financial model) beside its lifetime mode, which repeats the whole year 25 times.
+ */
+async function pvwattsOneYear(b: Bench, driver: SscDriver, inputs: ResolvedInputs, runs: number) {
+  const table = mapScenario(inputs, FILES).pvwattsv5;
+  if (!table) return;
+  const script = ['data', ...setLines({ ...table, system_use_lifetime_output: 0 }), 'exec pvwattsv5', 'end'];
+  const times: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const run = await driver.run(script);
+    if (i > 0) times.push(run.modules.pvwattsv5);
+  }
+  b.notes.push(
+    `SSC peer (a): pvwattsv5 for one year (SAM's default; degradation then in the financial model): median ${median(times).toFixed(1)} ms`,
+  );
+}
+
 /** (c)'s variants: solar capacity × turbines (4 staggered rows) × export limit; 1,000 (quick: 20). */
 export function peerSweep(quick: boolean) {
   const n = quick ? 2 : 10;
@@ -307,6 +325,7 @@ export async function sscPeer(
 ) {
   step('#30 (a) the hybrid: both engines, in turn');
   await single(b, driver, build, '(a) hybrid, 25 years', resolvedInputs(measuredRequest()));
+  await pvwattsOneYear(b, driver, resolvedInputs(measuredRequest()), b.quick ? 2 : 7);
   step('#30 (b) the same with the battery');
   const battery = resolvedInputs({ ...measuredRequest(), ...BATTERY });
   await single(b, driver, build, '(b) the same + 100 MW / 400 MWh battery', battery);
