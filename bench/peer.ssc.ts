@@ -263,7 +263,9 @@ async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: str
     sscNpv.set(index, run.numbers[OUTPUTS.equityNpv]);
   }
   const sscTotal = (sscTimes.reduce((a, t) => a + t, 0) / sample) * sweep.variants.length;
-  const web = await startWeb(url, b.logDir, 'web-peer');
+  // Storing 50 variants of this scenario (~75 MB of inputs) can outlast the default 10 s statement
+  // timeout on a busy host (a 500: see bench/README.md); a documented setting gives it a minute.
+  const web = await startWeb(url, b.logDir, 'web-peer', { STATEMENT_TIMEOUT_MS: '60000' });
   const worker = await startWorker(url, b.logDir, 'worker-peer');
   try {
     const base = `http://127.0.0.1:${web.port}`;
