@@ -11,7 +11,7 @@ import {
   fourVariables,
   runSearch,
   searchProblem,
-} from '../test/helpers/optimize.problems.ts';
+} from '../test/helpers/optimizations.problems.ts';
 import { waitUntil } from '../test/helpers/wait.ts';
 import type { Bench } from './context.ts';
 import { postJson, singleLatency, singleUnderLoad, waitFinished } from './figures.sweeps.ts';

@@ -4,8 +4,23 @@
 // to install.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the first Chromium or Chrome on PATH. */
+function findChromium(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of NAMES) for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
+  return '/usr/bin/chromium';
+}
+
+export const CHROMIUM = findChromium();
+
+/** What to do when there is no browser: said by the test runner and by the browser tests. */
+export const NO_CHROMIUM = `no Chromium at ${CHROMIUM}: install it (Debian: apt-get install -y chromium, which npm test does when run as root; .ci/run does) or set CHROMIUM_PATH to a Chromium or Chrome binary`;
 
 /** Installs Chromium when it is missing and apt-get may be used; true if it is there afterwards. */
 export async function ensureChromium(log: (line: string) => void = console.log): Promise<boolean> {

@@ -2,6 +2,7 @@
 // width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
 // DATABASE_URL's server, or an embedded Postgres), with scenarios (one with a battery and a wind
 // file), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
+
 import { mkdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -9,10 +10,10 @@ import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { withDatabase } from '../test/helpers/db.ts';
 import { startWeb, startWorker } from '../test/helpers/processes.ts';
+import { CHROMIUM } from './chromium.ts';
 import { serverOrEmbedded } from './embedded-postgres.ts';
 
 const OUT = new URL('../docs/screenshots/', import.meta.url);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const site = { latitude: 35.2, longitude: -101.8, elevation_m: 1100 };
 
 const config = loadConfig();

@@ -5,11 +5,11 @@ import pg from 'pg';
 import { loadConfig } from '../shared/config.ts';
 import { migrateAll } from '../shared/migrate.ts';
 import { withDatabase } from '../test/helpers/db.ts';
-import { ensureChromium } from './chromium.ts';
+import { ensureChromium, NO_CHROMIUM } from './chromium.ts';
 import { serverOrEmbedded } from './embedded-postgres.ts';
 
 const config = loadConfig();
-await ensureChromium();
+if (!(await ensureChromium())) console.log(`# ${NO_CHROMIUM}: the browser tests will fail`);
 const server = await serverOrEmbedded(config.databaseUrl, 'test');
 const adminUrl = server.adminUrl;
 console.log(

@@ -17,7 +17,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const SECRET_PARAM = /key|token|secret|passw|auth|sig|credential/i;
 
 /** The URL with the values of secret-looking query parameters replaced by [redacted]. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = url

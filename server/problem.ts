@@ -64,7 +64,7 @@ export const invalidRequest = (what: string, errors: FieldError[]) =>
 /** The problem's `type`: a page of this server that explains it (server/routes/problems.route.ts). */
 export const problemType = (code: ProblemCode) => `/problems/${code.replaceAll('_', '-')}`;
 
-export function sendProblem(res: Response, p: HttpProblem): void {
+function sendProblem(res: Response, p: HttpProblem): void {
   for (const [k, v] of Object.entries(p.headers)) res.setHeader(k, v);
   res
     .status(p.status)

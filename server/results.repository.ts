@@ -15,7 +15,7 @@ export async function findResultEtag(db: Db, scenarioId: string): Promise<string
 
 export type ResultPart = 'statements_gzip' | 'statements_lite_gzip';
 
-export interface StatementsRow {
+interface StatementsRow {
   status: ScenarioStatus;
   error: { code: string; message: string } | null;
   start_year: number;

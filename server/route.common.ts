@@ -75,7 +75,7 @@ export const pageLimit = (max: number, description = 'Page size.') =>
   Type.Integer({ minimum: 1, maximum: max, description, errorMessage: `must be an integer from 1 to ${max}` });
 export const Cursor = Type.String({ description: "The previous page's next_cursor.", maxLength: 64 });
 
-export const encodeCursor = (id: string) => Buffer.from(id, 'latin1').toString('base64url');
+const encodeCursor = (id: string) => Buffer.from(id, 'latin1').toString('base64url');
 
 /** The id a cursor names (exclusive start of the page); a cursor this server did not give is a 400. */
 export function decodeCursor(cursor: string): string {

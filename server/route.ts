@@ -3,11 +3,12 @@
 // every failing field named: `?name` for the query, `header:Name` for a header, a JSON Pointer for
 // the body; defaults applied), the OpenAPI operation (server/openapi.ts), and the response check
 // that tests switch on (`AppDeps.checkResponses`).
-import { FormatRegistry, type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { isUuid } from '../shared/ids.ts';
+import { registerFormats } from '../shared/schemas/formats.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
 import type { AppDeps } from './deps.ts';
@@ -15,10 +16,7 @@ import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
 import type { EventStreams } from './sse/event-streams.ts';
 
-if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
-if (!FormatRegistry.Has('date-time')) {
-  FormatRegistry.Set('date-time', (s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(s));
-}
+registerFormats();
 
 /** One answer of a route: a JSON schema (or several, one of which), a problem, or another media type. */
 export interface Reply {
@@ -31,7 +29,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface BodySpec<B extends TSchema> {
+interface BodySpec<B extends TSchema> {
   schema: B;
   /** Its request form's component name in the OpenAPI document (defaulted fields optional). */
   name: string;
@@ -45,7 +43,7 @@ export interface BodySpec<B extends TSchema> {
 
 type Empty = TObject<Record<string, never>>;
 
-export interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
+interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
   params: Static<P>;
   query: Static<Q>;
   headers: Static<H>;
@@ -54,7 +52,7 @@ export interface RouteInput<P extends TObject, Q extends TObject, H extends TObj
   res: Response;
 }
 
-export interface RouteSpec<
+interface RouteSpec<
   P extends TObject = Empty,
   Q extends TObject = Empty,
   H extends TObject = Empty,

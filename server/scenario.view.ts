@@ -7,7 +7,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export const scenarioPath = (id: string) => `/api/scenarios/${id}`;
 
 /** Keep in step with scenario_list_json in sql/0004_list_json.sql, which builds the same shape in SQL. */
-export function toListItem(row: ScenarioRow): ScenarioListItem {
+function toListItem(row: ScenarioRow): ScenarioListItem {
   const self = scenarioPath(row.id);
   return {
     id: row.id,

@@ -24,23 +24,29 @@ function hourSuffixes(timezoneHours: number): string[] {
   return out;
 }
 
-export const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
+const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
 /** With a battery, four more columns: AC MWh charged and discharged, MWh stored, net MWh at the grid. */
-export const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
+const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
+
+/** With a load, two more (after the battery's): its MWh and the MWh delivered to it. */
+export const CSV_LOAD_COLUMNS = ',load_mwh,delivered_mwh';
 
 /** The battery's four hourly series, [year][hour], in the CSV's column order. */
 export type StorageSeries = readonly [number[][], number[][], number[][], number[][]];
+/** The load's two hourly series, [year][hour]: load, delivered. */
+export type LoadSeries = readonly [number[][], number[][]];
 
-/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh), and the battery's series. */
+/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh), and the battery's and the load's series. */
 export function* csvChunks(
   solar: readonly number[][],
   wind: readonly number[][],
   startYear: number,
   timezoneHours: number,
-  storage?: StorageSeries,
+  extra: { storage?: StorageSeries; load?: LoadSeries } = {},
 ): Generator<string> {
+  const { storage, load } = extra;
   const suffixes = hourSuffixes(timezoneHours);
-  yield storage ? `${CSV_HEADER.slice(0, -1)}${CSV_STORAGE_COLUMNS}\n` : CSV_HEADER;
+  yield `${CSV_HEADER.slice(0, -1)}${storage ? CSV_STORAGE_COLUMNS : ''}${load ? CSV_LOAD_COLUMNS : ''}\n`;
   for (let y = 0; y < solar.length; y++) {
     const year = startYear + y;
     // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
@@ -48,10 +54,12 @@ export function* csvChunks(
     const s = solar[y];
     const w = wind[y];
     const rows = storage?.map((series) => series[y]);
+    const loadRows = load?.map((series) => series[y]);
     let chunk = '';
     for (let h = 0; h < HOURS; h++) {
-      const extra = rows ? `,${rows[0][h]},${rows[1][h]},${rows[2][h]},${rows[3][h]}` : '';
-      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}${extra}\n`;
+      const battery = rows ? `,${rows[0][h]},${rows[1][h]},${rows[2][h]},${rows[3][h]}` : '';
+      const served = loadRows ? `,${loadRows[0][h]},${loadRows[1][h]}` : '';
+      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}${battery}${served}\n`;
     }
     yield chunk;
   }

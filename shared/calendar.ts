@@ -4,4 +4,3 @@
 export const YEARS = 25;
 export const HOURS_PER_YEAR = 8760;
 export const HOURS_PER_DAY = 24;
-export const DAYS_PER_YEAR = 365;

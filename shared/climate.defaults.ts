@@ -2,7 +2,7 @@
 // none. Smooth zonal fits, not a climate database: good enough for a first look, and
 // every value is stored with the scenario so the user can see and replace it.
 
-export interface MonthlyClimate {
+interface MonthlyClimate {
   clearness_index: number[];
   temp_mean_c: number[];
   temp_diurnal_range_c: number[];

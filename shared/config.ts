@@ -45,8 +45,6 @@ export interface Config {
   headersTimeoutMs: number;
   /** Start-up waits for the database: 250 ms after the first failed attempt, doubling up to this. */
   dbRetryMaxDelayMs: number;
-  /** Test only (fault tests): stretches every calculation by this long so a test can act mid-run. 0 in production. */
-  engineTestDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -111,7 +109,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
-    engineTestDelayMs: int(env, 'ENGINE_TEST_DELAY_MS', 0, 0, 600_000),
   });
 }
 

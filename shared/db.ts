@@ -1,13 +1,13 @@
 // Hand-written table types composed into one Database type (kysely's example-app style).
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Selectable } from 'kysely';
 import pg from 'pg';
-import type { ScenarioEventName, ScenarioStatus, Stage } from './lifecycle.ts';
+import type { OptimizationStatus, ScenarioEventName, ScenarioStatus, Stage } from './lifecycle.ts';
 import { hasQueryInFlight } from './pg.internals.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
 
-export interface ScenariosTable {
+interface ScenariosTable {
   id: string;
   name: string;
   status: ColumnType<ScenarioStatus, ScenarioStatus | undefined, ScenarioStatus>;
@@ -29,9 +29,13 @@ export interface ScenariosTable {
   variant_index: ColumnType<number | null, number | null | undefined, number | null>;
   optimization_id: ColumnType<string | null, string | null | undefined, string | null>;
   keep_hourly: ColumnType<boolean, boolean | undefined, boolean>;
+  variant_values: ColumnType<unknown, string | null | undefined, string | null>;
+  optimization_round: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 25-year sums: solar_mwh, wind_mwh, curtailed_mwh (set with the result). */
+  totals: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
-export interface ScenarioEventsTable {
+interface ScenarioEventsTable {
   scenario_id: string;
   seq: number;
   name: ScenarioEventName;
@@ -39,7 +43,7 @@ export interface ScenarioEventsTable {
   created_at: Generated<Date>;
 }
 
-export interface ScenarioResultsTable {
+interface ScenarioResultsTable {
   scenario_id: string;
   etag: string;
   statements_gzip: Buffer | null;
@@ -47,17 +51,57 @@ export interface ScenarioResultsTable {
   created_at: Generated<Date>;
 }
 
+/** What a sweep and an optimization (the parents of variant scenarios) have in common. */
+interface ParentColumns {
+  id: string;
+  name: string;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  last_seq: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+interface SweepsTable extends ParentColumns {
+  base: Json<unknown>;
+  vary: Json<unknown>;
+  combine: 'grid' | 'zip';
+  keep_hourly: boolean;
+  parameters: Json<string[]>;
+  total: number;
+}
+
+interface OptimizationsTable extends ParentColumns {
+  request: Json<unknown>;
+  status: ColumnType<OptimizationStatus, OptimizationStatus | undefined, OptimizationStatus>;
+  rounds: ColumnType<number, number | undefined, number>;
+  best_scenario_id: ColumnType<string | null, string | null | undefined, string | null>;
+  feasible: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+interface ParentEventColumns {
+  seq: number;
+  name: string;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   scenarios: ScenariosTable;
   scenario_events: ScenarioEventsTable;
   scenario_results: ScenarioResultsTable;
+  sweeps: SweepsTable;
+  sweep_events: ParentEventColumns & { sweep_id: string };
+  optimizations: OptimizationsTable;
+  optimization_events: ParentEventColumns & { optimization_id: string };
 }
 
-export type ScenarioRow = Selectable<ScenariosTable>;
+/** A scenario as the scenario routes read it (a variant's values, round and totals are its parent's reads). */
+export type ScenarioRow = Omit<Selectable<ScenariosTable>, 'variant_values' | 'optimization_round' | 'totals'>;
 export type EventRow = Selectable<ScenarioEventsTable>;
 export type Db = Kysely<Database>;
 
-export interface PoolOptions {
+interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;

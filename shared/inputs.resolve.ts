@@ -17,7 +17,7 @@ export function seedFromId(id: string): number {
 }
 
 /** PVWatts-style total of a loss breakdown: losses compound, they do not add. */
-export function totalLossPercent(breakdown: Record<string, number>): number {
+function totalLossPercent(breakdown: Record<string, number>): number {
   let kept = 1;
   for (const loss of Object.values(breakdown)) kept *= 1 - loss / 100;
   return Math.round((1 - kept) * 100 * 1e4) / 1e4;
@@ -28,7 +28,7 @@ export function turbineRatingKw(turbine: ScenarioInputs['wind']['turbine']): num
   return turbine.power_curve ? Math.max(...turbine.power_curve.map(([, kw]) => kw)) : turbine.rated_kw;
 }
 
-export interface ResolveContext {
+interface ResolveContext {
   scenarioId: string;
   /** The web process's clock, read once at creation; the engine itself reads no clock. */
   now: Date;

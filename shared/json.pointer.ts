@@ -29,7 +29,6 @@ export function schemasAt(schema: TSchema, segments: string[]): TSchema[] {
   }
   return [];
 }
-export const schemaHas = (schema: TSchema, segments: string[]) => schemasAt(schema, segments).length > 0;
 
 /** The JSON Pointer (RFC 6901) text of these segments. */
 export const pointerText = (segments: readonly (string | number)[]) =>

@@ -17,13 +17,13 @@ const APPLIED_MIGRATIONS_SQL = 'SELECT id FROM schema_migrations';
 /** Recorded before the migration runs, in its transaction: $1 id, $2 file name. */
 const RECORD_MIGRATION_SQL = 'INSERT INTO schema_migrations (id, name) VALUES ($1, $2)';
 
-export interface Migration {
+interface Migration {
   id: number;
   name: string;
   sql: string;
 }
 
-export function listMigrations(): Migration[] {
+function listMigrations(): Migration[] {
   return readdirSync(SQL_DIR)
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
@@ -32,7 +32,7 @@ export function listMigrations(): Migration[] {
 
 export const latestMigrationId = (): number => listMigrations().at(-1)?.id ?? 0;
 
-export async function migrate(connectionString: string): Promise<string[]> {
+async function migrate(connectionString: string): Promise<string[]> {
   const client = new pg.Client({ connectionString, application_name: 'hourglass-migrate' });
   await client.connect();
   const applied: string[] = [];

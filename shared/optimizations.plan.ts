@@ -1,18 +1,17 @@
 // An optimization request checked before anything is written (the rules a schema cannot say, each
 // a 400 naming the field), and a point of the search made into a scenario's inputs. The web uses
 // both for round 0; the worker's search step uses `pointInputs` for the rounds after.
-import type { TSchema } from '@sinclair/typebox';
 import { uuidv7 } from './ids.ts';
 import { resolveInputs } from './inputs.resolve.ts';
-import { absentArrayError, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
-import type { Round } from './optimizations.repository.ts';
-import { METRIC_NAMES } from './optimize.metrics.ts';
-import { gridOf, type SearchProblem } from './optimize.search.ts';
-import { copyJson } from './schema.defaults.ts';
+import { pointerSegments, schemasAt } from './json.pointer.ts';
+import { KPI_NAMES } from './kpis.ts';
+import { gridOf, type SearchProblem } from './optimizations.search.ts';
+import type { Round } from './parents.repository.ts';
+import { integerOnly, pointInputs, type Report, spacePath } from './parents.space.ts';
 import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
 import type { OptimizationRequest } from './schemas/optimization.ts';
 import type { FieldError } from './schemas/problem.ts';
-import { type Validation, validateScenario } from './validate.ts';
+import type { Validation } from './validate.ts';
 
 /** The request with its defaults, as stored and as the search reads it. */
 export interface OptimizationPlan {
@@ -33,30 +32,15 @@ export const searchProblemOf = (plan: OptimizationPlan): SearchProblem => ({
   maxEvaluations: plan.max_evaluations,
 });
 
-/** Records a problem; returns undefined, so a check can `return err(…)`. */
-type Report = (path: string, message: string) => undefined;
-
-const numeric = (s: TSchema) => s.type === 'number' || s.type === 'integer';
-
-/** One variable's rules: a pointer to a numeric input, not twice, min ≤ max, an integer step for an integer input. */
+/** One variable's rules: a pointer to a numeric input (the design space's rules), min ≤ max, an integer step for an integer input. */
 function variableErrors(body: OptimizationRequest, k: number, err: Report): undefined {
   const v = body.variables[k];
   const at = `/variables/${k}`;
-  const segments = pointerSegments(v.path);
-  if (!segments || segments[0] === 'name' || segments[0] === 'seed') {
-    return err(`${at}/path`, 'must be a JSON Pointer to a numeric input, e.g. /solar/capacity_mw_dc');
-  }
-  const schemas = schemasAt(ScenarioInputsSchema, segments);
-  if (schemas.length === 0) return err(`${at}/path`, `${v.path} points into no input of the scenario schema`);
-  if (!schemas.some(numeric)) return err(`${at}/path`, `${v.path} is not a numeric input`);
-  const absent = absentArrayError(ScenarioInputsSchema, body.base as Record<string, unknown>, v.path, segments);
-  if (absent) return err(`${at}/path`, absent);
-  const clash = body.variables
-    .slice(0, k)
-    .find((p) => p.path === v.path || v.path.startsWith(`${p.path}/`) || p.path.startsWith(`${v.path}/`));
-  if (clash) return err(`${at}/path`, `${v.path} is a variable twice (it overlaps ${clash.path})`);
+  const earlier = body.variables.slice(0, k).map((p) => p.path);
+  const where = spacePath(v.path, at, earlier, body.base as Record<string, unknown>, err, { numeric: true });
+  if (!where) return;
   if (v.min > v.max) return err(`${at}/min`, `must not be greater than max (${v.max})`);
-  const integer = !schemas.some((s) => s.type === 'number');
+  const integer = integerOnly(where.schemas);
   if (integer && (!Number.isInteger(v.min) || !Number.isInteger(v.max))) {
     return err(`${at}/${Number.isInteger(v.min) ? 'max' : 'min'}`, `${v.path} is an integer input`);
   }
@@ -88,12 +72,12 @@ function stepErrors(v: OptimizationRequest['variables'][number], at: string, err
 
 /** The objective's and constraints' rules: known measures, and a bound on each constraint. */
 function goalErrors(body: OptimizationRequest, err: Report): undefined {
-  const known = (name: string) => METRIC_NAMES.includes(name);
+  const known = (name: string) => KPI_NAMES.includes(name);
   const key = 'maximize' in body.objective ? 'maximize' : 'minimize';
   const objective = 'maximize' in body.objective ? body.objective.maximize : body.objective.minimize;
-  if (!known(objective)) err(`/objective/${key}`, `${objective} is not a KPI; one of ${METRIC_NAMES.join(', ')}`);
+  if (!known(objective)) err(`/objective/${key}`, `${objective} is not a KPI; one of ${KPI_NAMES.join(', ')}`);
   (body.constraints ?? []).forEach((c, k) => {
-    if (!known(c.kpi)) err(`/constraints/${k}/kpi`, `${c.kpi} is not a KPI; one of ${METRIC_NAMES.join(', ')}`);
+    if (!known(c.kpi)) err(`/constraints/${k}/kpi`, `${c.kpi} is not a KPI; one of ${KPI_NAMES.join(', ')}`);
     if (c.min === undefined && c.max === undefined) err(`/constraints/${k}`, 'give min, max or both');
     if (c.min !== undefined && c.max !== undefined && c.min > c.max) {
       err(`/constraints/${k}/min`, `must not be greater than max (${c.max})`);
@@ -106,22 +90,17 @@ function withSteps(body: OptimizationRequest): OptimizationPlan['variables'] {
   return body.variables.map((v) => {
     if (v.step !== undefined || v.min === v.max) return { ...v };
     const schemas = schemasAt(ScenarioInputsSchema, pointerSegments(v.path) ?? []);
-    const integer = !schemas.some((s) => s.type === 'number');
+    const integer = integerOnly(schemas);
     const step = (v.max - v.min) / 100;
     return { ...v, step: integer ? Math.max(1, Math.round(step)) : Number(step.toPrecision(12)) };
   });
 }
 
 /** The scenario inputs at a point (values in the variables' order), validated as POST /api/scenarios would. */
-export function pointInputs(plan: OptimizationPlan, values: readonly number[], label: string): Validation {
-  const inputs = copyJson(plan.base) as Record<string, unknown>;
-  if (inputs.seed === undefined) inputs.seed = plan.seed;
-  plan.variables.forEach((v, i) => {
-    setAt(inputs, pointerSegments(v.path) ?? [], values[i]);
-  });
+export function evaluationInputs(plan: OptimizationPlan, values: readonly number[], label: string): Validation {
   const named = plan.variables.map((v, i) => `${v.path.split('/').pop()}=${values[i]}`).join(', ');
-  inputs.name = `${plan.name} · ${label} · ${named}`.slice(0, 200);
-  return validateScenario(inputs);
+  const settings = plan.variables.map((v, i) => [pointerSegments(v.path) ?? [], values[i]] as const);
+  return pointInputs(plan.base, plan.seed, settings, `${plan.name} · ${label} · ${named}`);
 }
 
 /** The points checked before anything is written: each face's middle (a variable at a bound, the others at their middle grid value) and every corner (at most 2⁶). */
@@ -149,7 +128,7 @@ function boxPoints(plan: OptimizationPlan): number[][] {
  * battery's power without energy) is not refused: it is evaluated, as failed, and never chosen.
  */
 function boxErrors(plan: OptimizationPlan): FieldError[] {
-  const checked = boxPoints(plan).map((values) => ({ values, result: pointInputs(plan, values, 'check') }));
+  const checked = boxPoints(plan).map((values) => ({ values, result: evaluationInputs(plan, values, 'check') }));
   const errors: FieldError[] = [];
   const add = (path: string, message: string) => {
     if (!errors.some((x) => x.path === path)) errors.push({ path, message });
@@ -212,7 +191,7 @@ export function roundOf(
     const index = at.firstIndex + j;
     const id = uuidv7();
     const byPath = Object.fromEntries(plan.variables.map((v, i) => [v.path, values[i]]));
-    const checked = pointInputs(plan, values, `#${index}`);
+    const checked = evaluationInputs(plan, values, `#${index}`);
     if (!checked.ok) {
       const message = checked.errors.map((e) => `${e.path} ${e.message}`).join('; ');
       round.invalid.push({

@@ -12,7 +12,7 @@ export interface PgConnection {
 }
 
 /** A query object node-pg drives message by message (the protocol pg-cursor uses). */
-export interface Submittable {
+interface Submittable {
   submit(connection: PgConnection): void;
 }
 

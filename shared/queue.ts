@@ -16,7 +16,7 @@ export interface CalculateJob {
   scenario_id: string;
 }
 
-export type Role = 'web' | 'worker' | 'migrate';
+type Role = 'web' | 'worker' | 'migrate';
 
 export function createBoss(config: Readonly<Config>, connectionString: string, role: Role): PgBoss {
   const boss = new PgBoss({

@@ -4,12 +4,12 @@
 // exiting: a platform that does not restart it would otherwise leave nothing calculating. Only a
 // configuration error stops the waiting, because no amount of retrying fixes it.
 
-export interface BackoffLogger {
+interface BackoffLogger {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
 }
 
-export interface BackoffOptions {
+interface BackoffOptions {
   /** The wait after the first failure; each later wait doubles, up to maxDelayMs. */
   firstDelayMs: number;
   maxDelayMs: number;

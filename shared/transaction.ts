@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Db as BossDb } from 'pg-boss';
 import { socketOf } from './pg.internals.ts';
 
-export interface TransactionOptions {
+interface TransactionOptions {
   /** BEGIN READ ONLY: a read that must not write (a long list). */
   readOnly?: boolean;
   /** This transaction's statement_timeout (SET LOCAL), instead of the pool's. */
@@ -51,7 +51,7 @@ export const bossOn = (client: pg.ClientBase): BossDb => ({
 });
 
 /** A transaction whose statements are queued and sent together (inPipelinedTransaction). */
-export interface Pipeline {
+interface Pipeline {
   /**
    * Queues a statement; nothing is sent before commit(). It is prepared (named by its text), so a
    * connection parses and plans it once. Settled in order once the batch is answered; a failure

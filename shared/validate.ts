@@ -7,6 +7,7 @@ import { pointerText } from './json.pointer.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
+import { loadErrors } from './validate.load.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
 
@@ -50,14 +51,30 @@ const compiledVariant = (schema: TSchema) => {
   return check;
 };
 
+/** The variant of a union of objects told apart by which one property they have (`maximize` or `minimize`). */
+function keyedVariant(variants: TSchema[], value: Record<string, unknown>): TSchema | undefined {
+  if (variants.length < 2 || variants.some((v) => v[Kind] !== 'Object' || v.required?.length !== 1)) return undefined;
+  const keys = variants.map((v) => v.required[0] as string);
+  if (new Set(keys).size !== keys.length) return undefined;
+  const present = variants.filter((_, i) => keys[i] in value);
+  return present.length === 1 ? present[0] : undefined;
+}
+
 /**
- * A tagged union (objects told apart by a literal such as `source`) that failed: the errors of the
- * variant its tag names, or an error on the tag itself. "Expected union value" would say nothing.
+ * A tagged union (objects told apart by a literal such as `source`, or by which one property they
+ * have) that failed: the errors of the variant its tag names, or an error on the tag itself.
+ * "Expected union value" would say nothing.
  */
 function taggedUnionErrors(union: TSchema, value: unknown, path: string, out: FieldError[]): boolean {
   const variants = (union.anyOf ?? []) as TSchema[];
+  if (!isObject(value)) return false;
+  const keyed = keyedVariant(variants, value);
+  if (keyed) {
+    schemaErrors(compiledVariant(keyed), value, path, out);
+    return true;
+  }
   const tag = tagOf(variants);
-  if (!tag || !isObject(value)) return false;
+  if (!tag) return false;
   const variant = variants.find((v) => v.properties[tag].const === value[tag]);
   if (!variant) {
     const allowed = variants.map((v) => JSON.stringify(v.properties[tag].const)).join(', ');
@@ -96,6 +113,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
   }
   if (v.storage) storageErrors(v.storage, out);
+  loadErrors(v, out);
   const curve = v.wind.turbine.power_curve;
   if (curve) {
     for (let i = 1; i < curve.length; i++) {

@@ -3,6 +3,7 @@
 import t from 'tap';
 import { scenarioProblems, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import type { Follower } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -37,7 +38,7 @@ t.test('100 streams survive three kills of the listening connection', async (t) 
   t.match(ready.json.sse, { streams: SCENARIOS * STREAMS_PER_SCENARIO, channels: SCENARIOS }, '100 streams open');
 
   // Slowed a little, so the kills land while events flow.
-  await stack.startWorker({ ENGINE_TEST_DELAY_MS: '400' });
+  await stack.startWorker({}, slowEngine(400));
   const killed: number[] = [];
   for (const at of [0, 6, 13]) {
     await waitForEvent(stack.pool, ids[at], (e) => e.name === 'progress', 60_000, 'progress');

@@ -16,6 +16,7 @@ import {
   waitForJobsSettled,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -32,7 +33,7 @@ const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1'
 // The worker that is killed takes ~half a second a calculation, so a kill lands inside one: at
 // ~70 ms a calculation, a kill could fall between a result's commit and the next claim, costing
 // nothing to retry (both kills did, once in CI).
-const CRASHING = { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '500' };
+const CRASHING = slowEngine(500);
 // The runner's default per-file timeout (300 s) is too short for the soak; this tells it.
 t.setTimeout(CREATE_SECONDS * 1000 + DRAIN_MS + 120_000);
 
@@ -94,7 +95,7 @@ async function createOnce(baseUrl: string, i: number, stats: ClientStats): Promi
 t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, async (t) => {
   const web = await stack.startWeb(HEARTBEAT);
   const steady = await stack.startWorker(HEARTBEAT);
-  let crashing = await stack.startWorker(CRASHING);
+  let crashing = await stack.startWorker(HEARTBEAT, CRASHING);
 
   const stats: ClientStats = { networkErrors: 0, abandoned: 0, unavailable: 0, unexpected: [] };
   const outcomes: Outcome[] = [];
@@ -123,7 +124,7 @@ t.test(`${COUNT} scenarios from ${CLIENTS} clients, a worker killed twice`, asyn
         what: 'both workers busy',
       });
       await crashing.stop('SIGKILL');
-      crashing = await stack.startWorker(CRASHING);
+      crashing = await stack.startWorker(HEARTBEAT, CRASHING);
     }
   })();
   kills.catch(() => {}); // awaited below; a failure must not surface as an unhandled rejection first

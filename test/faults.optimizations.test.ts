@@ -3,11 +3,11 @@
 // optimization finishes having tried exactly the points, in the same order, that the engine-direct
 // search tries: no point twice, no round lost or written twice, one `finished`.
 import t from 'tap';
-import { bestIndex } from '../shared/optimize.search.ts';
+import { bestIndex } from '../shared/optimizations.search.ts';
 import { killAll } from './helpers/faults.ts';
 import { getJson, postJson } from './helpers/http.ts';
-import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimize.problems.ts';
-import type { Proc } from './helpers/processes.ts';
+import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimizations.problems.ts';
+import { type Proc, slowEngine } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -30,7 +30,7 @@ interface Progress {
 }
 
 t.test('SIGKILL mid-search: the search finishes on another worker, the same points in the same order', async (t) => {
-  const first = await stack.startWorker({ ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '400' });
+  const first = await stack.startWorker(HEARTBEAT, slowEngine(400));
   workers.push(first);
   const created = await postJson(`${stack.web.baseUrl}/api/optimizations`, { ...problem, max_evaluations: MAX });
   t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));

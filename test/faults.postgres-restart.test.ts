@@ -16,6 +16,7 @@ import { alive, scenarioProblems, waitForAllFinished, waitForEvent } from './hel
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
 import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
 import { restartablePort } from './helpers/ports.ts';
+import { slowEngine } from './helpers/processes.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -39,7 +40,7 @@ t.teardown(async () => {
 t.test('a Postgres restart mid-calculation: 503s during it, everything recovers by itself', (t) =>
   withProcessLogs(t, stack, async () => {
     const web = await stack.startWeb(HEARTBEAT);
-    const worker = await stack.startWorker({ ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '3000' });
+    const worker = await stack.startWorker(HEARTBEAT, slowEngine(3000));
 
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {

@@ -5,6 +5,7 @@
 import t, { type Test } from 'tap';
 import { isTerminal } from '../shared/lifecycle.ts';
 import { getJson } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -124,7 +125,7 @@ t.test('cancels racing two workers that claim variants', async (t) => {
 t.test('a worker SIGKILLed in the middle of a sweep: every variant finishes exactly once', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const id = await createSweep(12, 'killed');
-    const doomed = await stack.startWorker({ ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '1500' });
+    const doomed = await stack.startWorker(HEARTBEAT, slowEngine(1500));
     await waitUntil(
       async () =>
         Number(

@@ -4,6 +4,7 @@
 import t from 'tap';
 import { eventLog, scenarioProblems, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import type { Follower } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -16,7 +17,7 @@ t.test('SSE clients reconnect to the restarted web with Last-Event-ID and miss n
   const webEnv = { SHUTDOWN_GRACE_SECONDS: '1' };
   const first = await stack.startWeb(webEnv);
   // Long enough that the first scenario is still running when the new web is up.
-  await stack.startWorker({ ENGINE_TEST_DELAY_MS: '8000' });
+  await stack.startWorker({}, slowEngine(8000));
 
   const ids: string[] = [];
   for (const name of ['running during the restart', 'queued during the restart']) {

@@ -1,6 +1,6 @@
 // A worker dies (SIGKILL) or freezes (SIGSTOP) in the middle of a calculation: another worker takes
 // the job over once its heartbeat is stale, the scenario succeeds on attempt 2, the stream shows the
-// retry, and there is exactly one result. Calculations are stretched by ENGINE_TEST_DELAY_MS so the
+// retry, and there is exactly one result. Calculations are stretched by 4 s (slowEngine) so the
 // fault lands while the engine is visibly under way.
 import t from 'tap';
 import {
@@ -15,7 +15,7 @@ import {
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import type { Proc } from './helpers/processes.ts';
+import { type Proc, slowEngine } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
 
@@ -23,7 +23,6 @@ import { startStack } from './helpers/stack.ts';
 // needs it too. pg-boss checks heartbeats at most every 10 s, and a retried job is picked up by the
 // fallback poll (10 s): a lost job runs again some 10–30 s after the kill.
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
-const WORKER_ENV = { ...HEARTBEAT, ENGINE_TEST_DELAY_MS: '4000' };
 
 const stack = await startStack({ web: HEARTBEAT });
 const { web } = stack;
@@ -37,7 +36,7 @@ t.afterEach(async () => {
 });
 
 async function worker(env: Record<string, string> = {}): Promise<Proc> {
-  const w = await stack.startWorker({ ...WORKER_ENV, ...env });
+  const w = await stack.startWorker({ ...HEARTBEAT, ...env }, slowEngine(4000));
   workers.push(w);
   return w;
 }

@@ -12,7 +12,7 @@ import {
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import type { Proc } from './helpers/processes.ts';
+import { type Proc, slowEngine } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
 
 const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
@@ -28,8 +28,9 @@ t.afterEach(async () => {
   workers = [];
 });
 
-async function worker(env: Record<string, string>): Promise<Proc> {
-  const w = await stack.startWorker({ ...HEARTBEAT, ...env });
+/** A worker; with `delayMs`, each of its calculations takes that much longer. */
+async function worker(env: Record<string, string>, delayMs?: number): Promise<Proc> {
+  const w = await stack.startWorker({ ...HEARTBEAT, ...env }, delayMs === undefined ? {} : slowEngine(delayMs));
   workers.push(w);
   return w;
 }
@@ -44,7 +45,7 @@ const runningScenarios = async () =>
   (await stack.pool.query<{ id: string }>(`SELECT id FROM scenarios WHERE status = 'running'`)).rows.map((r) => r.id);
 
 t.test('within the grace period: the running calculation finishes, nothing new is claimed, exit 0', async (t) => {
-  const w = await worker({ ENGINE_TEST_DELAY_MS: '3000', SHUTDOWN_GRACE_SECONDS: '20' });
+  const w = await worker({ SHUTDOWN_GRACE_SECONDS: '20' }, 3000);
   const held = await create('held while stopping');
   const waiting = [await create('waiting 1'), await create('waiting 2')];
   await waitForEvent(stack.pool, held, (e) => e.name === 'progress', 30_000, 'progress');
@@ -73,7 +74,7 @@ t.test('within the grace period: the running calculation finishes, nothing new i
 });
 
 t.test('beyond the grace period: the calculation is handed back and retried at once by the next worker', async (t) => {
-  const w = await worker({ ENGINE_TEST_DELAY_MS: '60000', SHUTDOWN_GRACE_SECONDS: '1' });
+  const w = await worker({ SHUTDOWN_GRACE_SECONDS: '1' }, 60_000);
   const id = await create('longer than the grace period');
   await waitForEvent(stack.pool, id, (e) => e.name === 'progress', 30_000, 'progress');
 

@@ -2,11 +2,22 @@
 import t from 'tap';
 import {
   FRACTION_TEXT,
-  hourlyJsonBytes,
+  MAX_BYTES_PER_VALUE,
   type TextTable,
   THOUSANDS_TEXT,
   WHOLE_TEXT,
+  writeKwhAsMwh,
 } from '../worker/result/hourly.json.ts';
+
+/** `[[v,…],…]`: `years` rows of `hours` values from `offset`, each value's text written by writeKwhAsMwh. */
+function hourlyJson(kwh: Int32Array, offset: number, years: number, hours: number): string {
+  const buf = new Uint8Array(MAX_BYTES_PER_VALUE);
+  const text = (v: number) => Buffer.from(buf.subarray(0, writeKwhAsMwh(buf, 0, v))).toString('utf8');
+  const rows = Array.from({ length: years }, (_, y) =>
+    Array.from(kwh.subarray(offset + y * hours, offset + (y + 1) * hours), text).join(','),
+  );
+  return `[${rows.map((row) => `[${row}]`).join(',')}]`;
+}
 
 t.test('matches JSON.stringify for every shape of value', async (t) => {
   const values = [
@@ -19,12 +30,8 @@ t.test('matches JSON.stringify for every shape of value', async (t) => {
   const expected = JSON.stringify(
     Array.from({ length: years }, (_, y) => Array.from(kwh.subarray(y * hours, (y + 1) * hours), (v) => v / 1000)),
   );
-  t.equal(hourlyJsonBytes(kwh, 0, years, hours).toString('utf8'), expected);
-  t.same(
-    JSON.parse(hourlyJsonBytes(kwh, hours, 1, hours).toString()),
-    [Array.from(kwh.subarray(hours), (v) => v / 1000)],
-    'offset',
-  );
+  t.equal(hourlyJson(kwh, 0, years, hours), expected);
+  t.same(JSON.parse(hourlyJson(kwh, hours, 1, hours)), [Array.from(kwh.subarray(hours), (v) => v / 1000)], 'offset');
 });
 
 t.test('the value text tables match JSON.stringify', async (t) => {

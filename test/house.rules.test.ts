@@ -101,3 +101,48 @@ t.test(
     t.same(against, [], 'no import against the arrows');
   },
 );
+
+t.test("the viewer's browser code imports itself and the KPI registry; no page imports another", async (t) => {
+  const client = join('server', 'viewer', 'client');
+  const pages = join(client, 'pages');
+  const against = sourceFiles(client).flatMap((path) =>
+    importsOf(path)
+      .filter(
+        (target) =>
+          !(target.startsWith(`${client}/`) || target === join('shared', 'kpis.ts')) ||
+          (path.startsWith(`${pages}/`) && target.startsWith(`${pages}/`)),
+      )
+      .map((target) => `${path} → ${target}`),
+  );
+  t.same(against, [], 'no import against the arrows');
+});
+
+/** The files ARCHITECTURE.md's code map lists: `- \`file\` —` lines under `### \`folder/\`` headings. */
+function mappedFiles(): string[] {
+  const text = readFileSync('ARCHITECTURE.md', 'utf8');
+  const map = text.slice(text.indexOf('## Code map'), text.indexOf('\n## ', text.indexOf('## Code map') + 1));
+  let folder = '';
+  const out: string[] = [];
+  for (const line of map.split('\n')) {
+    const heading = /^### `([^`]+)`/.exec(line);
+    if (heading) folder = heading[1];
+    const entry = /^- `([^`]+)` —/.exec(line);
+    if (entry && folder) out.push(join(folder, entry[1]));
+  }
+  return out;
+}
+
+t.test("every source file has its line in ARCHITECTURE.md's code map, and every line its file", async (t) => {
+  const files = [...ROOTS, 'scripts'].flatMap(sourceFiles).sort();
+  const mapped = mappedFiles().sort();
+  t.same(
+    files.filter((f) => !mapped.includes(f)),
+    [],
+    'no source file is missing from the map',
+  );
+  t.same(
+    mapped.filter((f) => !files.includes(f)),
+    [],
+    'no line of the map names a file that is gone',
+  );
+});

@@ -4,9 +4,9 @@
 // of its evaluations and matches the engine-direct search on the same problem; its evaluations read
 // back as JSON and CSV; the list pages; a bad request writes nothing; cancel stops the next round.
 import t from 'tap';
-import { bestIndex } from '../shared/optimize.search.ts';
+import { bestIndex } from '../shared/optimizations.search.ts';
 import { getJson } from './helpers/http.ts';
-import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimize.problems.ts';
+import { engineEvaluator, mixProblem, runSearch, searchProblem } from './helpers/optimizations.problems.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 
 const stack = await startStack({ workers: [{}] });

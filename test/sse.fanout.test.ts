@@ -1,6 +1,7 @@
 // Many streams on one scenario share their reads; each still gets every event once, in order.
 import t from 'tap';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
 
@@ -35,7 +36,7 @@ t.test('streams of one scenario resumed from different events each get exactly w
   const id = (await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name: 'mixed resume' })).json.id as string;
   const url = `${web.baseUrl}/api/scenarios/${id}/events`;
   // A calculation stretched to a few seconds, so the streams below open while it runs.
-  const worker = await stack.startWorker({ ENGINE_TEST_DELAY_MS: '3000' });
+  const worker = await stack.startWorker({}, slowEngine(3000));
   t.teardown(() => worker.stop());
   const first = follow(url);
   await first.until((e) => e.event === 'progress' && e.id >= 6, 60_000);

@@ -3,22 +3,25 @@
 // in live and sorting, the create form's field errors and a valid create, back and forward, phone
 // width, labels, keyboard and contrast, the API key asked for once and never put in a URL; and
 // throughout, no console error and no request to another origin.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { CHROMIUM, NO_CHROMIUM } from '../scripts/chromium.ts';
 import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
 import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
+import { slowEngine } from './helpers/processes.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
 
 // Calculations stretched to ~2 s so a page can watch one run.
-const WORKER = { ENGINE_TEST_DELAY_MS: '2000' };
-const stack = await startStack({ workers: [WORKER] });
+const WORKER = slowEngine(2000);
+const stack = await startStack();
+await stack.startWorker({}, WORKER);
 const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 t.teardown(async () => {
   await browser.close();
@@ -54,7 +57,7 @@ async function beforeTheWorker(watch: () => Promise<void>): Promise<void> {
   try {
     await watch();
   } finally {
-    await stack.startWorker(WORKER);
+    await stack.startWorker({}, WORKER);
   }
 }
 

@@ -4,16 +4,17 @@
 // best design the API reports with a link to its scenario, and paints the best-so-far curve and
 // the points tried against each variable. A bad range shows the server's named problem. A finished
 // optimization without a best (no evaluation has its objective) says so.
+
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import t from 'tap';
+import { CHROMIUM, NO_CHROMIUM } from '../scripts/chromium.ts';
 import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
 
 const stack = await startStack({ workers: [{}] });
 const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

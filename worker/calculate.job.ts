@@ -26,7 +26,7 @@ import {
   saveResultSucceeded,
 } from './scenarios.repository.ts';
 
-export interface JobDeps {
+interface JobDeps {
   db: Db;
   /** The pool under `db`, for the named (prepared) running and progress statements. */
   pool: pg.Pool;

@@ -11,7 +11,7 @@ import { freeBuffer, type ResultReply, type SerializedResult } from './result/in
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
 
 /** V8 heap limits of one engine thread and of its result thread. */
-export interface ThreadHeaps {
+interface ThreadHeaps {
   engine: ResourceLimits;
   result: ResourceLimits;
 }
@@ -44,7 +44,7 @@ export const THREAD_HEAPS: ThreadHeaps = {
  *   Not the main thread: with 8 MB semi-spaces it promotes ~12 kB a variant of garbage, which that
  *   start let grow toward 128 MB before its first mark-compact.
  */
-export const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
+const THREAD_FLAGS = '--max-semi-space-size=0 --initial-old-space-size=128';
 
 export function setThreadFlags(): void {
   v8.setFlagsFromString(THREAD_FLAGS);
@@ -55,7 +55,7 @@ export type EngineOutcome =
   | { ok: false; code: string; message: string };
 
 /** The calculation got no answer: its engine thread crashed or exited, or its job was aborted. Retried by pg-boss. */
-export class EngineThreadFailure extends Error {}
+class EngineThreadFailure extends Error {}
 
 /** The pool is draining (the worker is stopping): the job never got a thread and was not started. */
 export class WorkerStopping extends Error {}
@@ -65,7 +65,7 @@ type ProgressListener = (stage: string, fraction: number) => void;
 /** Who asks for a thread: a single scenario goes ahead of every waiting variant of a sweep. */
 export type ThreadPriority = 'single' | 'variant';
 
-export interface RunOptions {
+interface RunOptions {
   /** Told each stage's progress; none for a variant, which reports none. */
   onProgress?: ProgressListener;
   /** The job's signal: pg-boss aborts a job it has failed. */
@@ -98,9 +98,9 @@ class EngineThread {
   readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
   #seq = 0;
 
-  constructor(testDelayMs: number, cacheBytes: number, heaps: ThreadHeaps) {
+  constructor(engine: string | undefined, cacheBytes: number, heaps: ThreadHeaps) {
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData = { testDelayMs, cacheBytes, results: port2, resultHeap: heaps.result };
+    const data: ThreadData = { engine, cacheBytes, results: port2, resultHeap: heaps.result };
     this.worker = new Worker(THREAD_URL, { workerData: data, transferList: [port2], resourceLimits: heaps.engine });
     this.#results = port1;
     port1.on('message', (reply: ResultReply) => {
@@ -147,18 +147,19 @@ export class EnginePool {
   readonly #busy = new Set<EngineThread>();
   readonly #waiting: Waiter[] = [];
   readonly #size: number;
-  readonly #testDelayMs: number;
+  readonly #engine: string | undefined;
   readonly #cacheBytes: number;
   readonly #heaps: ThreadHeaps;
   #draining = false;
 
   /**
-   * size: threads (WORKER_CONCURRENCY); testDelayMs: ENGINE_TEST_DELAY_MS, which only fault tests
-   * set; heaps: each thread's V8 heap limits (THREAD_HEAPS; a bench compares others).
+   * size: threads (WORKER_CONCURRENCY); engine: a module the threads calculate with instead of
+   * worker/engine/index.ts (a test's or a bench's: WorkerProcessOptions); heaps: each thread's V8
+   * heap limits (THREAD_HEAPS; a bench compares others).
    */
-  constructor(options: { size?: number; testDelayMs?: number; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
+  constructor(options: { size?: number; engine?: URL; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
     this.#size = options.size ?? 1;
-    this.#testDelayMs = options.testDelayMs ?? 0;
+    this.#engine = options.engine?.href;
     this.#heaps = options.heaps ?? THREAD_HEAPS;
     // ENGINE_CACHE_MB is the worker's: each thread keeps its share of it.
     this.#cacheBytes = Math.floor(((options.cacheMb ?? 0) * 1024 * 1024) / Math.max(1, options.size ?? 1));
@@ -218,7 +219,7 @@ export class EnginePool {
 
   #spawn(): EngineThread {
     setThreadFlags();
-    return new EngineThread(this.#testDelayMs, this.#cacheBytes, this.#heaps);
+    return new EngineThread(this.#engine, this.#cacheBytes, this.#heaps);
   }
 
   #lease(thread: EngineThread): EngineLease {

@@ -19,7 +19,8 @@ export interface EnergyTotals {
 }
 
 export interface ThreadData {
-  testDelayMs: number;
+  /** The URL of a module to calculate with instead of worker/engine/index.ts (a test's or a bench's; EngineModule). */
+  engine?: string;
   /** This thread's share of ENGINE_CACHE_MB, in bytes (0: no profile cache). */
   cacheBytes: number;
   /** Where the result thread sends each finished result (ResultReply). */
@@ -30,6 +31,12 @@ export interface ThreadData {
 /** seq numbers this thread's calculations; the result on the results port carries it back. */
 /** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
 export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs; keepHourly: boolean };
+/**
+ * What the thread calculates with: worker/engine/index.ts, or a module with the same `calculate`
+ * that a test or a bench gives the worker (WorkerProcessOptions.engine). It throws
+ * CalculationInputError for inputs it refuses, and reports progress and years as the engine does.
+ */
+export type EngineModule = { calculate: typeof calculate };
 export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
   | { type: 'computed'; engineMs: number; totals: EnergyTotals }
@@ -39,14 +46,13 @@ export type ThreadMessage =
 const port = parentPort;
 if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
-// ENGINE_TEST_DELAY_MS (fault tests only): spread over the progress reports, so a test can act while
-// a calculation is visibly under way. The thread blocks as a long calculation would.
-const { testDelayMs, cacheBytes, results: resultPort, resultHeap } = workerData as ThreadData;
+const { engine: engineUrl, cacheBytes, results: resultPort, resultHeap } = workerData as ThreadData;
 const profiles = cacheBytes > 0 ? new LruProfileCache(cacheBytes) : undefined;
-const pause = new Int32Array(new SharedArrayBuffer(4));
+const engine: EngineModule = engineUrl ? await import(engineUrl) : { calculate };
 
 // A fresh thread runs its first calculation several times slower while V8 compiles the engine;
-// one throwaway default scenario at start-up keeps that off the first user's scenario.
+// one throwaway default scenario at start-up keeps that off the first user's scenario. It runs the
+// engine itself, not a stand-in (which wraps or replaces it: no delay, no replay here).
 const warmId = '00000000-0000-7000-8000-000000000000';
 const warm = resolveInputs(
   Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
@@ -64,16 +70,9 @@ port.on('message', (req: ThreadRequest) => {
   try {
     results.begin();
     const t0 = performance.now();
-    let slept = 0;
-    const result = calculate(req.inputs, {
-      onProgress: (stage, fraction) => {
-        port.postMessage({ type: 'progress', stage, fraction });
-        if (testDelayMs > 0 && fraction * testDelayMs > slept) {
-          Atomics.wait(pause, 0, 0, fraction * testDelayMs - slept);
-          slept = fraction * testDelayMs;
-        }
-      },
-      onYear: req.keepHourly ? (_, solar, wind, storage) => results.year(solar, wind, storage) : undefined,
+    const result = engine.calculate(req.inputs, {
+      onProgress: (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }),
+      onYear: req.keepHourly ? (_, solar, wind, storage, load) => results.year(solar, wind, storage, load) : undefined,
       cache: profiles,
       hourly,
     });

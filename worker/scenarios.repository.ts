@@ -9,7 +9,7 @@ import type { Database, Db, ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '../shared/lifecycle.ts';
 import type { EventData, EventName } from '../shared/schemas/events.ts';
 
-export type ScenarioPatch = Partial<{
+type ScenarioPatch = Partial<{
   status: ScenarioRow['status'];
   progress: number;
   stage: Stage | null;
@@ -21,7 +21,7 @@ export type ScenarioPatch = Partial<{
 }>;
 
 /** What a writer expects the scenario to be in; a stale writer (another attempt, a finished scenario) writes nothing. */
-export interface EventGuard {
+interface EventGuard {
   status?: ReadonlyArray<ScenarioRow['status']>;
   attempt?: number;
 }
@@ -72,7 +72,7 @@ export async function appendEventIf<N extends EventName>(
  * connection): only while the scenario is unfinished. $1–$4: id, attempt, event data (JSON text),
  * channel. started_at is the transaction's time, as the event's created_at.
  */
-export const APPEND_RUNNING_SQL = `
+const APPEND_RUNNING_SQL = `
   WITH scenario AS (
     UPDATE scenarios
     SET last_seq = last_seq + 1, status = 'running', attempt = $2, started_at = now(), progress = 0,
@@ -127,7 +127,7 @@ export async function appendRetryRunning(db: Db, scenarioId: string, attempt: nu
  * replaceable, so its commit skips the WAL flush wait (synchronous_commit off for this transaction).
  * $1–$6: id, attempt, progress, stage, event data (JSON text), channel.
  */
-export const APPEND_PROGRESS_SQL = `
+const APPEND_PROGRESS_SQL = `
   WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
   scenario AS (
     UPDATE scenarios
@@ -189,7 +189,7 @@ export async function appendFailed(
   await appendEventAlone(db, scenarioId, 'failed', { error }, patch, { status: UNFINISHED_STATUSES });
 }
 
-export interface StoredResult {
+interface StoredResult {
   scenario_id: string;
   etag: string;
   /** null: the scenario keeps no hourly data (a sweep variant's default). */

@@ -20,7 +20,7 @@ function scenarioEvents(deps: RouteDeps, id: string): EventSource {
   };
 }
 
-export const scenarioEventStream = defineRoute({
+const scenarioEventStream = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}/events',
   operationId: 'getScenarioEvents',

@@ -26,7 +26,7 @@ const Ready = Type.Object(
   { $id: 'Ready', description: 'Readiness: the database answers and its migrations are current.' },
 );
 
-export const getHealth = defineRoute({
+const getHealth = defineRoute({
   method: 'get',
   path: '/healthz',
   operationId: 'getHealth',
@@ -40,7 +40,7 @@ export const getHealth = defineRoute({
 
 const EXPECTED_MIGRATION = latestMigrationId();
 
-export const getReady = defineRoute({
+const getReady = defineRoute({
   method: 'get',
   path: '/readyz',
   operationId: 'getReady',

@@ -21,7 +21,7 @@ import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
 const NO_SUCH_SCENARIO = 'no scenario has this id';
 const statusList = `(${STATUSES.join('|')})`;
 
-export const createScenario = defineRoute({
+const createScenario = defineRoute({
   method: 'post',
   path: '/api/scenarios',
   operationId: 'createScenario',
@@ -60,7 +60,7 @@ export const createScenario = defineRoute({
   },
 });
 
-export const ListQuery = Type.Object({
+const ListQuery = Type.Object({
   limit: Type.Optional(pageLimit(MAX_PAGE)),
   cursor: Type.Optional(Type.String({ ...Cursor, description: "The previous page's next_cursor (needs limit)." })),
   status: Type.Optional(
@@ -73,7 +73,7 @@ export const ListQuery = Type.Object({
   sweep_id: Type.Optional(
     Type.Union([Type.String({ format: 'uuid' }), Type.Literal('none')], {
       description: "Only this sweep's variants; `none`: only single scenarios (outside any sweep or optimization).",
-      errorMessage: 'must be a UUID, or none (only scenarios outside any sweep)',
+      errorMessage: 'must be a UUID, or none (only single scenarios: no sweep variant, no optimization evaluation)',
     }),
   ),
   q: Type.Optional(
@@ -87,7 +87,7 @@ export const ListQuery = Type.Object({
   ),
 });
 
-export const listScenarios = defineRoute({
+const listScenarios = defineRoute({
   method: 'get',
   path: '/api/scenarios',
   operationId: 'listScenarios',
@@ -122,7 +122,7 @@ export const listScenarios = defineRoute({
   },
 });
 
-export const getScenario = defineRoute({
+const getScenario = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}',
   operationId: 'getScenario',
@@ -154,7 +154,7 @@ export const getScenario = defineRoute({
   },
 });
 
-export const cancelScenario = defineRoute({
+const cancelScenario = defineRoute({
   method: 'post',
   path: '/api/scenarios/{id}/cancel',
   operationId: 'cancelScenario',

@@ -12,7 +12,7 @@ import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
 import { FormatQuery, problem, wantsCsv } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
-import { csvChunks, type StorageSeries } from '../statements.csv.ts';
+import { csvChunks, type LoadSeries, type StorageSeries } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzipCallback);
@@ -92,7 +92,7 @@ async function storedStatements(deps: RouteDeps, id: string, variant: Variant) {
   return { ...state, etag: state.etag, bytes: state.bytes };
 }
 
-export const getStatements = defineRoute({
+const getStatements = defineRoute({
   method: 'get',
   path: '/api/scenarios/{id}/statements',
   operationId: 'getStatements',
@@ -176,10 +176,17 @@ interface StoredHourly {
   storage_discharge_hourly?: number[][];
   storage_soc_hourly?: number[][];
   grid_hourly?: number[][];
+  load_hourly?: number[][];
+  delivered_hourly?: number[][];
 }
 
 async function hourlyArrays(statementsGzip: Buffer): Promise<StoredHourly> {
   return JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8'));
+}
+
+/** The load's series in the CSV's column order, or undefined without a load. */
+function loadSeries(h: StoredHourly): LoadSeries | undefined {
+  return h.load_hourly && h.delivered_hourly ? [h.load_hourly, h.delivered_hourly] : undefined;
 }
 
 /** The battery's series in the CSV's column order, or undefined without a battery. */
@@ -201,7 +208,8 @@ async function sendCsv(
     res.setHeader('Content-Encoding', 'gzip');
     (sink as ReturnType<typeof createGzip>).pipe(res);
   }
-  for (const chunk of csvChunks(hourly.solar_hourly, hourly.wind_hourly, startYear, tz, storageSeries(hourly))) {
+  const series = { storage: storageSeries(hourly), load: loadSeries(hourly) };
+  for (const chunk of csvChunks(hourly.solar_hourly, hourly.wind_hourly, startYear, tz, series)) {
     if (res.destroyed) return;
     if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
   }
@@ -212,6 +220,7 @@ async function sendCsv(
 async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number, year: number): Promise<HourlyYear> {
   const hourly = await hourlyArrays(statementsGzip);
   const storage = storageSeries(hourly);
+  const load = loadSeries(hourly);
   return {
     scenario_id: id,
     year,
@@ -227,5 +236,6 @@ async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number,
           grid_hourly: storage[3][year - 1],
         }
       : {}),
+    ...(load ? { load_hourly: load[0][year - 1], delivered_hourly: load[1][year - 1] } : {}),
   };
 }

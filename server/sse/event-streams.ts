@@ -18,14 +18,14 @@ import { HttpProblem } from '../problem.ts';
 import type { ChannelListener } from './listener.ts';
 
 /** One event as the stream sends it: `id:/event:/data:` encoded once for every stream. */
-export interface SseEvent {
+interface SseEvent {
   seq: number;
   name: string;
   bytes: Buffer;
 }
 
 /** What one read of a resource's events gives: its rows in seq order, and a block without an id to send with them. */
-export interface EventRead {
+interface EventRead {
   events: SseEvent[];
   /** Sent after the new rows, or just before a terminal one (e.g. a sweep's `progress`). */
   extra?: Buffer | null;
@@ -135,7 +135,7 @@ function openEventStream(res: Response): void {
 }
 
 /** Where a stream starts: its resource's newest seq, and whether that resource has finished. */
-export interface StreamStart {
+interface StreamStart {
   from: number;
   lastSeq: number;
   finished: boolean;

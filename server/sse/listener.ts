@@ -4,12 +4,12 @@
 // After a reconnect every channel is listened again and every subscriber is told to re-read.
 import pg from 'pg';
 
-export interface Subscriber {
+interface Subscriber {
   /** A notification arrived on the channel (or may have been missed): read new rows. */
   wake(): void;
 }
 
-export interface ListenerLogger {
+interface ListenerLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }

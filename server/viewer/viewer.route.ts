@@ -27,7 +27,7 @@ function asset(type: string, text: string): Asset {
 const CLIENT = new URL('./client/', import.meta.url);
 
 /** Builds the browser script and style sheet (~0.3 s); the result is kept for the process's life. */
-export async function buildViewer(): Promise<Record<string, Asset>> {
+async function buildViewer(): Promise<Record<string, Asset>> {
   const result = await build({
     entryPoints: [new URL('main.ts', CLIENT).pathname],
     bundle: true,

@@ -1,4 +1,5 @@
-// String formats our response schemas use, registered with TypeBox so Value.Check can verify them.
+// String formats our schemas use, registered with TypeBox so its checks verify them: the routes
+// register them (server/route.ts), and so does a test that checks a schema without them.
 import { FormatRegistry } from '@sinclair/typebox';
 import { isUuid } from '../ids.ts';
 

@@ -3,7 +3,7 @@
 // that depend on other fields (time zone, climate, start year, seed) are
 // filled by shared/inputs.resolve.ts before a scenario is stored.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { HOURS_PER_YEAR } from '../calendar.ts';
+import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
 const Num = (min: number, max: number, dflt: number | undefined, description: string) =>
   Type.Number({ minimum: min, maximum: max, description, ...(dflt === undefined ? {} : { default: dflt }) });
@@ -14,6 +14,36 @@ const HourlySeries = (description: string, min = -1e9, max = 1e9) =>
     maxItems: HOURS_PER_YEAR,
     description,
   });
+
+/** Hourly MW of one year (8,760 values) or of several, used in turn (8,760 × n, n ≤ 25; the multiple is checked after the schema). */
+const HourlyYears = (description: string, max: number) =>
+  Type.Array(Type.Number({ minimum: 0, maximum: max }), {
+    minItems: HOURS_PER_YEAR,
+    maxItems: HOURS_PER_YEAR * YEARS,
+    description: `${description} 8,760 values (one year, repeated) or 8,760 × n (n years, used in turn); hour 0 = Jan 1 00:00–01:00 local standard time.`,
+  });
+
+/** Generation from another tool (SAM's custom generation profile): hourly MW made for a capacity. */
+const profileOptions = (tech: string, capacityName: string) => ({
+  additionalProperties: false,
+  description: `${tech} output from another tool (a PVsyst or energy-yield hourly year, SAM's custom generation profile): replaces the ${tech.toLowerCase()} model; scaled by capacity ÷ ${capacityName}, then degradation and the export limit apply as for modelled output. See docs/load.md.`,
+});
+const profileHours = (tech: string) =>
+  HourlyYears(`${tech} output, MW AC at the point of interconnection, before the export limit.`, 1e6);
+const forCapacity = (unit: string) =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 100_000,
+    description: `The capacity the profile was made for, ${unit}; output scales with capacity ÷ this.`,
+  });
+const SolarProfile = Type.Object(
+  { hourly_mw: profileHours('Solar'), for_capacity_mw_dc: forCapacity('MW DC') },
+  profileOptions('Solar', 'for_capacity_mw_dc'),
+);
+const WindProfile = Type.Object(
+  { hourly_mw: profileHours('Wind'), for_capacity_mw: forCapacity('MW') },
+  profileOptions('Wind', 'for_capacity_mw'),
+);
 
 /** A value per calendar month (12) or one value for every month. */
 const Monthly = (min: number, max: number, description: string) =>
@@ -228,6 +258,7 @@ export const Solar = Obj(
     losses_breakdown: Type.Optional(PvLossBreakdown),
     inverter_efficiency_percent: Num(90, 99.5, 96, 'Nominal inverter efficiency, %.'),
     degradation_percent_per_year: Num(0, 10, 0.5, 'Yearly output decline, compounded, %.'),
+    profile: Type.Optional(SolarProfile),
   },
   'The solar plant (PVWatts v5).',
 );
@@ -290,6 +321,7 @@ export const Wind = Obj(
         "constant: the flat `wake` loss percentage; simple: SAM's Pennsylvania (Quinlan) wake model; park: Jensen (WAsP) with k = 0.07. simple and park need a layout and a wind_resource (for the hour's direction); with them the `wake` loss category is not applied.",
     }),
     turbulence_intensity: Num(0.01, 0.5, 0.1, 'Ambient turbulence intensity (fraction) of the simple wake model.'),
+    profile: Type.Optional(WindProfile),
   },
   'The wind farm (SAM wind power model).',
 );
@@ -325,7 +357,7 @@ const CalendarRow = Type.Object(
   { additionalProperties: false },
 );
 
-export const STORAGE_STRATEGIES = ['arbitrage', 'capture'] as const;
+export const STORAGE_STRATEGIES = ['arbitrage', 'capture', 'load'] as const;
 
 export const Storage = Type.Object(
   {
@@ -352,7 +384,7 @@ export const Storage = Type.Object(
           {
             default: 'arbitrage',
             description:
-              'arbitrage: maximise each 48-hour horizon’s revenue less variable O&M (perfect foresight, 24 hours committed); capture: charge only from energy the limit would curtail, discharge into the dearest hours with room.',
+              'arbitrage: maximise each 48-hour horizon’s revenue less variable O&M (perfect foresight, 24 hours committed); capture: charge only from energy the limit would curtail, discharge into the dearest hours with room; load (with a `load` only): serve the most load in each horizon, then the most revenue from excess (docs/load.md).',
           },
         ),
         max_cycles_per_day: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
@@ -666,6 +698,88 @@ export const Uncertainty = Obj(
   'Energy uncertainty for P50/P90 (SAM-style): inter-annual variability and model uncertainty, independent and normal.',
 );
 
+/** A value for each hour of the year (8,760) or one for every hour. */
+const ScalarOrHourly = (min: number, max: number, dflt: number, description: string) =>
+  Type.Union(
+    [
+      Type.Number({ minimum: min, maximum: max }),
+      Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: HOURS_PER_YEAR, maxItems: HOURS_PER_YEAR }),
+    ],
+    { default: dflt, description: `${description} One number, or 8,760 hourly values.` },
+  );
+
+export const LOAD_PERIODS = ['year', 'month', 'peak'] as const;
+
+export const Load = Type.Object(
+  {
+    hourly_mw: Type.Optional(HourlyYears("The buyer's load, MW.", 1e6)),
+    flat_mw: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1e6, description: 'A flat load, MW (instead of hourly_mw).' }),
+    ),
+    growth_percent_per_year: Num(-50, 50, 0, 'Yearly growth of the load, compounded, % (year 1 as given).'),
+    contract: Obj(
+      {
+        price_per_mwh: Num(0, 10_000, 60, 'Year-1 price paid for each MWh delivered to the load.'),
+        escalation_percent: Num(-20, 50, 0, 'Yearly escalation of the contract price, %.'),
+        availability: Type.Array(
+          Type.Object(
+            {
+              period: Type.Union(
+                LOAD_PERIODS.map((p) => Type.Literal(p)),
+                { description: 'year, each calendar month, or the peak block (the peak_hours of the year).' },
+              ),
+              min_percent: Num(0, 100, undefined, 'Least delivered ÷ load in each such period, % (energy basis).'),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            default: [],
+            maxItems: 3,
+            description:
+              'Availability thresholds, energy basis (each hour capped at its load): below one, the shortfall is penalised.',
+          },
+        ),
+        peak_hours: Type.Array(Type.Integer({ minimum: 0, maximum: 23 }), {
+          default: [18, 19, 20, 21],
+          minItems: 1,
+          maxItems: 24,
+          uniqueItems: true,
+          description: 'Hours of day (0–23, local standard time) that form the peak block, each once.',
+        }),
+        shortfall_penalty_multiple: Num(
+          0,
+          100,
+          1,
+          'Penalty per MWh below a threshold, × the year’s contract price: an operating expense of that year.',
+        ),
+      },
+      'The contract with the buyer.',
+    ),
+    excess: Type.Union([Type.Literal('sell'), Type.Literal('curtail')], {
+      default: 'sell',
+      description: 'What the plant does with output above the load: sell at the merchant price, or curtail it.',
+    }),
+    backup: Obj(
+      {
+        price_per_mwh: ScalarOrHourly(
+          -10_000,
+          100_000,
+          80,
+          'What the buyer pays the grid per MWh of unmet load (year-1 money).',
+        ),
+        escalation_percent: Num(-20, 50, 0, 'Yearly escalation of the backup price, %.'),
+        clean_share: ScalarOrHourly(0, 1, 0, "The grid's carbon-free share of each hour, a fraction."),
+      },
+      "The buyer's backup from the grid.",
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "A buyer's load that the plant serves first (docs/load.md). hourly_mw or flat_mw, one of them. Absent: the plant sells to the grid under `market`.",
+  },
+);
+
 export const ScenarioInputs = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: 'A label for people.' }),
@@ -687,6 +801,7 @@ export const ScenarioInputs = Type.Object(
     grid: Grid,
     market: Market,
     storage: Type.Optional(Storage),
+    load: Type.Optional(Load),
     finance: Finance,
     uncertainty: Uncertainty,
   },
@@ -696,6 +811,7 @@ export const ScenarioInputs = Type.Object(
 export type ScenarioInputs = Static<typeof ScenarioInputs>;
 export type ClimateInputs = Static<typeof Climate>;
 export type StorageInputs = Static<typeof Storage>;
+export type LoadInputs = Static<typeof Load>;
 
 /** Inputs after every default, including the ones that depend on other fields, has been applied. */
 export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {

@@ -1,18 +1,20 @@
 // An optimization: the request (POST /api/optimizations), the resource, and its evaluations.
 import { type Static, Type } from '@sinclair/typebox';
-import { DERIVED_METRICS, METRIC_NAMES } from '../optimize.metrics.ts';
+import { KPI_NAMES } from '../kpis.ts';
+import { OPTIMIZATION_STATUSES } from '../lifecycle.ts';
+import { Kpis } from './result.ts';
 
 /** The most variables one optimization may search over. */
 export const MAX_VARIABLES = 6;
 /** The most evaluations one optimization may ask for. */
 export const MAX_EVALUATIONS = 2000;
 
+/** A KPI of the registry (shared/kpis.ts), by name. */
 const Metric = (description: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    description: `${description} A KPI (${METRIC_NAMES.join(', ')}); curtailment_percent: ${DERIVED_METRICS.curtailment_percent}`,
-  });
+  Type.Union(
+    KPI_NAMES.map((k) => Type.Literal(k)),
+    { description: `${description} A KPI (see Kpis).` },
+  );
 
 export const OptimizationRequest = Type.Object(
   {
@@ -82,12 +84,9 @@ export const OptimizationRequest = Type.Object(
 export type OptimizationRequest = Static<typeof OptimizationRequest>;
 
 const Values = Type.Record(Type.String(), Type.Number(), { description: 'The value of each variable, by path.' });
-const MetricValues = Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()]), {
-  description: 'The KPIs and curtailment_percent.',
-});
 
 export const OptimizationStatus = Type.Union(
-  [Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('cancelled')],
+  OPTIMIZATION_STATUSES.map((s) => Type.Literal(s)),
   { description: 'running until the search converges or uses max_evaluations (succeeded), or is cancelled.' },
 );
 
@@ -103,7 +102,7 @@ export const Optimization = Type.Object(
     best: Type.Union([
       Type.Object({
         values: Values,
-        kpis: MetricValues,
+        kpis: Kpis,
         scenario_id: Type.String({ format: 'uuid' }),
         index: Type.Integer({ minimum: 0 }),
       }),
@@ -130,7 +129,7 @@ export const Evaluation = Type.Object({
   scenario_id: Type.String({ format: 'uuid' }),
   status: Type.String(),
   values: Values,
-  kpis: Type.Union([MetricValues, Type.Null()]),
+  kpis: Type.Union([Kpis, Type.Null()]),
   feasible: Type.Boolean(),
 });
 export type Evaluation = Static<typeof Evaluation>;

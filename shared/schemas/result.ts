@@ -6,8 +6,17 @@
 // principal, income tax) is a positive amount of money paid; income_tax is
 // negative when it is a benefit. Cash-flow fields that are results
 // (ebitda, cfads, equity_cash_flow) are signed cash to the owner.
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  type Static,
+  type TNull,
+  type TNumber,
+  type TOptional,
+  type TSchema,
+  type TUnion,
+  Type,
+} from '@sinclair/typebox';
 import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
+import { KPIS, type KpiDefinition } from '../kpis.ts';
 
 export { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
@@ -56,6 +65,23 @@ export const AnnualEnergy = Type.Object(
       Type.Integer({ minimum: 0, description: 'Battery banks replaced in the year.' }),
     ),
     curtailed_without_storage_mwh: Mwh('Energy the export limit would curtail without the battery.'),
+    load_mwh: Mwh("The buyer's load. With a load only (docs/load.md)."),
+    delivered_to_load_mwh: Mwh('Energy delivered to the load: Σ min(load, plant + discharge − charge from the plant).'),
+    unmet_mwh: Mwh("Load not delivered: the buyer's backup from the grid."),
+    excess_mwh: Mwh('Output above the load, sold or curtailed.'),
+    excess_sold_mwh: Mwh('Of the excess, MWh sold at the merchant price (0 with excess "curtail").'),
+    availability_year_percent: Mwh('Delivered ÷ load over the year, %.'),
+    availability_month_percent: Type.Optional(
+      Type.Array(Type.Number({ minimum: 0 }), {
+        minItems: 12,
+        maxItems: 12,
+        description: 'Delivered ÷ load of each calendar month, %, January first.',
+      }),
+    ),
+    availability_peak_percent: Mwh("Delivered ÷ load in the contract's peak hours of the year, %."),
+    shortfall_mwh: Mwh(
+      "MWh below the contract's availability thresholds (each threshold's periods, added), penalised.",
+    ),
   },
   { additionalProperties: false, description: 'Energy of one operating year, MWh.' },
 );
@@ -72,6 +98,12 @@ export const RevenueLines = Type.Object(
       ),
     ),
     merchant_storage: Type.Optional(Money('Battery, at the merchant price: net energy × the hour’s price.')),
+    load_contract: Type.Optional(
+      Money(
+        'With a load: energy delivered to the load × the year’s contract price (the PPA and merchant lines above are then 0).',
+      ),
+    ),
+    load_excess: Type.Optional(Money('With a load: excess sold × the hour’s escalated merchant price.')),
     total: Money('Sum of the lines.'),
   },
   { additionalProperties: false, description: 'Revenue, nominal money of the year.' },
@@ -88,6 +120,14 @@ export const OperatingExpenses = Type.Object(
     storage_variable_om: Type.Optional(Money('Battery variable O&M per MWh discharged (escalated as O&M).')),
     storage_replacement: Type.Optional(
       Money('Battery banks replaced: replacement cost per kWh × nameplate, escalated by inflation.'),
+    ),
+    load_grid_energy: Type.Optional(
+      Money('With a load: energy the battery bought from the grid × the hour’s escalated backup price.'),
+    ),
+    load_shortfall_penalty: Type.Optional(
+      Money(
+        "With a load: MWh below the contract's availability thresholds × penalty multiple × the year's contract price.",
+      ),
     ),
     total: Money('Sum of the lines above.'),
   },
@@ -169,7 +209,11 @@ export const CashFlowYear = Type.Object(
 export const RevenueBreakdown = Type.Object(
   {
     by_source: Type.Object(
-      { ppa: Money('PPA revenue, all years.'), merchant: Money('Merchant revenue, all years.') },
+      {
+        ppa: Money('PPA revenue, all years.'),
+        merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
+        contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
+      },
       { additionalProperties: false },
     ),
     by_technology: Type.Object(
@@ -177,6 +221,9 @@ export const RevenueBreakdown = Type.Object(
         solar: Money('Solar revenue, all years.'),
         wind: Money('Wind revenue, all years.'),
         storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+        load: Type.Optional(
+          Money('With a load: the contract and excess revenue, all years (not split by technology).'),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -185,68 +232,29 @@ export const RevenueBreakdown = Type.Object(
   { additionalProperties: false, description: 'Lifetime revenue (undiscounted sum of nominal money).' },
 );
 
+type KpiSchema<D extends KpiDefinition> = D['presence'] extends 'always'
+  ? TNumber
+  : D['presence'] extends 'nullable'
+    ? TUnion<[TNumber, TNull]>
+    : TOptional<TNumber>;
+
+/** One KPI's schema, from its registry entry (shared/kpis.ts), with its direction as `x-better`. */
+function kpiSchema<D extends KpiDefinition>(d: D): KpiSchema<D> {
+  const number = d.year ? Type.Integer({ minimum: 0, maximum: YEARS }) : Type.Number();
+  const annotated = { description: d.description, 'x-better': d.better ?? 'none' };
+  if (d.presence === 'always') return Type.Number(annotated) as KpiSchema<D>;
+  if (d.presence === 'nullable') return Type.Union([number, Type.Null()], annotated) as KpiSchema<D>;
+  return Type.Optional(Type.Number(annotated)) as unknown as KpiSchema<D>;
+}
+
+type KpiProperties = { -readonly [K in keyof typeof KPIS]: KpiSchema<(typeof KPIS)[K]> };
+
 export const Kpis = Type.Object(
-  {
-    project_npv: Money(
-      'NPV at the nominal discount rate of the unlevered after-tax project cash flow: −installed cost, then EBITDA − tax rate × (EBITDA − depreciation).',
-    ),
-    equity_npv: Money('NPV at the nominal discount rate of equity_cash_flow, years 0–25.'),
-    project_irr: Nullable(
-      Type.Number(),
-      "IRR of the unlevered after-tax project cash flow, as a fraction (0.08 = 8 %). Null if none. SAM's headline after-tax IRR is the equity one (equity_irr).",
-    ),
-    equity_irr: Nullable(Type.Number(), 'IRR of equity_cash_flow, as a fraction. Null if none.'),
-    lcoe_nominal: Nullable(
-      Type.Number(),
-      'Nominal LCOE per MWh: (installed cost + NPV of O&M at the nominal rate) / NPV of delivered energy at the nominal rate. Null without energy.',
-    ),
-    lcoe_real: Nullable(
-      Type.Number(),
-      'Real LCOE per MWh (start-year money): the same costs / NPV of delivered energy at the real rate. Null without energy.',
-    ),
-    min_dscr: Nullable(Type.Number(), 'Lowest DSCR over the years with debt service. Null without debt.'),
-    average_dscr: Nullable(Type.Number(), 'Mean DSCR over the years with debt service. Null without debt.'),
-    payback_year: Nullable(
-      ProjectYear('Project year'),
-      'First project year (0–25) in which cumulative_equity_cash_flow ≥ 0. Null if never.',
-    ),
-    energy_p50_mwh: Type.Number({ description: 'Mean of the 25 annual delivered energies, MWh (normal: P50 = mean).' }),
-    energy_p90_mwh: Type.Number({
-      description:
-        'One-year P90: P50 − 1.2816 × √(σ_interannual² + σ_model²), MWh; σ_model from `uncertainty`; σ_interannual from the simulated years (synthetic weather), the spread of the real years (weather.years, wind_resource.years), or `uncertainty` for one measured year. See docs/methodology.md (P50 and P90) and docs/resource.md.',
-    }),
-    energy_p90_10y_mwh: Type.Number({
-      description: '10-year-average P90: P50 − 1.2816 × √((σ_interannual / √10)² + σ_model²), MWh.',
-    }),
-    solved_ppa_price_per_mwh: Nullable(
-      Type.Number(),
-      'The year-1 PPA price solved for finance.target_equity_irr_percent (market.ppa_price_per_mwh = "solve"). Null otherwise.',
-    ),
-    storage_cycles_year1: Type.Optional(
-      Type.Number({ minimum: 0, description: 'Battery: equivalent full cycles in year 1. With a battery only.' }),
-    ),
-    curtailment_percent: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description: 'Curtailed energy with the battery, % of the plant’s output, all years. With a battery only.',
-      }),
-    ),
-    curtailment_recovered_mwh: Type.Optional(
-      Type.Number({
-        minimum: 0,
-        description: 'Energy the limit would curtail that the battery stored instead, all years, MWh.',
-      }),
-    ),
-    storage_revenue: Type.Optional(
-      Money(
-        "The battery's own contribution to revenue, all years: revenue with it − revenue of the same plant without it.",
-      ),
-    ),
-  },
+  Object.fromEntries(Object.entries(KPIS).map(([name, d]) => [name, kpiSchema(d)])) as unknown as KpiProperties,
   {
     additionalProperties: false,
     description:
-      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n.',
+      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n. `x-better` says whether a higher or a lower value is better.',
   },
 );
 
@@ -305,6 +313,10 @@ export const ScenarioResult = Type.Object(
         undefined,
       ),
     ),
+    load_hourly: Type.Optional(Hourly("The buyer's load in each hour, MWh (growth applied). With a load only.")),
+    delivered_hourly: Type.Optional(
+      Hourly('MWh delivered to the load in each hour: min(load, plant + discharge − charge from the plant).'),
+    ),
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
     wind_rose: Type.Optional(WindRose),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
@@ -349,6 +361,8 @@ export const HourlyYear = Type.Object(
     grid_hourly: Type.Optional(
       YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
     ),
+    load_hourly: Type.Optional(YearHours("The buyer's load in each hour, MWh. With a load only.", 0)),
+    delivered_hourly: Type.Optional(YearHours('MWh delivered to the load in each hour.', 0)),
   },
   { additionalProperties: false, description: "One operating year's hourly delivered energy." },
 );

@@ -35,9 +35,12 @@ const scenarioFields = {
   started_at: Nullable(Timestamp('When the latest attempt started.')),
   finished_at: Nullable(Timestamp('When it succeeded or failed.')),
   sweep_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-    description: 'The sweep this variant belongs to.',
+    description: "The sweep this variant belongs to; null for a single scenario and for an optimization's evaluation.",
   }),
-  variant_index: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Its index in the sweep.' }),
+  variant_index: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description:
+      "Its index among its parent's variants: a sweep's variant index (its row in the sweep's results), or an optimization's evaluation index (its row in the evaluations). Null for a single scenario.",
+  }),
   links: Type.Object({ self: Type.String(), events: Type.String(), statements: Type.String() }),
 };
 

@@ -121,4 +121,4 @@ export const SweepResults = Type.Object(
 
 export type Sweep = Static<typeof Sweep>;
 export type SweepRequest = Static<typeof SweepRequest>;
-export const KPI_NAMES = Object.keys(Kpis.properties);
+export { KPI_NAMES } from '../kpis.ts';

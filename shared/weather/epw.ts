@@ -12,7 +12,7 @@ import { WeatherFileError } from './weather.error.ts';
 const HEADER_LINES = 8;
 const LEAP_HOURS = HOURS + HOURS_PER_DAY;
 /** EPW's standard wind measurement height, m. */
-export const EPW_WIND_HEIGHT_M = 10;
+const EPW_WIND_HEIGHT_M = 10;
 
 // Data row fields (0-based), with their missing-value codes.
 const FIELDS = {

@@ -295,7 +295,7 @@ export function parseSamCsv(text: string): SamCsvData {
   };
 }
 
-export interface FromSamCsvOptions {
+interface FromSamCsvOptions {
   /** The scenario's wind_height_m, which overrides the file's. */
   windHeightM?: number;
   /** Used for the pressure when the file has neither a pressure column nor an elevation. */

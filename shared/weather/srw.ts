@@ -9,7 +9,7 @@ import { WeatherFileError } from './weather.error.ts';
 
 export type SrwField = 'temperature' | 'pressure' | 'speed' | 'direction';
 
-export interface SrwColumn {
+interface SrwColumn {
   field: SrwField;
   heightM: number;
 }

@@ -153,6 +153,15 @@ export function launchWorker(databaseUrl: string, env: Record<string, string> = 
 
 export const workerStarted = (l: LogLine) => l.msg === 'worker started';
 
+/**
+ * A worker whose every calculation takes `delayMs` longer (test/helpers/worker.slow.ts), so a test
+ * can act while one is under way: `startWorker(url, env, slowEngine(3000))`.
+ */
+export const slowEngine = (delayMs: number): SpawnOptions => ({
+  entry: 'test/helpers/worker.slow.ts',
+  args: [String(delayMs)],
+});
+
 export async function startWorker(
   databaseUrl: string,
   env: Record<string, string> = {},

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { createTestDatabase, quietPool, type TestDatabase } from './db.ts';
 import { killAll } from './faults.ts';
-import { type Proc, startWeb, startWorker, type Web } from './processes.ts';
+import { type Proc, type SpawnOptions, startWeb, startWorker, type Web } from './processes.ts';
 import { type Follower, follow } from './sse.ts';
 
 type Env = Record<string, string>;
@@ -28,7 +28,8 @@ export interface Stack {
   /** Every process started through the stack, in order. */
   procs: Proc[];
   startWeb(env?: Env): Promise<Web>;
-  startWorker(env?: Env): Promise<Proc>;
+  /** A worker with this env; `options` start another entry (`slowEngine(ms)`: calculations slowed down). */
+  startWorker(env?: Env, options?: SpawnOptions): Promise<Proc>;
   /** An SSE client on the stack's first web (path like /api/scenarios/<id>/events), closed by stop(). */
   follow(path: string, opts?: Parameters<typeof follow>[1]): Follower;
   /** Each process's stderr and last log lines. */
@@ -64,8 +65,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       stack.web ??= web;
       return web;
     },
-    async startWorker(env = {}) {
-      const worker = await startWorker(url, env);
+    async startWorker(env = {}, options = {}) {
+      const worker = await startWorker(url, env, options);
       procs.push(worker);
       stack.workers.push(worker);
       return worker;
@@ -76,7 +77,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return follower;
     },
     logs(lines = 30) {
-      return procs.map((p) => `\n[${p.child.spawnargs.at(-1)} pid ${p.child.pid}] ${p.output(lines)}`).join('');
+      // Named by its entry point (a slow worker's delay argument comes after it).
+      const entry = (p: Proc) => p.child.spawnargs.find((a) => a.endsWith('.ts')) ?? p.child.spawnargs.at(-1);
+      return procs.map((p) => `\n[${entry(p)} pid ${p.child.pid}] ${p.output(lines)}`).join('');
     },
     explain(err) {
       const error = err instanceof Error ? err : new Error(String(err));

@@ -34,6 +34,8 @@ export interface FinanceInput {
   solvedPpaPrice?: number;
   /** The battery's discharged MWh and banks replaced, by operating year (index 0 = year 1). */
   storage?: { dischargeMwh: ArrayLike<number>; replacements: ArrayLike<number> };
+  /** With a load: MWh delivered to it, grid energy bought for the battery and shortfall penalties, by year. */
+  load?: { deliveredMwh: ArrayLike<number>; gridEnergyCost: ArrayLike<number>; penalty: ArrayLike<number> };
 }
 
 /** The battery's capital cost, by kW and by kWh; 0 without a battery. */
@@ -155,7 +157,7 @@ function operatingYears(inputs: ResolvedInputs, data: FinanceInput, capex: numbe
   for (let y = 1; y <= years; y++) {
     const escalation = (1 + inflation) ** (y - 1) * (1 + omEscalation) ** (y - 1);
     const assessed = Math.max(0, 1 - ((y - 1) * o.property_tax_decline_percent) / 100);
-    const line = {
+    const line: IncomeStatementYear['operating_expenses'] = {
       fixed_om: fixedYear1 * escalation,
       variable_om: o.variable_per_mwh * data.deliveredMwh[y - 1] * escalation,
       insurance: insuranceYear1 * (1 + inflation) ** (y - 1),
@@ -165,6 +167,11 @@ function operatingYears(inputs: ResolvedInputs, data: FinanceInput, capex: numbe
     };
     line.total = line.fixed_om + line.variable_om + line.insurance + line.property_tax + line.land_lease;
     if (data.storage && inputs.storage) storageCosts(inputs.storage, data.storage, y, escalation, inflation, line);
+    if (data.load) {
+      line.load_grid_energy = data.load.gridEnergyCost[y - 1];
+      line.load_shortfall_penalty = data.load.penalty[y - 1];
+      line.total += line.load_grid_energy + line.load_shortfall_penalty;
+    }
     lines.push(line);
     opex[y] = line.total;
     ebitda[y] = data.revenue[y - 1].total + salvage[y] - opex[y];
@@ -376,7 +383,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   return {
     income_statement: s.incomeStatement,
     cash_flow: s.cashFlow,
-    revenue_breakdown: breakdown(data.revenue, data.storage !== undefined),
+    revenue_breakdown: breakdown(data.revenue, data.storage !== undefined, data.load !== undefined),
     kpis: {
       project_npv: npv(nominal, s.projectFlow),
       equity_npv: npv(nominal, s.equityFlow),
@@ -391,8 +398,22 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
       energy_p90_mwh: percentiles.p90,
       energy_p90_10y_mwh: percentiles.p90_10y,
       solved_ppa_price_per_mwh: data.solvedPpaPrice ?? null,
+      ...(data.load ? lcod(data.load.deliveredMwh, s.ownerCosts, nominal, realRate) : {}),
     },
   };
+}
+
+/** With a load: the levelised cost of the energy delivered to it (LCOE's costs over those MWh); absent without delivery. */
+function lcod(
+  delivered: ArrayLike<number>,
+  costs: ArrayLike<number>,
+  nominal: number,
+  real: number,
+): { lcod_nominal?: number } {
+  const energy = new Float64Array(delivered.length + 1);
+  for (let y = 1; y <= delivered.length; y++) energy[y] = delivered[y - 1];
+  const value = levelizedCost(costs, energy, nominal, real).nominal;
+  return value === null ? {} : { lcod_nominal: value };
 }
 
 /**
@@ -426,19 +447,30 @@ export function levelizedCost(
   };
 }
 
-function breakdown(revenue: readonly RevenueLines[], withStorage: boolean): RevenueBreakdown {
+function breakdown(revenue: readonly RevenueLines[], withStorage: boolean, withLoad: boolean): RevenueBreakdown {
   let ppa = 0;
   let merchant = 0;
   let solar = 0;
   let wind = 0;
   let storage = 0;
+  let contract = 0;
+  let excess = 0;
   for (const r of revenue) {
     ppa += r.ppa_solar + r.ppa_wind + (r.ppa_storage ?? 0);
     merchant += r.merchant_solar + r.merchant_wind + (r.merchant_storage ?? 0);
     solar += r.ppa_solar + r.merchant_solar;
     wind += r.ppa_wind + r.merchant_wind;
     storage += (r.ppa_storage ?? 0) + (r.merchant_storage ?? 0);
+    contract += r.load_contract ?? 0;
+    excess += r.load_excess ?? 0;
   }
   const byTechnology = withStorage ? { solar, wind, storage } : { solar, wind };
+  if (withLoad) {
+    return {
+      by_source: { ppa, merchant: merchant + excess, contract },
+      by_technology: { ...byTechnology, load: contract + excess },
+      total: ppa + merchant + excess + contract,
+    };
+  }
   return { by_source: { ppa, merchant }, by_technology: byTechnology, total: ppa + merchant };
 }

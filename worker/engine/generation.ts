@@ -44,16 +44,28 @@ export function generationProfiles(
   const keys = cache ? profileKeys(inputs) : null;
   const cachedSolar = keys?.solar ? cache?.get(keys.solar) : undefined;
   const cachedWind = keys?.wind ? cache?.get(keys.wind) : undefined;
-  const solarModel = inputs.solar.capacity_mw_dc > 0 && !cachedSolar ? prepareSolar(perUnit(inputs, 'solar')) : null;
-  const windModel = inputs.wind.capacity_mw > 0 && !cachedWind ? prepareWind(perUnit(inputs, 'wind')) : null;
+  const solarSupplied = inputs.solar.profile;
+  const windSupplied = inputs.wind.profile;
+  const solarModel =
+    inputs.solar.capacity_mw_dc > 0 && !cachedSolar && !solarSupplied ? prepareSolar(perUnit(inputs, 'solar')) : null;
+  const windModel =
+    inputs.wind.capacity_mw > 0 && !cachedWind && !windSupplied ? prepareWind(perUnit(inputs, 'wind')) : null;
   const synthetic = inputs.weather.source === 'synthetic';
   const weatherYears = synthetic ? YEARS : measuredYears(inputs);
   const windYears = windResourceYears(inputs);
   const fresh = (model: unknown, years: number): GenerationProfile | null =>
     model ? { years, perMw: new Float64Array(years * HOURS_PER_YEAR) } : null;
   const generation: Generation = {
-    solar: cachedSolar ?? fresh(solarModel, weatherYears),
-    wind: cachedWind ?? fresh(windModel, windYears ?? weatherYears),
+    solar:
+      cachedSolar ??
+      (solarSupplied && inputs.solar.capacity_mw_dc > 0
+        ? suppliedProfile(solarSupplied.hourly_mw, solarSupplied.for_capacity_mw_dc)
+        : fresh(solarModel, weatherYears)),
+    wind:
+      cachedWind ??
+      (windSupplied && inputs.wind.capacity_mw > 0
+        ? suppliedProfile(windSupplied.hourly_mw, windSupplied.for_capacity_mw)
+        : fresh(windModel, windYears ?? weatherYears)),
   };
   const windFromWeather = windModel && windYears === null ? windModel : null;
   const work = (solarModel || windFromWeather ? weatherYears : 0) + (windModel && windYears !== null ? windYears : 0);
@@ -78,10 +90,20 @@ export function generationProfiles(
   }
   if (work === 0) step();
   if (cache && keys) {
-    if (keys.solar && solarModel && generation.solar) cache.set(keys.solar, generation.solar);
-    if (keys.wind && windModel && generation.wind) cache.set(keys.wind, generation.wind);
+    if (keys.solar && !cachedSolar && generation.solar) cache.set(keys.solar, generation.solar);
+    if (keys.wind && !cachedWind && generation.wind) cache.set(keys.wind, generation.wind);
   }
   return generation;
+}
+
+/**
+ * A profile from another tool as the engine's per-MW profile: each hour's MW ÷ the capacity it was
+ * made for (an hour is 1 h, so MW = MWh); its years are used in turn, as real weather years are.
+ */
+function suppliedProfile(hourlyMw: readonly number[], forCapacityMw: number): GenerationProfile {
+  const perMw = new Float64Array(hourlyMw.length);
+  for (let i = 0; i < perMw.length; i++) perMw[i] = hourlyMw[i] / forCapacityMw;
+  return { years: perMw.length / HOURS_PER_YEAR, perMw };
 }
 
 /** The inputs of one MW of a technology: its profile is the per-unit output. */

@@ -8,8 +8,9 @@ import { CalculationInputError } from './engine.error.ts';
 import { solvePpaPrice } from './finance.solve.ts';
 import { financeModel } from './finance.ts';
 import { generationProfiles, type ProgressReporter } from './generation.ts';
+import { loadKpis } from './load.ts';
 import { prepareMarket } from './market.ts';
-import { type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
+import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
 import type { ProfileCache } from './profiles.ts';
 import { storageKpis } from './storage.plant.ts';
 import { windRose } from './wind.rose.ts';
@@ -24,7 +25,7 @@ export { profileKeys } from './profiles.ts';
 export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlyName> & {
   solar_hourly: Float64Array;
   wind_hourly: Float64Array;
-} & Partial<Record<StorageHourlyName, Float64Array>>;
+} & Partial<Record<StorageHourlyName | LoadHourlyName, Float64Array>>;
 
 /** The battery's hourly series (with a battery only), year-major 25 × 8,760 like solar_hourly. */
 export const STORAGE_HOURLY = [
@@ -34,7 +35,11 @@ export const STORAGE_HOURLY = [
   'grid_hourly',
 ] as const;
 type StorageHourlyName = (typeof STORAGE_HOURLY)[number];
-type HourlyName = 'solar_hourly' | 'wind_hourly' | StorageHourlyName;
+
+/** The load's hourly series (with a load only), after the battery's: the load, and what was delivered to it. */
+export const LOAD_HOURLY = ['load_hourly', 'delivered_hourly'] as const;
+type LoadHourlyName = (typeof LOAD_HOURLY)[number];
+type HourlyName = 'solar_hourly' | 'wind_hourly' | StorageHourlyName | LoadHourlyName;
 
 export interface CalculateOptions {
   onProgress?: ProgressReporter;
@@ -73,10 +78,12 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
   const storage = plant.storage
     ? { dischargeMwh: plant.storage.discharge, replacements: plant.storage.run.replacements }
     : undefined;
+  const l = plant.load;
+  const load = l && { deliveredMwh: l.delivered, gridEnergyCost: l.gridEnergyCost, penalty: l.penalty };
   const finance =
     inputs.market.ppa_price_per_mwh === 'solve'
       ? solvePpaPrice(inputs, market, plant.marketYears, { ...plant.energy, storage })
-      : financeModel(inputs, { revenue: plant.revenue, ...plant.energy, storage });
+      : financeModel(inputs, { revenue: plant.revenue, ...plant.energy, storage, ...(load ? { load } : {}) });
   if (plant.storage && plant.storageContext) {
     const { battery, curtailedWithout, producedWithout } = plant.storageContext;
     const ppaYear1 = finance.kpis.solved_ppa_price_per_mwh ?? market.ppaPrice;
@@ -84,6 +91,13 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
       finance.kpis,
       storageKpis(battery, market, plant.storage, curtailedWithout, producedWithout, ppaYear1),
     );
+  } else {
+    finance.kpis.curtailment_percent = curtailmentPercent(plant);
+  }
+  if (l) {
+    Object.assign(finance.kpis, loadKpis(inputs, l));
+    // Its revenue with a load is not the PPA-priced change of the export that storage_revenue measures.
+    delete finance.kpis.storage_revenue;
   }
   checkFinite(finance);
   const rose = windRose(inputs);
@@ -104,6 +118,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
           grid_hourly: plant.storage.grid,
         }
       : {}),
+    ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
     annual: plant.annual,
     ...(rose ? { wind_rose: rose } : {}),
     ...finance,

@@ -1,25 +1,28 @@
 // Stages 3–4 of the engine, year by year: each technology's profile × (capacity × degradation),
 // the export limit, then the year's revenue. Cheap (a few passes over 8,760 hours a year), so a
 // variant that reuses cached profiles costs milliseconds.
-import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import { HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
+import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from './load.ts';
 import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from './market.ts';
 import { type StorageYears, storageYears } from './storage.plant.ts';
 import { batteryOf } from './storage.ts';
 
 /**
  * Called once per year, in order, with that year's final delivered MWh (views into the result's arrays)
- * and, with a battery, its charge, discharge, SOC and grid series of the year (STORAGE_HOURLY's order).
+ * and, with a battery, its charge, discharge, SOC and grid series of the year (STORAGE_HOURLY's order);
+ * with a load, its load and delivered series (LOAD_HOURLY's order).
  */
 export type YearReporter = (
   yearIndex: number,
   solar: Float64Array,
   wind: Float64Array,
   storage?: readonly [Float64Array, Float64Array, Float64Array, Float64Array],
+  load?: readonly [Float64Array, Float64Array],
 ) => void;
 
 /** What finance needs of the operating years, and the hourly and annual results. */
@@ -34,6 +37,10 @@ export interface PlantYears {
   /** The battery's hours and years, when there is one. */
   storage?: StorageYears;
   storageContext?: { battery: StorageInputs; curtailedWithout: Float64Array; producedWithout: Float64Array };
+  /** Each year's energy curtailed at the limit before any battery, MWh. */
+  curtailedMwh: Float64Array;
+  /** The load's hours and years, when there is one. */
+  load?: LoadYears;
 }
 
 /** Arrays of 25 × 8,760 that the hourly results are written into (every hour is written). */
@@ -68,10 +75,11 @@ export function operateYears(
       solarMwh: new Float64Array(YEARS),
       windMwh: new Float64Array(YEARS),
     },
+    curtailedMwh: new Float64Array(YEARS),
   };
   const marketOut = emptyMarketYear();
   const perYear = (progress.to - progress.from) / YEARS;
-  const curtailed = new Float64Array(YEARS);
+  const curtailed = out.curtailedMwh;
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     curtailed[i] = hybridYear(
@@ -86,9 +94,12 @@ export function operateYears(
   }
   const battery = batteryOf(inputs);
   const producedWithout = battery ? plantEnergy(out, curtailed) : null;
+  const load = prepareLoad(inputs);
   if (battery) {
-    out.storage = storageYears(inputs, battery, generation, market, { solar: out.solarHourly, wind: out.windHourly });
+    const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
+    out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
   }
+  if (load) out.load = serveLoadOf(load, market, out, battery);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
@@ -104,8 +115,15 @@ export function operateYears(
     }
     const st = out.storage;
     const at = (a: Float64Array) => a.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
-    onYear?.(i, solarOut, windOut, st && [at(st.run.charge), at(st.run.discharge), at(st.run.soc), at(st.grid)]);
-    out.revenue.push({ ...m.revenue });
+    const l = out.load;
+    onYear?.(
+      i,
+      solarOut,
+      windOut,
+      st && [at(st.run.charge), at(st.run.discharge), at(st.run.soc), at(st.grid)],
+      l && [at(l.loadHourly), at(l.deliveredHourly)],
+    );
+    out.revenue.push(l ? loadRevenue(l, i) : { ...m.revenue });
     out.marketYears.push({ ...m, revenue: { ...m.revenue } });
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
     out.energy.solarMwh[i] = m.solarMwh;
@@ -117,11 +135,61 @@ export function operateYears(
         m.solarMwh + m.windMwh - out.storage.fromPlant[i] - out.storage.fromGrid[i] + out.storage.discharge[i];
       out.energy.deliveredMwh[i] = row.export_mwh;
     }
+    if (l) {
+      Object.assign(row, loadAnnual(l, i));
+      row.curtailed_mwh += l.excessCurtailed[i];
+    }
     out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
   if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
   return out;
+}
+
+/** The load served by the plant's hours (and the battery's, when there is one). */
+function serveLoadOf(load: LoadModel, market: MarketModel, out: PlantYears, battery: StorageInputs | null): LoadYears {
+  const st = out.storage;
+  const hours = { solar: out.solarHourly, wind: out.windHourly };
+  if (!st || !battery) return serveLoad(load, market, hours);
+  return serveLoad(load, market, {
+    ...hours,
+    charge: st.run.charge,
+    fromGrid: st.run.fromGrid,
+    discharge: st.run.discharge,
+    soc: st.run.soc,
+    grid: st.grid,
+    battery: {
+      etaIn: Math.sqrt(battery.round_trip_efficiency_percent / 100),
+      keep: (1 - battery.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY),
+      initialSoc: (battery.energy_mwh * battery.initial_soc_percent) / 100,
+    },
+  });
+}
+
+/** With a load: the year's revenue, the contract's and the excess sold (the PPA and merchant lines are 0). */
+function loadRevenue(l: LoadYears, i: number) {
+  const contract = l.contractRevenue[i];
+  const excess = l.excessRevenue[i];
+  return {
+    ppa_solar: 0,
+    ppa_wind: 0,
+    merchant_solar: 0,
+    merchant_wind: 0,
+    load_contract: contract,
+    load_excess: excess,
+    total: contract + excess,
+  };
+}
+
+/** Without a battery: the energy curtailed at the limit, % of the output before it, all years. */
+export function curtailmentPercent(plant: PlantYears): number {
+  let curtailed = 0;
+  let produced = 0;
+  for (let i = 0; i < YEARS; i++) {
+    curtailed += plant.curtailedMwh[i];
+    produced += plant.curtailedMwh[i] + plant.energy.solarMwh[i] + plant.energy.windMwh[i];
+  }
+  return produced > 0 ? (100 * curtailed) / produced : 0;
 }
 
 /** Each year's solar + wind output before the limit: delivered + curtailed. */

@@ -8,6 +8,7 @@
 //
 // A cached profile and a computed one give byte-identical results, because `calculate` always goes
 // through the profile: output = profile × (capacity × degradation), whether or not it was cached.
+import { createHash } from 'node:crypto';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 
 /** Undegraded MWh in each hour per MW of capacity (solar: per MW DC), year-major. */
@@ -42,6 +43,7 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     grid: _grid,
     market: _market,
     storage: _storage,
+    load: _load,
     finance: _finance,
     uncertainty: _uncertainty,
     wind_resource,
@@ -51,11 +53,20 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
   };
   const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
   const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
-  return {
-    // The wind resource file moves wind only.
-    solar: capacity_mw_dc > 0 ? canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign }) : null,
-    wind: capacity_mw > 0 ? canonicalJson({ v: 1, tech: 'wind', common, wind_resource, design: windDesign }) : null,
-  };
+  // A profile from another tool replaces the model: its hours and capacity alone make the profile
+  // (hashed: a key of 8,760 × n numbers would cost more to compare than the hash to make).
+  const supplied = (tech: string, profile: unknown) =>
+    `{"tech":${JSON.stringify(tech)},"profile_sha256":"${createHash('sha256').update(canonicalJson(profile)).digest('hex')}","v":1}`;
+  const solarKey = () =>
+    solar.profile
+      ? supplied('solar', solar.profile)
+      : canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign });
+  // The wind resource file moves wind only.
+  const windKey = () =>
+    wind.profile
+      ? supplied('wind', wind.profile)
+      : canonicalJson({ v: 1, tech: 'wind', common, wind_resource, design: windDesign });
+  return { solar: capacity_mw_dc > 0 ? solarKey() : null, wind: capacity_mw > 0 ? windKey() : null };
 }
 
 /** JSON text with every object's keys in sorted order. */

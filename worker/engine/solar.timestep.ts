@@ -2,9 +2,10 @@
 // (pvwattsv5_1ts): the sun at the given clock time, then the same model and step as the
 // hourly year (prepareSolarSystem and solarSteps in solar.ts), with the module's thermal
 // memory taken from the previous step's cell temperature and irradiance when they are known.
+
+import { estimateDeltaT, type HourlySunGeometry, pressureAtElevation, sunPosition } from './solar.position.ts';
 import { fuentesStateAfter, initialFuentesState, PVWATTS_WIND_HEIGHT_M } from './solar.temperature.ts';
 import { prepareSolarSystem, type SolarSystem, solarDetail, solarSteps } from './solar.ts';
-import { estimateDeltaT, type HourlySunGeometry, pressureAtElevation, sunPosition } from './solar-position.ts';
 
 const DEG = Math.PI / 180;
 

@@ -8,6 +8,7 @@
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { coverTransmittanceCurve, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
 import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import {
   type FuentesModel,
@@ -20,7 +21,6 @@ import {
   moduleWindFactor,
 } from './solar.temperature.ts';
 import { type ArrayType, type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
-import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar-position.ts';
 
 export type ModuleType = ResolvedInputs['solar']['module_type'];
 

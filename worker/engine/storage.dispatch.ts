@@ -48,6 +48,25 @@ export interface HorizonHours {
   priced: Float64Array;
   /** MWh of room under the export limit for discharge. */
   room: Float64Array;
+  /** With a load (strategy `load`): what the load adds to each hour (docs/load.md). */
+  load?: LoadHours;
+}
+
+/**
+ * A load's hours (strategy `load`). `price` is then what an excess MWh sells for (0 when curtailed),
+ * `priced` the plant's excess over the load (charged at `price`), `free` the energy the limit would
+ * curtail (and curtailed excess). A MWh delivered to the load is worth `value` (a weight far above
+ * every price, plus the contract price: the most load first, then the most revenue). Charging may
+ * draw, dearest last, on the grid (`grid` MWh at `gridPrice`; only in hours the plant meets the load)
+ * and on the plant's output that serves the load (`serve`, at `value`); discharge serves the `unmet`
+ * load first, then sells into the rest of the room.
+ */
+export interface LoadHours {
+  serve: Float64Array;
+  unmet: Float64Array;
+  value: Float64Array;
+  grid: Float64Array;
+  gridPrice: Float64Array;
 }
 
 /** A planned dispatch: AC MWh in and out each hour. */
@@ -57,8 +76,8 @@ export interface HorizonPlan {
 }
 
 const MAX_HOURS = 48;
-/** Each hour adds at most three pieces (two charging tiers and the discharge). */
-const MAX_PIECES = 3 * MAX_HOURS + 4;
+/** Each hour adds at most six pieces (four charging tiers with a load, and two discharges). */
+const MAX_PIECES = 6 * MAX_HOURS + 4;
 const EPS = 1e-9;
 
 /** Work space reused between horizons: a horizon allocates nothing. */
@@ -71,8 +90,8 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
-  private readonly fLen = new Float64Array(3);
-  private readonly fSlope = new Float64Array(3);
+  private readonly fLen = new Float64Array(6);
+  private readonly fSlope = new Float64Array(6);
   private readonly chargePieces = new Int32Array(1);
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
@@ -82,17 +101,20 @@ export class HorizonSolver {
   private readonly colValue = new Float64Array(MAX_COLUMNS);
   private readonly colDays = new Float64Array(MAX_COLUMNS * 2);
 
-  /** The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective. */
-  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): number {
+  /**
+   * The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective
+   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours).
+   */
+  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
-    if (soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
+    if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
     this.run(b, h, soc0, out);
-    if (!Number.isFinite(b.dailyDischargeMwh)) return objective(b, h, out);
+    if (!Number.isFinite(b.dailyDischargeMwh)) return value ? objective(b, h, out) : Number.NaN;
     const days = Math.ceil(h.hours / 24);
     let binding = false;
     for (let d = 0; d < days; d++) binding ||= dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
-    if (!binding) return objective(b, h, out);
+    if (!binding) return value ? objective(b, h, out) : Number.NaN;
     return this.limitDays(b, h, soc0, out, days);
   }
 
@@ -154,6 +176,7 @@ export class HorizonSolver {
     let lo = 0;
     let hi = 1;
     for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
+    if (h.load) for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * h.load.value[t] + 1);
     const all = this.mu;
     for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
       all.fill((lo + hi) / 2);
@@ -187,7 +210,9 @@ export class HorizonSolver {
     const { count, skip, fLen } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
+      const nf = h.load
+        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], fLen, this.fSlope, this.chargePieces)
+        : rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
       count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
@@ -315,6 +340,104 @@ function rewardPieces(
   return n;
 }
 
+/** Hour t's charging tiers with a load, cheapest first: their cost per AC MWh and MWh (power not yet applied). */
+function loadTiers(
+  b: HorizonBattery,
+  h: HorizonHours,
+  l: LoadHours,
+  t: number,
+  cost: Float64Array,
+  amount: Float64Array,
+): void {
+  const c = b.chargeCost;
+  // Free energy, then the plant's excess at its price (before free energy when that price is negative),
+  // then the grid (never below the excess price), then the output that serves the load.
+  const p = h.price[t];
+  const excessFirst = p < 0;
+  cost[excessFirst ? 1 : 0] = c;
+  amount[excessFirst ? 1 : 0] = h.free[t];
+  cost[excessFirst ? 0 : 1] = p + c;
+  amount[excessFirst ? 0 : 1] = h.priced[t];
+  cost[2] = l.gridPrice[t] + c;
+  amount[2] = l.grid[t];
+  cost[3] = l.value[t] + c;
+  amount[3] = l.serve[t];
+}
+
+const tierCost = new Float64Array(4);
+const tierAmount = new Float64Array(4);
+
+/**
+ * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,
+ * each cheaper tier used before a dearer one within the power (the served output never: see below);
+ * then discharge to the unmet load,
+ * then into the rest of the room. Concave because grid charging is offered only in hours the plant
+ * meets the load, at no less than the hour's excess price (docs/load.md).
+ */
+function loadRewardPieces(
+  b: HorizonBattery,
+  h: HorizonHours,
+  l: LoadHours,
+  t: number,
+  penalty: number,
+  fLen: Float64Array,
+  fSlope: Float64Array,
+  chargePieces: Int32Array,
+): number {
+  loadTiers(b, h, l, t, tierCost, tierAmount);
+  // The output that serves the load (tier 3) is never worth storing: a MWh of it is worth more than
+  // the battery returns for it in any hour (value ÷ η_in > value' × η_out, the weight dominating).
+  tierAmount[3] = 0;
+  let left = b.powerMw;
+  for (let k = 0; k < 3; k++) {
+    const take = Math.min(left, tierAmount[k]);
+    tierAmount[k] = take > EPS ? take : 0;
+    left -= take;
+  }
+  let n = 0;
+  for (let k = 2; k >= 0; k--) {
+    if (tierAmount[k] <= 0) continue;
+    fLen[n] = tierAmount[k] * b.etaIn;
+    fSlope[n] = tierCost[k] / b.etaIn;
+    n++;
+  }
+  chargePieces[0] = n;
+  const room = Math.min(b.powerMw, h.room[t]);
+  const toLoad = Math.min(room, l.unmet[t]);
+  const loadMargin = l.value[t] - b.dischargeCost - penalty;
+  if (loadMargin > 0 && toLoad > EPS) {
+    fLen[n] = toLoad / b.etaOut;
+    fSlope[n] = loadMargin * b.etaOut;
+    n++;
+  }
+  const toExcess = room - Math.max(0, toLoad);
+  const excessMargin = h.price[t] - b.dischargeCost - penalty;
+  if (excessMargin > 0 && toExcess > EPS) {
+    fLen[n] = toExcess / b.etaOut;
+    fSlope[n] = excessMargin * b.etaOut;
+    n++;
+  }
+  return n;
+}
+
+/** With a load: the horizon's objective of a plan (charge from the cheapest tiers first, discharge to the load first). */
+function loadObjective(b: HorizonBattery, h: HorizonHours, l: LoadHours, plan: HorizonPlan): number {
+  let sum = 0;
+  for (let t = 0; t < h.hours; t++) {
+    loadTiers(b, h, l, t, tierCost, tierAmount);
+    let x = plan.charge[t];
+    for (let k = 0; k < 4 && x > 0; k++) {
+      const take = Math.min(x, tierAmount[k]);
+      sum -= take * tierCost[k];
+      x -= take;
+    }
+    const y = plan.discharge[t];
+    const toLoad = Math.min(y, l.unmet[t]);
+    sum += toLoad * l.value[t] + (y - toLoad) * h.price[t] - b.dischargeCost * y;
+  }
+  return sum;
+}
+
 /**
  * A mix of plans may charge and discharge in one hour; the SOC change alone is kept (less charged and
  * less discharged, same SOC path). This never lowers the objective: discharge needs room under the
@@ -372,6 +495,7 @@ function dayDischarge(plan: HorizonPlan, hours: number, d: number): number {
 
 /** The horizon's objective of a plan: Σ (p − c_out) y − Σ charging cost (free energy first, then priced). */
 export function objective(b: HorizonBattery, h: HorizonHours, plan: HorizonPlan): number {
+  if (h.load) return loadObjective(b, h, h.load, plan);
   let sum = 0;
   for (let t = 0; t < h.hours; t++) {
     const p = h.price[t];

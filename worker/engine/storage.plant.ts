@@ -8,6 +8,7 @@ import type { Kpis } from '../../shared/schemas/result.ts';
 import type { Generation } from './generation.ts';
 import { profileYear } from './generation.ts';
 import { degradationFactor } from './hybrid.ts';
+import { backupFactor, contractPrice, excessPrices, type LoadModel } from './load.ts';
 import { hourPrices, type MarketModel, ppaPrice } from './market.ts';
 import { runStorage, type StorageRun } from './storage.ts';
 
@@ -57,6 +58,7 @@ export function storageYears(
   generation: Generation,
   market: MarketModel,
   hourly: { solar: Float64Array; wind: Float64Array },
+  load: LoadModel | null = null,
 ): StorageYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
   const { delivered, surplus, surplusSolar, price } = scratch();
@@ -70,7 +72,9 @@ export function storageYears(
     const solarRaw = profileYear(generation.solar, i);
     const windRaw = profileYear(generation.wind, i);
     const at = i * HOURS_PER_YEAR;
-    hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
+    // With a load, the hour's price is what its excess sells for (the merchant price, or 0).
+    if (load) excessPrices(load, market, i, price.subarray(at, at + HOURS_PER_YEAR));
+    else hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
     for (let h = 0; h < HOURS_PER_YEAR; h++) {
       const k = at + h;
       const s = solarHourly[k];
@@ -86,8 +90,20 @@ export function storageYears(
   const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
   const vom = battery.costs.variable_om_per_mwh;
   // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
-  const run = runStorage(battery, { delivered, surplus, price, limitMw }, (y) => vom * escalation ** y, scratch());
+  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load) } : {}) };
+  const run = runStorage(battery, plant, (y) => vom * escalation ** y, scratch());
   return settle(market, run, delivered, surplus, surplusSolar, hourly);
+}
+
+/** The load as the dispatch sees it: its MWh, each year's contract price and backup escalation. */
+function loadHours(load: LoadModel) {
+  const contract = new Float64Array(YEARS);
+  const backupFactorOf = new Float64Array(YEARS);
+  for (let i = 0; i < YEARS; i++) {
+    contract[i] = contractPrice(load, i);
+    backupFactorOf[i] = backupFactor(load, i);
+  }
+  return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
 }
 
 /** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */

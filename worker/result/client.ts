@@ -1,7 +1,7 @@
 // The engine thread's handle on its result thread (thread.ts): years go out as the engine
 // finishes them, then `finish`; the result thread sends the stored forms to the main thread.
 import { type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
-import type { ResultStatements, StorageYear } from './serialize.ts';
+import type { LoadYear, ResultStatements, StorageYear } from './serialize.ts';
 import type { ResultRequest } from './thread.ts';
 
 const THREAD_URL = new URL('./thread.ts', import.meta.url);
@@ -18,6 +18,7 @@ export class ResultClient {
   readonly #solar: Float64Array[] = [];
   readonly #wind: Float64Array[] = [];
   readonly #storage: StorageYear[] = [];
+  readonly #load: LoadYear[] = [];
 
   /** `results`: the port on which the main thread receives each finished result; `heap`: the thread's V8 limits. */
   constructor(results: MessagePort, heap: ResourceLimits = {}) {
@@ -35,14 +36,16 @@ export class ResultClient {
     this.#solar.length = 0;
     this.#wind.length = 0;
     this.#storage.length = 0;
+    this.#load.length = 0;
     this.#send({ type: 'begin' });
   }
 
-  /** One year's delivered MWh, and the battery's series (views into the engine's arrays: copied here, then moved). */
-  year(solar: Float64Array, wind: Float64Array, storage?: StorageYear): void {
+  /** One year's delivered MWh, the battery's and the load's series (views into the engine's arrays: copied here, then moved). */
+  year(solar: Float64Array, wind: Float64Array, storage?: StorageYear, load?: LoadYear): void {
     this.#solar.push(solar.slice());
     this.#wind.push(wind.slice());
     if (storage) this.#storage.push([storage[0].slice(), storage[1].slice(), storage[2].slice(), storage[3].slice()]);
+    if (load) this.#load.push([load[0].slice(), load[1].slice()]);
     if (this.#solar.length >= YEARS_PER_MESSAGE) this.#flush();
   }
 
@@ -56,8 +59,9 @@ export class ResultClient {
     const solar = this.#solar.splice(0);
     const wind = this.#wind.splice(0);
     const storage = this.#storage.splice(0);
-    const moved = [...solar, ...wind, ...storage.flat()].map((a) => a.buffer as ArrayBuffer);
-    this.#thread.postMessage({ type: 'years', solar, wind, storage } satisfies ResultRequest, moved);
+    const load = this.#load.splice(0);
+    const moved = [...solar, ...wind, ...storage.flat(), ...load.flat()].map((a) => a.buffer as ArrayBuffer);
+    this.#thread.postMessage({ type: 'years', solar, wind, storage, load } satisfies ResultRequest, moved);
   }
 
   #send(req: ResultRequest): void {

@@ -92,7 +92,7 @@ function codeTable(text: TextTable, literal: CodeTable): CodeTable {
 }
 
 /** Symbol counts of a row, as countRow makes them. */
-export interface RowCounts {
+interface RowCounts {
   literal: Uint32Array;
   distance: Uint32Array;
 }

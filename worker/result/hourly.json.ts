@@ -5,8 +5,6 @@ const MINUS = 45;
 const DOT = 46;
 const ZERO = 48;
 const COMMA = 44;
-const OPEN = 91;
-const CLOSE = 93;
 
 function writeUint(buf: Uint8Array, pos: number, n: number): number {
   if (n < 10) {
@@ -47,30 +45,6 @@ export function writeKwhAsMwh(buf: Uint8Array, pos: number, kwh: number): number
 
 /** An int32 is at most 12 characters as MWh ("-2147483.648"), plus a comma. */
 export const MAX_BYTES_PER_VALUE = 13;
-
-/** Writes `[v,v,…]` for `hours` values of `kwh` from `start` into `buf` at `pos`; returns the end. */
-export function writeHourlyRow(buf: Uint8Array, pos: number, kwh: Int32Array, start: number, hours: number): number {
-  buf[pos++] = OPEN;
-  for (let h = 0; h < hours; h++) {
-    if (h > 0) buf[pos++] = COMMA;
-    pos = writeKwhAsMwh(buf, pos, kwh[start + h]);
-  }
-  buf[pos++] = CLOSE;
-  return pos;
-}
-
-/** `[[…8760…],[…],…]` for `years` rows of `hours` values starting at `offset`, as UTF-8 bytes. */
-export function hourlyJsonBytes(kwh: Int32Array, offset: number, years: number, hours: number): Buffer {
-  const buf = Buffer.allocUnsafe(years * (hours * MAX_BYTES_PER_VALUE + 3) + 2);
-  let pos = 0;
-  buf[pos++] = OPEN;
-  for (let y = 0; y < years; y++) {
-    if (y > 0) buf[pos++] = COMMA;
-    pos = writeHourlyRow(buf, pos, kwh, offset + y * hours, hours);
-  }
-  buf[pos++] = CLOSE;
-  return buf.subarray(0, pos);
-}
 
 /**
  * Pieces of value text, up to 4 bytes each packed little-endian in an int32 with its length, so a

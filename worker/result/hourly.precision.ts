@@ -9,7 +9,7 @@
 // decided on the first year and kept for every year of the scenario (its rows share one form).
 
 export const MIN_DECIMALS = 3;
-export const MAX_DECIMALS = 9;
+const MAX_DECIMALS = 9;
 /** The bound's share of the first year's energy: half the promised 0.05 %. */
 const SHARE = 2.5e-4;
 

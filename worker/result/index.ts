@@ -3,7 +3,8 @@
 //
 // Contract: the full form gunzips to exactly JSON.stringify({ scenario_id, ...statements,
 // solar_hourly, wind_hourly }) — with a battery, followed by storage_charge_hourly,
-// storage_discharge_hourly, storage_soc_hourly and grid_hourly (engine STORAGE_HOURLY) — with each hourly value rounded to the scenario's decimals of MWh
+// storage_discharge_hourly, storage_soc_hourly and grid_hourly (engine STORAGE_HOURLY), with a load by
+// load_hourly and delivered_hourly (engine LOAD_HOURLY) — with each hourly value rounded to the scenario's decimals of MWh
 // (3, i.e. 1 kWh, for any plant where that moves no annual sum by more than 0.05 %; up to 9 for a
 // small system, whose rows then go through zlib: hourly.precision.ts), and the lite form to the
 // same without the hourly arrays; any gzip reader reads both
@@ -19,10 +20,10 @@
 export { ResultClient } from './client.ts';
 export {
   freeBuffer,
+  type LoadYear,
   type ResultStatements,
   ResultWriter,
   type SerializedResult,
-  type StorageYear,
   serializeResult,
   withoutStorageHourly,
   yearKwh,

@@ -9,7 +9,7 @@
 // whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { type EngineResult, STORAGE_HOURLY } from '../engine/index.ts';
+import { type EngineResult, LOAD_HOURLY, STORAGE_HOURLY } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
@@ -24,13 +24,21 @@ export interface SerializedResult {
 }
 
 /** The engine result without its hourly arrays: what the statements without `?hourly` hold. */
-export type ResultStatements = Omit<EngineResult, 'solar_hourly' | 'wind_hourly' | (typeof STORAGE_HOURLY)[number]>;
+export type ResultStatements = Omit<
+  EngineResult,
+  'solar_hourly' | 'wind_hourly' | (typeof STORAGE_HOURLY)[number] | (typeof LOAD_HOURLY)[number]
+>;
 
 /** One year of the battery's hourly series, in STORAGE_HOURLY's order (charge, discharge, SOC, grid). */
 export type StorageYear = readonly [Float64Array, Float64Array, Float64Array, Float64Array];
 
+/** One year of the load's hourly series, in LOAD_HOURLY's order (load, delivered). */
+export type LoadYear = readonly [Float64Array, Float64Array];
+
 /** The battery's series follow wind_hourly in the full form, in this order, when there is a battery. */
 const STORAGE_OPEN = STORAGE_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
+/** Then the load's, when there is a load. */
+const LOAD_OPEN = LOAD_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
 
 // The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
 const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
@@ -83,6 +91,8 @@ export class ResultWriter {
   readonly #wind = new HourlyDeflate();
   readonly #storage = STORAGE_HOURLY.map(() => new HourlyDeflate());
   #withStorage = false;
+  readonly #load = LOAD_HOURLY.map(() => new HourlyDeflate());
+  #withLoad = false;
 
   #decimals: number | null = null;
 
@@ -91,6 +101,8 @@ export class ResultWriter {
     this.#wind.reset();
     for (const series of this.#storage) series.reset();
     this.#withStorage = false;
+    for (const series of this.#load) series.reset();
+    this.#withLoad = false;
     this.#decimals = null;
   }
 
@@ -98,9 +110,16 @@ export class ResultWriter {
    * One year's delivered MWh. The first year decides the decimals every year is stored with
    * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
    */
-  yearMwh(solar: Float64Array, wind: Float64Array, storage?: StorageYear): void {
+  yearMwh(solar: Float64Array, wind: Float64Array, storage?: StorageYear, load?: LoadYear): void {
     this.#decimals ??= hourlyDecimals(solar, wind);
-    if (storage) this.#storageYear(storage, this.#decimals);
+    if (storage) {
+      this.#withStorage = true;
+      this.#seriesYear(this.#storage, storage, this.#decimals);
+    }
+    if (load) {
+      this.#withLoad = true;
+      this.#seriesYear(this.#load, load, this.#decimals);
+    }
     if (this.#decimals === MIN_DECIMALS) {
       this.year(yearKwh(solar, wind));
       return;
@@ -110,12 +129,11 @@ export class ResultWriter {
     this.#wind.addTextRow(wind.map((x) => roundTo(x, scale)));
   }
 
-  /** One year of the battery's series, at the decimals of solar and wind. */
-  #storageYear(storage: StorageYear, decimals: number): void {
-    this.#withStorage = true;
+  /** One year of the battery's or the load's series, at the decimals of solar and wind. */
+  #seriesYear(all: HourlyDeflate[], storage: readonly Float64Array[], decimals: number): void {
     const scale = 10 ** decimals;
-    for (let k = 0; k < STORAGE_HOURLY.length; k++) {
-      const series = this.#storage[k];
+    for (let k = 0; k < all.length; k++) {
+      const series = all[k];
       if (decimals === MIN_DECIMALS) {
         const kwh = new Int32Array(storage[k].length);
         toKwh(storage[k], kwh, 0);
@@ -157,8 +175,13 @@ export class ResultWriter {
         summary: statements.kpis,
       };
     }
-    const series = [this.#solar, this.#wind, ...(this.#withStorage ? this.#storage : [])];
-    const opens = [SOLAR_OPEN, WIND_OPEN, ...STORAGE_OPEN];
+    const series = [
+      this.#solar,
+      this.#wind,
+      ...(this.#withStorage ? this.#storage : []),
+      ...(this.#withLoad ? this.#load : []),
+    ];
+    const opens = [SOLAR_OPEN, WIND_OPEN, ...(this.#withStorage ? STORAGE_OPEN : []), ...LOAD_OPEN];
     let crc = bodyCrc;
     let size = body.length;
     const pieces: Uint8Array[] = [bodyPiece];
@@ -213,13 +236,13 @@ export function serializeResult(scenarioId: string, result: EngineResult): Seria
   writer.begin();
   for (let y = 0; y < result.years; y++) {
     const at = (a: Float64Array) => a.subarray(y * hours, (y + 1) * hours);
-    writer.yearMwh(at(solar_hourly), at(wind_hourly), storageYear(result, at));
+    writer.yearMwh(at(solar_hourly), at(wind_hourly), storageYear(result, at), loadYear(result, at));
   }
   return writer.finish(scenarioId, statements);
 }
 
 /** A year of the battery's series (views), or undefined without a battery. */
-export function storageYear(
+function storageYear(
   result: Partial<Record<(typeof STORAGE_HOURLY)[number], Float64Array>>,
   at: (a: Float64Array) => Float64Array,
 ): StorageYear | undefined {
@@ -227,9 +250,20 @@ export function storageYear(
   return charge && discharge && soc && grid ? [at(charge), at(discharge), at(soc), at(grid)] : undefined;
 }
 
-/** The statements without the battery's hourly arrays (they are written after wind_hourly). */
-export function withoutStorageHourly<T extends object>(statements: T): Omit<T, (typeof STORAGE_HOURLY)[number]> {
+/** A year of the load's series (views), or undefined without a load. */
+export function loadYear(
+  result: Partial<Record<(typeof LOAD_HOURLY)[number], Float64Array>>,
+  at: (a: Float64Array) => Float64Array,
+): LoadYear | undefined {
+  const [load, delivered] = LOAD_HOURLY.map((name) => result[name]);
+  return load && delivered ? [at(load), at(delivered)] : undefined;
+}
+
+type ExtraHourly = (typeof STORAGE_HOURLY)[number] | (typeof LOAD_HOURLY)[number];
+
+/** The statements without the battery's and the load's hourly arrays (they are written after wind_hourly). */
+export function withoutStorageHourly<T extends object>(statements: T): Omit<T, ExtraHourly> {
   const copy = { ...statements } as Record<string, unknown>;
-  for (const name of STORAGE_HOURLY) delete copy[name];
-  return copy as Omit<T, (typeof STORAGE_HOURLY)[number]>;
+  for (const name of [...STORAGE_HOURLY, ...LOAD_HOURLY]) delete copy[name];
+  return copy as Omit<T, ExtraHourly>;
 }

@@ -7,6 +7,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import {
   freeBuffer,
+  type LoadYear,
   type ResultStatements,
   ResultWriter,
   type SerializedResult,
@@ -15,7 +16,7 @@ import {
 
 export type ResultRequest =
   | { type: 'begin' }
-  | { type: 'years'; solar: Float64Array[]; wind: Float64Array[]; storage: StorageYear[] }
+  | { type: 'years'; solar: Float64Array[]; wind: Float64Array[]; storage: StorageYear[]; load: LoadYear[] }
   | { type: 'finish'; seq: number; scenarioId: string; statements: ResultStatements; hourly: boolean };
 /** On the results port, to the main thread: the stored forms of calculation `seq` of this thread. */
 export type ResultReply = { seq: number; result: SerializedResult; serializeMs: number };
@@ -44,9 +45,9 @@ warmUp();
 port.on('message', (req: ResultRequest) => {
   if (req.type === 'begin') writer.begin();
   else if (req.type === 'years') {
-    for (let i = 0; i < req.solar.length; i++) writer.yearMwh(req.solar[i], req.wind[i], req.storage[i]);
+    for (let i = 0; i < req.solar.length; i++) writer.yearMwh(req.solar[i], req.wind[i], req.storage[i], req.load[i]);
     // Moved here for this thread alone: freed now, not when a GC finds them (3.5 MB a result).
-    for (const a of [...req.solar, ...req.wind, ...req.storage.flat()]) freeBuffer(a);
+    for (const a of [...req.solar, ...req.wind, ...req.storage.flat(), ...req.load.flat()]) freeBuffer(a);
   } else {
     const t0 = performance.now();
     const result = writer.finish(req.scenarioId, req.statements, req.hourly);

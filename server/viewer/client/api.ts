@@ -50,7 +50,7 @@ function askKey(): Promise<void> {
 }
 
 /** fetch on this origin with the key; a 401 asks for a key (again) and retries. */
-export async function request(path: string, init: RequestInit = {}): Promise<Response> {
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
   for (;;) {
     const res = await fetch(path, { ...init, headers: headers((init.headers as Record<string, string>) ?? {}) });
     if (res.status !== 401) return res;
@@ -101,13 +101,13 @@ export async function download(path: string, filename: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export interface StreamEvent {
+interface StreamEvent {
   id: number | null;
   event: string;
   data: unknown;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   /** Aborted when the page is left: the stream stops. */
   stop: AbortSignal;
   /** Told when the connection opens and when it is lost (a reconnect follows). */

@@ -65,7 +65,7 @@ export function disposeCharts(): void {
 
 const axisMoney = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
 
-export function compact(v: number): string {
+function compact(v: number): string {
   const a = Math.abs(v);
   if (a >= 1e9) return `${(v / 1e9).toFixed(1)}B`;
   if (a >= 1e6) return `${(v / 1e6).toFixed(1)}M`;
@@ -73,7 +73,7 @@ export function compact(v: number): string {
   return String(Math.round(v * 100) / 100);
 }
 
-export interface AnnualRow {
+interface AnnualRow {
   year: number;
   solar_mwh: number;
   wind_mwh: number;
@@ -182,7 +182,7 @@ export function monthlyChart(el: HTMLElement, solar: number[], wind: number[]): 
   energyBars(el, MONTHS, sums(solar), sums(wind));
 }
 
-export interface CashRow {
+interface CashRow {
   year: number;
   equity_cash_flow: number;
   cumulative_equity_cash_flow: number;
@@ -270,7 +270,7 @@ export function pointsChart(
 }
 
 /** One week of a battery's hours: what each source gives, charge below zero, export, the limit and the price. */
-export interface DispatchWeek {
+interface DispatchWeek {
   /** Hour of the year of the first hour. */
   firstHour: number;
   solar: number[];

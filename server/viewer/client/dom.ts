@@ -20,7 +20,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
-export function append(el: Element, ...children: Child[]): void {
+function append(el: Element, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : String(c));

@@ -2,7 +2,7 @@
 // errors[].path lands next to its field; and the full inputs as JSON under them.
 import { h } from './dom.ts';
 
-export interface Field {
+interface Field {
   path: string;
   label: string;
   kind: 'number' | 'text' | 'select';
@@ -100,7 +100,7 @@ export function fileElement(f: (typeof FILE_FIELDS)[number]): HTMLElement {
 }
 
 /** A solar file's source: EPW by its extension or its LOCATION header, else a SAM CSV. */
-export function solarSource(name: string, text: string): 'epw' | 'sam_csv' {
+function solarSource(name: string, text: string): 'epw' | 'sam_csv' {
   return /\.epw$/i.test(name) || text.startsWith('LOCATION,') ? 'epw' : 'sam_csv';
 }
 

@@ -35,7 +35,7 @@ async function render(): Promise<void> {
   }
 }
 
-export function navigate(path: string): void {
+function navigate(path: string): void {
   if (path === location.pathname) return;
   history.pushState(null, '', path);
   void render().then(() => mainElement().focus());

@@ -75,7 +75,7 @@ export type StorageAnnualName =
   | 'curtailed_without_storage_mwh';
 
 /** The wind rose of a scenario's wind_resource at hub height. */
-export interface WindRose {
+interface WindRose {
   hub_height_m: number;
   sectors: number;
   speed_bins_ms: number[];
@@ -95,28 +95,3 @@ export interface HourlyYear {
   storage_soc_hourly?: number[];
   grid_hourly?: number[];
 }
-
-/** The KPI cards, in order, with how each is shown. */
-export const KPI_CARDS: Array<{
-  name: string;
-  label: string;
-  /** percent: a fraction shown as %; points: a figure already in %. */
-  format: 'money' | 'percent' | 'points' | 'ratio' | 'energy' | 'price';
-  /** Shown only when the summary has it (a solved price, a battery's figures). */
-  optional?: true;
-}> = [
-  { name: 'equity_npv', label: 'Equity NPV', format: 'money' },
-  { name: 'equity_irr', label: 'Equity IRR (after tax)', format: 'percent' },
-  { name: 'project_irr', label: 'Project IRR (unlevered)', format: 'percent' },
-  { name: 'lcoe_nominal', label: 'LCOE nominal / MWh', format: 'price' },
-  { name: 'lcoe_real', label: 'LCOE real / MWh', format: 'price' },
-  { name: 'min_dscr', label: 'Min DSCR', format: 'ratio' },
-  { name: 'energy_p50_mwh', label: 'P50 energy (MWh/yr)', format: 'energy' },
-  { name: 'energy_p90_mwh', label: 'P90 energy, 1 yr (MWh)', format: 'energy' },
-  { name: 'energy_p90_10y_mwh', label: 'P90 energy, 10 yr (MWh)', format: 'energy' },
-  { name: 'solved_ppa_price_per_mwh', label: 'Solved PPA price / MWh', format: 'price', optional: true },
-  { name: 'storage_cycles_year1', label: 'Battery cycles, year 1', format: 'ratio', optional: true },
-  { name: 'curtailment_percent', label: 'Curtailment (% of output)', format: 'points', optional: true },
-  { name: 'curtailment_recovered_mwh', label: 'Curtailment recovered (MWh)', format: 'energy', optional: true },
-  { name: 'storage_revenue', label: 'Battery revenue (all years)', format: 'money', optional: true },
-];

@@ -12,13 +12,10 @@ import {
   SCENARIO_FIELDS,
   showErrors,
 } from '../forms.ts';
+import { statusBadge } from '../live.ts';
 import type { Page, ScenarioItem, SweepItem } from '../types.ts';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
-
-export function statusBadge(status: string, testid = 'status'): HTMLElement {
-  return h('span', { class: `badge ${status}`, 'data-testid': testid }, status);
-}
 
 export async function homePage(stop: AbortSignal, navigate: (path: string) => void): Promise<void> {
   const scenarios = pagedList<ScenarioItem>({

@@ -1,11 +1,6 @@
-// `/optimizations/{id}`: live progress (evaluations against the budget, rounds), the best design so
-// far with a link to its scenario, the best objective against evaluations, and the points tried:
-// the objective against each variable, feasible and infeasible apart.
-import { getJson, pageResource } from '../api.ts';
-import { card, chartBox, decimal, h, main } from '../dom.ts';
+import { card, chartBox, decimal, h } from '../dom.ts';
 import { charts } from '../lazy.ts';
-import { statusBadge } from './home.ts';
-import { followRefreshing, oneAtATime } from './sweep.ts';
+import { liveParentPage, statusBadge } from '../live.ts';
 
 interface OptimizationItem {
   id: string;
@@ -44,23 +39,14 @@ interface OptimizationView {
 
 const objectiveOf = (o: OptimizationItem) => (o.request.objective.maximize ?? o.request.objective.minimize) as string;
 
-export async function optimizationPage(id: string, stop: AbortSignal): Promise<void> {
-  const m = main();
-  const first = await pageResource<OptimizationItem>(m, 'optimization', id);
-  if (!first) return;
-  let o = first;
-  const view = optimizationLayout(m, o);
-  const refresh = oneAtATime(async () => {
-    const [s, e] = await Promise.all([
-      getJson<OptimizationItem>(`/api/optimizations/${id}`),
-      getJson<{ evaluations: EvaluationRow[] }>(`/api/optimizations/${id}/evaluations`),
-    ]);
-    o = s.json;
-    render(view, o, e.json.evaluations);
+/** The evaluations, re-read as points finish and as the best improves. */
+const STREAM = { table: 'evaluations', rows: 'evaluations', ticks: ['evaluation', 'improved'] };
+
+export function optimizationPage(id: string, stop: AbortSignal): Promise<void> {
+  return liveParentPage<OptimizationItem, EvaluationRow>('optimization', id, stop, STREAM, (m, first) => {
+    const view = optimizationLayout(m, first);
+    return (o, evaluations) => render(view, o, evaluations);
   });
-  await refresh();
-  if (o.finished_at) return;
-  await followRefreshing(`/api/optimizations/${id}/events`, new Set(['evaluation', 'improved']), refresh, stop);
 }
 
 function optimizationLayout(m: HTMLElement, o: OptimizationItem): OptimizationView {

@@ -3,14 +3,15 @@
 // monthly profile, the cash-flow chart and the statements' tables, and downloads. A failed
 // scenario shows its error.
 import { download, follow, getJson, pageResource } from '../api.ts';
-import { amount, card, chartBox, controls, decimal, h, main, percent, yearSelect } from '../dom.ts';
+import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
+import { KPI_CARDS, kpiText } from '../kpis.ts';
 import { charts } from '../lazy.ts';
+import { statusBadge } from '../live.ts';
+import { batterySection, type YearFetcher } from '../sections/battery.ts';
+import { optimizeForm } from '../sections/optimize.ts';
+import { resourceSection } from '../sections/resource.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
-import { type HourlyYear, KPI_CARDS, type Kpis, type ScenarioItem, type Statements } from '../types.ts';
-import { statusBadge } from './home.ts';
-import { optimizeForm } from './optimize.form.ts';
-import { batterySection, type YearFetcher } from './scenario.battery.ts';
-import { resourceSection } from './scenario.resource.ts';
+import type { HourlyYear, Kpis, ScenarioItem, Statements } from '../types.ts';
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();
@@ -95,26 +96,18 @@ function failed(error: ScenarioItem['error'], body: HTMLElement): void {
   );
 }
 
-function kpiText(name: string, format: string, kpis: Kpis): string {
-  const v = kpis[name];
-  if (format === 'percent') return percent(v);
-  if (format === 'ratio') return decimal(v);
-  if (format === 'price') return decimal(v);
-  if (format === 'points') return v === null || v === undefined ? '—' : `${decimal(v)} %`;
-  return amount(v);
-}
-
 function kpiCards(kpis: Kpis): HTMLElement {
   return h(
     'div',
     { class: 'kpis' },
-    ...KPI_CARDS.filter((k) => !k.optional || (kpis[k.name] !== null && kpis[k.name] !== undefined)).map((k) =>
-      h(
-        'div',
-        { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
-        h('span', { class: 'label' }, k.label),
-        h('span', { class: 'value' }, kpiText(k.name, k.format, kpis)),
-      ),
+    ...KPI_CARDS.filter((k) => k.presence === 'always' || (kpis[k.name] !== null && kpis[k.name] !== undefined)).map(
+      (k) =>
+        h(
+          'div',
+          { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
+          h('span', { class: 'label' }, k.label),
+          h('span', { class: 'value' }, kpiText(k.name, kpis[k.name])),
+        ),
     ),
   );
 }

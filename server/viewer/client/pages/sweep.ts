@@ -1,27 +1,9 @@
-// `/sweeps/{id}`: live progress with rows filling in as variants finish; the results table,
-// sortable by any column, the best row marked, each row linking to its scenario; and a chart of a
-// chosen KPI against a chosen parameter, one line per value of a second parameter.
-import { follow, getJson, pageResource } from '../api.ts';
-import { amount, card, chartBox, controls, decimal, h, main, percent } from '../dom.ts';
+import { card, chartBox, controls, h } from '../dom.ts';
+import { KPI_COLUMNS, kpiLabel, kpiText, lowerIsBetter } from '../kpis.ts';
 import { charts } from '../lazy.ts';
+import { liveParentPage, statusBadge } from '../live.ts';
 import { SWEEP_TABLE_SORTED } from '../timings.ts';
 import type { SweepItem, VariantRow } from '../types.ts';
-import { statusBadge } from './home.ts';
-
-/** KPIs where lower is better; for the rest, higher is. */
-const LOWER_IS_BETTER = new Set(['lcoe_nominal', 'lcoe_real', 'payback_year', 'solved_ppa_price_per_mwh']);
-const KPI_COLUMNS = [
-  'equity_npv',
-  'equity_irr',
-  'project_irr',
-  'lcoe_nominal',
-  'lcoe_real',
-  'min_dscr',
-  'energy_p50_mwh',
-  'energy_p90_mwh',
-];
-/** Variants can finish hundreds a second: the table is re-read at most this often while they do. */
-const REFRESH_MS = 300;
 
 interface Column {
   /** `p:<path>` for a parameter, the KPI's name for a KPI. */
@@ -44,43 +26,33 @@ interface SweepView {
 
 function show(name: string, v: unknown): string {
   if (typeof v !== 'number') return v === null || v === undefined ? '—' : String(v);
-  if (name.endsWith('_irr')) return percent(v);
-  if (name.includes('dscr') || name.startsWith('lcoe')) return decimal(v);
-  return Math.abs(v) >= 1000 ? amount(v) : decimal(v, Number.isInteger(v) ? 0 : 2);
+  return kpiText(name, v);
 }
 
 const columnValue = (r: VariantRow, key: string): unknown =>
   key.startsWith('p:') ? r.values[key.slice(2)] : r.kpis?.[key];
 
-export async function sweepPage(id: string, stop: AbortSignal): Promise<void> {
-  const m = main();
-  const first = await pageResource<SweepItem>(m, 'sweep', id);
-  if (!first) return;
-  let sweep = first;
-  const view = sweepLayout(m, sweep);
-  const table = resultsTable(view, [
-    ...sweep.parameters.map((p) => ({ key: `p:${p}`, label: p })),
-    ...KPI_COLUMNS.map((k) => ({ key: k, label: k })),
-  ]);
-  let rows: VariantRow[] = [];
-  const drawChart = () => renderChart(view, rows);
-  const refresh = oneAtATime(async () => {
-    const [results, s] = await Promise.all([
-      getJson<{ variants: VariantRow[] }>(`/api/sweeps/${id}/results`),
-      getJson<SweepItem>(`/api/sweeps/${id}`),
-    ]);
-    rows = results.json.variants;
-    sweep = s.json;
-    view.badge.replaceChildren(statusBadge(sweep.status));
-    renderCounts(view, sweep);
-    table.render(rows);
-    drawChart();
-  });
+/** The results table, re-read as variants finish and as the counts move. */
+const STREAM = { table: 'results', rows: 'variants', ticks: ['variant', 'progress'] };
 
-  for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
-  await refresh();
-  if (sweep.finished_at) return;
-  await followRefreshing(`/api/sweeps/${id}/events`, new Set(['variant', 'progress']), refresh, stop);
+export function sweepPage(id: string, stop: AbortSignal): Promise<void> {
+  return liveParentPage<SweepItem, VariantRow>('sweep', id, stop, STREAM, (m, first) => {
+    const view = sweepLayout(m, first);
+    const table = resultsTable(view, [
+      ...first.parameters.map((p) => ({ key: `p:${p}`, label: p })),
+      ...KPI_COLUMNS.map((k) => ({ key: k, label: kpiLabel(k) })),
+    ]);
+    let rows: VariantRow[] = [];
+    const drawChart = () => renderChart(view, rows);
+    for (const el of [view.kpiSelect, view.xSelect, view.seriesSelect]) el.addEventListener('change', drawChart);
+    return (sweep, variants) => {
+      rows = variants;
+      view.badge.replaceChildren(statusBadge(sweep.status));
+      renderCounts(view, sweep);
+      table.render(rows);
+      drawChart();
+    };
+  });
 }
 
 /** Fills the page's container: the heading, progress, the chart's controls and the results table. */
@@ -97,7 +69,7 @@ function sweepLayout(m: HTMLElement, sweep: SweepItem): SweepView {
     counts: h('p', { 'data-testid': 'counts', 'aria-live': 'polite' }),
     thead: h('thead'),
     tbody: h('tbody'),
-    kpiSelect: h('select', { id: 'chart-kpi' }, ...KPI_COLUMNS.map((k) => h('option', { value: k }, k))),
+    kpiSelect: h('select', { id: 'chart-kpi' }, ...KPI_COLUMNS.map((k) => h('option', { value: k }, kpiLabel(k)))),
     xSelect: h('select', { id: 'chart-x' }, ...params.map((p) => h('option', { value: p }, p))),
     seriesSelect: h(
       'select',
@@ -145,7 +117,7 @@ function sortRows(rows: VariantRow[], key: string, descending: boolean): Keyed[]
 function bestRow(sorted: Keyed[], key: string, descending: boolean): VariantRow | null {
   const finished = sorted.filter((k) => typeof k.v === 'number');
   if (!finished.length) return null;
-  const better = LOWER_IS_BETTER.has(key) ? !descending : descending;
+  const better = lowerIsBetter(key) ? !descending : descending;
   return (better ? finished[0] : finished[finished.length - 1]).r;
 }
 
@@ -187,7 +159,7 @@ function resultsTable(view: SweepView, columns: Column[]): { render(rows: Varian
       if (key === sortKey) descending = !descending;
       else {
         sortKey = key;
-        descending = !LOWER_IS_BETTER.has(key);
+        descending = !lowerIsBetter(key);
       }
       renderHead();
       renderBody();
@@ -271,52 +243,4 @@ function renderCounts(view: SweepView, sweep: SweepItem): void {
   const done = c.succeeded + c.failed + c.cancelled;
   view.bar.value = c.total ? done / c.total : 0;
   view.counts.textContent = `${done} of ${c.total} variants finished (${c.succeeded} succeeded, ${c.failed} failed, ${c.cancelled} cancelled; ${c.running} running, ${c.queued} queued)`;
-}
-
-/** `task` run at most once at a time; a call while it runs asks for one more run after it. */
-export function oneAtATime(task: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  let again = false;
-  return () => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await task();
-      } while (again);
-    })().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-}
-
-/** Refreshes on a stream's `ticks` events (at most every REFRESH_MS), and once more when it finishes. */
-export function followRefreshing(
-  path: string,
-  ticks: ReadonlySet<string>,
-  refresh: () => Promise<void>,
-  stop: AbortSignal,
-): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  return follow(
-    path,
-    (e) => {
-      if (ticks.has(e.event) && timer === null) {
-        timer = setTimeout(() => {
-          timer = null;
-          void refresh();
-        }, REFRESH_MS);
-      }
-      if (e.event === 'finished') {
-        void refresh();
-        return true;
-      }
-      return false;
-    },
-    { stop },
-  );
 }

@@ -20,7 +20,7 @@ const KIND: Record<string, string> = {
 };
 
 /** The place a file's header names: SRW's and EPW's first line, a SAM CSV's second line by its names. */
-export function placeOf(text: string | undefined): string {
+function placeOf(text: string | undefined): string {
   if (!text) return '';
   const [first = '', second = ''] = text.slice(0, 2000).split(/\r?\n/);
   const cells = first.split(',').map((c) => c.trim());

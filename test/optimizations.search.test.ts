@@ -1,5 +1,5 @@
 // The search's rules on a synthetic problem (its quality on the engine's problems is
-// optimize.quality.*.test.ts): it is a pure function of the request and the evaluations so far
+// optimizations.quality.*.test.ts): it is a pure function of the request and the evaluations so far
 // (run twice it proposes the same rounds, and a step replayed from any round's end proposes the
 // same next round); feasibility first; the budget is a hard limit.
 import t from 'tap';
@@ -10,8 +10,8 @@ import {
   isFeasible,
   nextRound,
   type SearchProblem,
-} from '../shared/optimize.search.ts';
-import { runSearch } from './helpers/optimize.problems.ts';
+} from '../shared/optimizations.search.ts';
+import { runSearch } from './helpers/optimizations.problems.ts';
 
 /** A small synthetic problem: a tilted ridge with a constraint, fast enough to replay many times. */
 const ridge: SearchProblem = {

@@ -1,10 +1,10 @@
 // The search's quality on one problem whose exhaustive answer a sweep gives, against the engine
 // directly (no database): the best found is within 0.5 % of the exhaustive grid's best with at most
-// a tenth of its evaluations. Each optimize.quality.*.test.ts file runs some of PROBLEMS (the
+// a tenth of its evaluations. Each optimizations.quality.*.test.ts file runs some of PROBLEMS (the
 // battery's grid alone is ~70 s of engine runs, so it has a file of its own).
 import t from 'tap';
-import { bestIndex, gridSize, isFeasible, score } from '../../shared/optimize.search.ts';
-import { engineEvaluator, exhaustive, runSearch, searchProblem, type TestProblem } from './optimize.problems.ts';
+import { bestIndex, gridSize, isFeasible, score } from '../../shared/optimizations.search.ts';
+import { engineEvaluator, exhaustive, runSearch, searchProblem, type TestProblem } from './optimizations.problems.ts';
 
 const MAX_GAP_PERCENT = 0.5;
 

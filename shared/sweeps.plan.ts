@@ -1,12 +1,12 @@
 // A sweep request checked and expanded into its variants, before anything is written. Every
 // variant is validated as a complete scenario; a 400 names the variant and the field, and where the
-// field is a varied one, the value's place in the request (`/vary/k/values/j`).
-import { absentArrayError, pointerSegments, schemaHas, setAt } from '../shared/json.pointer.ts';
-import { copyJson } from '../shared/schema.defaults.ts';
-import { type ScenarioInputs, ScenarioInputs as ScenarioInputsSchema } from '../shared/schemas/inputs.ts';
-import type { FieldError } from '../shared/schemas/problem.ts';
-import type { SweepRequest } from '../shared/schemas/sweep.ts';
-import { validateScenario } from '../shared/validate.ts';
+// field is a varied one, the value's place in the request (`/vary/k/values/j`). The pointers' rules
+// and a point's inputs are the design space's (parents.space.ts), as an optimization's are.
+import { pointInputs, type Report, spacePath } from './parents.space.ts';
+import { copyJson } from './schema.defaults.ts';
+import type { ScenarioInputs } from './schemas/inputs.ts';
+import type { FieldError } from './schemas/problem.ts';
+import type { SweepRequest } from './schemas/sweep.ts';
 
 export interface Parameter {
   path: string;
@@ -42,25 +42,17 @@ const printValue = (v: unknown) => {
 type VaryItem = SweepRequest['vary'][number];
 
 /** Rules of one parameter that the schema cannot say; its values (a range's bounds for now), or errors. */
-function parameterOf(
-  item: VaryItem,
-  at: string,
-  earlier: Parameter[],
-  base: Record<string, unknown>,
-  err: (p: string, m: string) => void,
-) {
-  const segments = pointerSegments(item.path);
-  if (!segments)
-    return err(`${at}/path`, 'must be a JSON Pointer into the scenario inputs, e.g. /solar/capacity_mw_dc');
-  if (segments[0] === 'name') return err(`${at}/path`, "a variant's name is the sweep's; /name cannot be varied");
-  if (!schemaHas(ScenarioInputsSchema, segments)) {
-    return err(`${at}/path`, `${item.path} points into no input of the scenario schema`);
-  }
-  const absent = absentArrayError(ScenarioInputsSchema, base, item.path, segments);
-  if (absent) return err(`${at}/path`, absent);
-  const path = item.path;
-  const clash = earlier.find((p) => p.path === path || path.startsWith(`${p.path}/`) || p.path.startsWith(`${path}/`));
-  if (clash) return err(`${at}/path`, `${path} is varied twice (it overlaps ${clash.path})`);
+function parameterOf(item: VaryItem, at: string, earlier: Parameter[], base: Record<string, unknown>, err: Report) {
+  const where = spacePath(
+    item.path,
+    at,
+    earlier.map((p) => p.path),
+    base,
+    err,
+    { numeric: false },
+  );
+  if (!where) return;
+  const { path, segments } = where;
   const hasRange = item.from !== undefined || item.to !== undefined || item.step !== undefined;
   if ((item.values !== undefined) === hasRange) return err(at, 'give either values, or from, to and step');
   if (item.values !== undefined) return { path, segments, values: item.values };
@@ -77,8 +69,9 @@ function parameterOf(
 /** Checks the parameters (after the schema); counts variants before expanding any. */
 function parseParameters(body: SweepRequest, maxVariants: number): Parameter[] | FieldError[] {
   const errors: FieldError[] = [];
-  const err = (path: string, message: string) => {
+  const err: Report = (path, message) => {
     errors.push({ path, message });
+    return undefined;
   };
   const parameters: Array<Parameter & { range?: boolean }> = [];
   body.vary.forEach((item, k) => {
@@ -118,7 +111,7 @@ function variantErrors(index: number, errors: FieldError[], parameters: Paramete
 const MAX_REPORTED_VARIANTS = 10;
 
 /** A sweep request the schema accepted (server/route.ts), checked further and expanded. */
-export function expandSweep(body: SweepRequest, options: { maxVariants: number; seed: number }): Expansion {
+export function planSweep(body: SweepRequest, options: { maxVariants: number; seed: number }): Expansion {
   const parsed = parseParameters(body, options.maxVariants);
   if (parsed.length > 0 && !('segments' in parsed[0])) return { ok: false, errors: parsed as FieldError[] };
   const parameters = parsed as Parameter[];
@@ -140,25 +133,21 @@ export function expandSweep(body: SweepRequest, options: { maxVariants: number; 
         rest = Math.floor(rest / lengths[k]);
       }
     }
-    const inputs = copyJson(base) as Record<string, unknown>;
-    // One seed for every variant, so they are compared under the same weather (unless /seed varies).
-    if (inputs.seed === undefined) inputs.seed = options.seed;
     const values: Record<string, unknown> = {};
     const label: string[] = [];
-    parameters.forEach((p, k) => {
+    const settings = parameters.map((p, k) => {
       const v = copyJson(p.values[picks[k]]);
       values[p.path] = v;
       label.push(`${p.path.split('/').pop()}=${printValue(v)}`);
-      setAt(inputs, p.segments, v);
+      return [p.segments, v] as const;
     });
-    const variantName = `${name} · ${label.join(', ')}`.slice(0, 200);
-    inputs.name = variantName;
-    const checked = validateScenario(inputs);
+    // One seed for every variant, so they are compared under the same weather (unless /seed varies).
+    const checked = pointInputs(base, options.seed, settings, `${name} · ${label.join(', ')}`);
     if (!checked.ok) {
       if (failing++ < MAX_REPORTED_VARIANTS) errors.push(...variantErrors(index, checked.errors, parameters, picks));
       continue;
     }
-    variants.push({ index, name: variantName, inputs: checked.value, values });
+    variants.push({ index, name: checked.value.name, inputs: checked.value, values });
   }
   if (errors.length > 0) {
     if (failing > MAX_REPORTED_VARIANTS) {

@@ -3,16 +3,15 @@
 // round, and the optimization's row lock lets one step write it). It records the best design so
 // far (`improved` when it changed), then writes the next round's evaluations with their jobs, or
 // the end (`finished`).
-import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
+import type { Db } from '../shared/db.ts';
 import { type OptimizationPlan, roundOf, searchProblemOf } from '../shared/optimizations.plan.ts';
-import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/optimizations.repository.ts';
-import { metricsOf } from '../shared/optimize.metrics.ts';
-import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimize.search.ts';
+import { bestIndex, type Evaluated, isFeasible, nextRound } from '../shared/optimizations.search.ts';
+import { roundEndedBy, runStep, type StepOutcome, type StepState } from '../shared/parents.repository.ts';
 
 export interface StepDeps {
-  pool: pg.Pool;
+  db: Db;
   boss: PgBoss;
   config: Readonly<Config>;
 }
@@ -21,7 +20,7 @@ export interface StepDeps {
 export function historyOf(plan: OptimizationPlan, evaluations: StepState['evaluations']): Evaluated[] {
   return evaluations.map((e) => ({
     values: plan.variables.map((v) => Number(e.values[v.path])),
-    metrics: e.status === 'succeeded' && e.kpis ? metricsOf(e.kpis, e.totals) : null,
+    metrics: e.status === 'succeeded' && e.kpis ? e.kpis : null,
   }));
 }
 
@@ -65,12 +64,12 @@ export function decideStep(
 
 /** After an evaluation finished: when it ended its optimization's round, the next step. */
 export async function afterEvaluation(deps: StepDeps, scenarioId: string): Promise<void> {
-  const id = await roundEndedBy(deps.pool, scenarioId);
+  const id = await roundEndedBy(deps.db, scenarioId);
   if (id === null) return;
   // A round whose every point failed validation has no job to end it: the next step follows at once.
   for (let chained = true; chained; ) {
     chained = false;
-    await runStep(deps.pool, deps.boss, deps.config, id, (state) => {
+    await runStep(deps.db, deps.boss, deps.config, id, (state) => {
       const decided = decideStep(id, state);
       chained = decided.outcome.kind === 'round' && decided.outcome.round.evaluations.length === 0;
       return decided;

@@ -4,7 +4,6 @@
 
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { pointerSegments, setAt } from '../../shared/json.pointer.ts';
-import { metricsOf } from '../../shared/optimize.metrics.ts';
 import {
   bestIndex,
   type Constraint,
@@ -15,7 +14,7 @@ import {
   type Objective,
   pointValues,
   type SearchProblem,
-} from '../../shared/optimize.search.ts';
+} from '../../shared/optimizations.search.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
 
@@ -162,7 +161,7 @@ export function engineEvaluator(problem: TestProblem): {
       });
       try {
         const r = calculate(resolved, { cache: profiles });
-        metrics = metricsOf(r.kpis, r.annual);
+        metrics = r.kpis;
       } catch {
         metrics = null;
       }

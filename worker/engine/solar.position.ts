@@ -1,4 +1,4 @@
-// The sun's position: NREL's SPA (solar-position.spa.ts, re-exported here) and the
+// The sun's position: NREL's SPA (solar.position.spa.ts, re-exported here) and the
 // per-hour geometry of a reference year that the solar model reuses for every project year.
 
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
@@ -12,10 +12,10 @@ import {
   meanSiderealTime,
   observer,
   topocentric,
-} from './solar-position.spa.ts';
+} from './solar.position.spa.ts';
 
 export { HOURS_PER_YEAR } from '../../shared/calendar.ts';
-export * from './solar-position.spa.ts';
+export * from './solar.position.spa.ts';
 
 const DEG = Math.PI / 180;
 const HOUR_DAYS = 1 / 24;

@@ -4,6 +4,7 @@
 // listed as the server names them.
 import { postJson } from '../api.ts';
 import { card, h } from '../dom.ts';
+import { OBJECTIVE_KPIS } from '../kpis.ts';
 import type { ScenarioItem } from '../types.ts';
 
 const CHOICES: Array<{ path: string; label: string; min: number; max: number; step: number; on: boolean }> = [
@@ -12,7 +13,11 @@ const CHOICES: Array<{ path: string; label: string; min: number; max: number; st
   { path: '/grid/export_limit_mw', label: 'Export limit (MW)', min: 50, max: 300, step: 10, on: false },
   { path: '/market/ppa_price_per_mwh', label: 'PPA price (per MWh)', min: 20, max: 80, step: 2, on: false },
 ];
-const OBJECTIVES = ['maximize equity_npv', 'maximize equity_irr', 'minimize lcoe_nominal', 'maximize project_npv'];
+/** Every KPI with a direction, the way it is better (equity NPV first: the usual aim). */
+const OBJECTIVES = OBJECTIVE_KPIS.map((k) => ({
+  value: `${k.better === 'lower' ? 'minimize' : 'maximize'} ${k.name}`,
+  label: `${k.better === 'lower' ? 'Minimize' : 'Maximize'} ${k.label}`,
+})).sort((a, b) => Number(b.value === 'maximize equity_npv') - Number(a.value === 'maximize equity_npv'));
 
 const num = (name: string, value: number, label: string) =>
   h('input', { type: 'number', name, value, step: 'any', 'aria-label': label, class: 'short' });
@@ -66,7 +71,7 @@ export function optimizeForm(s: ScenarioItem): HTMLElement {
         'label',
         {},
         'Objective ',
-        h('select', { name: 'objective' }, ...OBJECTIVES.map((o) => h('option', { value: o }, o))),
+        h('select', { name: 'objective' }, ...OBJECTIVES.map((o) => h('option', { value: o.value }, o.label))),
       ),
       ' ',
       h('label', {}, 'Min DSCR ', h('input', { type: 'number', name: 'min-dscr', step: 'any', class: 'short' })),

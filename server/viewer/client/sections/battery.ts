@@ -32,7 +32,7 @@ interface MarketInputs {
 type Inputs = NonNullable<ScenarioItem['inputs']>;
 
 /** The battery's inputs when the scenario has one (power above 0). */
-export function batteryOf(inputs: Inputs | undefined): { power_mw: number; energy_mwh: number } | null {
+function batteryOf(inputs: Inputs | undefined): { power_mw: number; energy_mwh: number } | null {
   const storage = inputs?.storage as { power_mw?: number; energy_mwh?: number } | undefined;
   return storage && (storage.power_mw ?? 0) > 0
     ? { power_mw: storage.power_mw ?? 0, energy_mwh: storage.energy_mwh ?? 0 }
@@ -53,7 +53,7 @@ function monthOfHour(hour: number): number {
  * What a MWh exported in hour `hour` of operating year `year` earns (docs/storage.md): PPA share ×
  * PPA price (escalated) × its month-hour factor + merchant share × the hour's merchant price (escalated).
  */
-export function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number): number {
+function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number): number {
   const share = market.ppa_share ?? 1;
   const ppaYear1 =
     market.ppa_price_per_mwh === 'solve' ? (kpis.solved_ppa_price_per_mwh ?? 0) : (market.ppa_price_per_mwh ?? 0);

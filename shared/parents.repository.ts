@@ -1,0 +1,463 @@
+// A parent of variant scenarios (a sweep, an optimization): its SQL, one repository for both kinds.
+// The create (the parent, its variants with their `queued` events and pg-boss jobs, in one
+// transaction), the reads (one by id or by Idempotency-Key, a keyset page; the variants' counts
+// are counted, never stored), the variants' table, the event log, and the optimization's search
+// step (a round, an improvement, the end) and cancel. Every event goes through the database's
+// parent_event (sql/0008_parent_events.sql): a variant's by its trigger, the rest from here.
+import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
+import { fromKysely, type PgBoss } from 'pg-boss';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db.ts';
+import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
+import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from './queue.ts';
+import type { ResolvedInputs } from './schemas/inputs.ts';
+
+type Tx = Transaction<Database>;
+type On = Kysely<Database>;
+
+/** A variant scenario to write: its inputs resolved, its values by pointer. */
+export interface VariantScenario {
+  id: string;
+  index: number;
+  name: string;
+  inputs: ResolvedInputs;
+  values: Record<string, unknown>;
+}
+
+/** A point that failed validation: stored failed at once (no job), so every point tried is listed. */
+export interface InvalidVariant {
+  id: string;
+  index: number;
+  name: string;
+  values: Record<string, unknown>;
+  error: { code: string; message: string };
+}
+
+/** Whose variants these are: a sweep's, or an optimization's round. */
+export type VariantOwner = { sweepId: string; keepHourly: boolean } | { optimizationId: string; round: number };
+
+export interface Round {
+  optimizationId: string;
+  round: number;
+  evaluations: VariantScenario[];
+  invalid: InvalidVariant[];
+}
+
+/** What every parent's row has, whatever its kind. */
+export interface ParentRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  finished_at: Date | null;
+  last_seq: number;
+  request_hash: string | null;
+  /** How many of its variants are in each status (counted from them). */
+  counts: Record<ScenarioStatus, number>;
+}
+
+export interface SweepRow extends ParentRow {
+  base: unknown;
+  vary: unknown;
+  combine: 'grid' | 'zip';
+  keep_hourly: boolean;
+  parameters: string[];
+  total: number;
+}
+
+export interface OptimizationRequestStored {
+  name: string;
+  base: Record<string, unknown>;
+  variables: Array<{ path: string; min: number; max: number; step?: number }>;
+  objective: { maximize: string } | { minimize: string };
+  constraints: Array<{ kpi: string; min?: number; max?: number }>;
+  max_evaluations: number;
+  seed: number;
+}
+
+export interface OptimizationRow extends ParentRow {
+  request: OptimizationRequestStored;
+  status: 'running' | 'succeeded' | 'cancelled';
+  rounds: number;
+  feasible: boolean;
+  best: { scenario_id: string; index: number; values: Record<string, number>; kpis: unknown } | null;
+}
+
+/** One row of a parent's variants table: a sweep's results, an optimization's evaluations. */
+export interface VariantRow {
+  index: number;
+  /** An optimization's round; null for a sweep's variant. */
+  round: number | null;
+  scenario_id: string;
+  status: ScenarioStatus;
+  values: Record<string, unknown>;
+  kpis: Record<string, number | null> | null;
+  totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number } | null;
+}
+
+const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
+
+/** The variants' counts by status, as one JSON object, for the parent row `p` of this kind. */
+const countsOf = (kind: ParentKind) =>
+  sql<Record<ScenarioStatus, number>>`(SELECT json_build_object(${sql.join(
+    SCENARIO_STATUSES.map((s) => sql`${sql.lit(s)}, count(*) FILTER (WHERE s.status = ${sql.lit(s)})`),
+  )}) FROM scenarios s WHERE s.${sql.ref(ownerColumn(kind))} = p.id)`;
+
+function sweepsQuery(db: On) {
+  return db
+    .selectFrom('sweeps as p')
+    .select([
+      'p.id',
+      'p.name',
+      'p.base',
+      'p.vary',
+      'p.combine',
+      'p.keep_hourly',
+      'p.parameters',
+      'p.total',
+      'p.created_at',
+      'p.finished_at',
+      'p.last_seq',
+      'p.request_hash',
+    ])
+    .select(countsOf('sweep').as('counts'));
+}
+
+function optimizationsQuery(db: On) {
+  return db
+    .selectFrom('optimizations as p')
+    .select([
+      'p.id',
+      'p.name',
+      'p.request',
+      'p.status',
+      'p.rounds',
+      'p.feasible',
+      'p.created_at',
+      'p.finished_at',
+      'p.last_seq',
+      'p.request_hash',
+    ])
+    .select(countsOf('optimization').as('counts'))
+    .select(
+      sql<OptimizationRow['best']>`(SELECT json_build_object('scenario_id', b.id, 'index', b.variant_index,
+        'values', b.variant_values, 'kpis', b.summary) FROM scenarios b WHERE b.id = p.best_scenario_id)`.as('best'),
+    );
+}
+
+/** One parent kind's reads: by id, by its Idempotency-Key, and a keyset page newest first. */
+function parentReads<Row>(query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>) {
+  // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
+  type Where = (eb: { ref: (c: 'p.id' | 'p.idempotency_key') => Expression<string | null> }) => Expression<SqlBool>;
+  const one = async (db: Db, where: Where): Promise<Row | undefined> =>
+    (await (query(db) as ReturnType<typeof sweepsQuery>).where(where as never).executeTakeFirst()) as Row | undefined;
+  return {
+    find: (db: Db, id: string) => one(db, (eb) => sql<SqlBool>`${eb.ref('p.id')} = ${id}`),
+    findByKey: (db: Db, key: string) => one(db, (eb) => sql<SqlBool>`${eb.ref('p.idempotency_key')} = ${key}`),
+    list: async (db: Db, limit: number, before: string | null): Promise<Row[]> => {
+      let q = query(db) as ReturnType<typeof sweepsQuery>;
+      if (before !== null) q = q.where('p.id', '<', before);
+      return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
+    },
+  };
+}
+
+export const sweepReads = parentReads<SweepRow>(sweepsQuery);
+export const optimizationReads = parentReads<OptimizationRow>(optimizationsQuery);
+
+/** Variants as one JSON array of scenario columns, for json_to_recordset. */
+function recordset<V extends { id: string; name: string; index: number; values: Record<string, unknown> }>(
+  variants: readonly V[],
+  more: (v: V) => Record<string, unknown>,
+): string {
+  return JSON.stringify(
+    variants.map((v) => ({ id: v.id, name: v.name, variant_index: v.index, variant_values: v.values, ...more(v) })),
+  );
+}
+
+/**
+ * Every variant with its `queued` event from one JSON parameter (json_to_recordset: one parameter
+ * however many variants; a multi-row VALUES would take ten per variant, 20,000 for 2,000 of them),
+ * then their jobs through pg-boss on the same transaction, and a check that each has its own.
+ */
+async function insertVariants(
+  trx: Tx,
+  boss: PgBoss,
+  config: Readonly<Config>,
+  owner: VariantOwner,
+  variants: readonly VariantScenario[],
+): Promise<void> {
+  if (variants.length === 0) return;
+  const rows = recordset(variants, (v) => ({ inputs: v.inputs }));
+  const sweep = 'sweepId' in owner;
+  await sql`
+    WITH v AS (
+      SELECT * FROM json_to_recordset(${rows}::json)
+        AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
+    ), scenario AS (
+      INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, optimization_id, optimization_round,
+                             variant_index, variant_values, keep_hourly)
+      SELECT id, name, inputs, 1, ${sweep ? owner.sweepId : null}::uuid, ${sweep ? null : owner.optimizationId}::uuid,
+             ${sweep ? null : owner.round}::int, variant_index, variant_values, ${sweep ? owner.keepHourly : false}
+      FROM v
+    )
+    INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`.execute(trx);
+  const jobs = variants.map((v) => {
+    const { id: _id, ...options } = calculateJobOptions(config, v.id);
+    return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
+  });
+  await boss.insert(CALCULATE_QUEUE, jobs, { db: fromKysely(trx) });
+  // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.
+  // pgboss.job is pg-boss's table, not one of ours: read (never written) with kysely's sql.
+  const ids = JSON.stringify(variants.map((v) => ({ id: v.id })));
+  const { rows: check } = await sql<{ n: string }>`
+    SELECT count(*) AS n FROM pgboss.job j JOIN json_to_recordset(${ids}::json) AS v(id uuid) ON v.id = j.id
+    WHERE j.name = ${CALCULATE_QUEUE}`.execute(trx);
+  if (Number(check[0].n) !== variants.length) {
+    throw new Error(`${check[0].n} of ${variants.length} variants' jobs were queued`);
+  }
+}
+
+/** Points that failed validation, stored failed with their `failed` event (their evaluation event comes from the trigger). */
+async function insertInvalid(trx: Tx, optimizationId: string, round: number, invalid: readonly InvalidVariant[]) {
+  if (invalid.length === 0) return;
+  const rows = recordset(invalid, (e) => ({ error: e.error }));
+  await sql`
+    WITH v AS (
+      SELECT * FROM json_to_recordset(${rows}::json)
+        AS x(id uuid, name text, variant_index int, variant_values json, error json)
+    ), scenario AS (
+      INSERT INTO scenarios (id, name, inputs, status, stage, error, last_seq, optimization_id, optimization_round,
+                             variant_index, variant_values, keep_hourly, finished_at)
+      SELECT id, name, '{}', 'failed', 'failed', error, 1, ${optimizationId}::uuid, ${round}::int, variant_index,
+             variant_values, false, now() FROM v
+    )
+    INSERT INTO scenario_events (scenario_id, seq, name, data)
+    SELECT id, 1, 'failed', json_build_object('error', error) FROM v`.execute(trx);
+}
+
+async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round): Promise<void> {
+  await insertVariants(trx, boss, config, { optimizationId: r.optimizationId, round: r.round }, r.evaluations);
+  await insertInvalid(trx, r.optimizationId, r.round, r.invalid);
+}
+
+/** The parent's own row, as each kind stores it. */
+export type NewParent =
+  | {
+      kind: 'sweep';
+      row: {
+        id: string;
+        name: string;
+        base: unknown;
+        vary: unknown;
+        combine: 'grid' | 'zip';
+        keep_hourly: boolean;
+        parameters: string[];
+      };
+      variants: VariantScenario[];
+    }
+  | {
+      kind: 'optimization';
+      row: { id: string; name: string; request: OptimizationRequestStored; created_at: Date };
+      round0: Omit<Round, 'optimizationId' | 'round'>;
+    };
+
+/** One transaction: the parent's row, then its variants (a sweep's all, an optimization's round 0) with their events and jobs. */
+export async function insertParent(
+  db: Db,
+  boss: PgBoss,
+  config: Readonly<Config>,
+  p: NewParent,
+  idempotency: { key: string | null; hash: string | null },
+): Promise<void> {
+  const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash };
+  await db.transaction().execute(async (trx) => {
+    if (p.kind === 'sweep') {
+      const { row } = p;
+      await trx
+        .insertInto('sweeps')
+        .values({
+          ...row,
+          ...keys,
+          base: JSON.stringify(row.base),
+          vary: JSON.stringify(row.vary),
+          parameters: JSON.stringify(row.parameters),
+          total: p.variants.length,
+        })
+        .execute();
+      await insertVariants(trx, boss, config, { sweepId: row.id, keepHourly: row.keep_hourly }, p.variants);
+    } else {
+      const { row } = p;
+      await trx
+        .insertInto('optimizations')
+        .values({ ...row, ...keys, request: JSON.stringify(row.request) })
+        .execute();
+      await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 });
+    }
+  });
+}
+
+/** The parent's variants in index order: a sweep's results, an optimization's evaluations. */
+export async function variantRows(db: On, kind: ParentKind, id: string): Promise<VariantRow[]> {
+  const rows = await db
+    .selectFrom('scenarios')
+    .select([
+      'variant_index as index',
+      'optimization_round as round',
+      'id as scenario_id',
+      'status',
+      'variant_values as values',
+      'summary as kpis',
+      'totals',
+    ])
+    .where(ownerColumn(kind), '=', id)
+    .orderBy('variant_index')
+    .execute();
+  return rows as VariantRow[];
+}
+
+/** At most this many events per read: a stream that got a full page reads again at once. */
+export const PARENT_EVENTS_PAGE = 1000;
+
+/** The parent's events after seq `after`, in order, at most PARENT_EVENTS_PAGE of them. */
+export async function parentEventsAfter(
+  db: Db,
+  kind: ParentKind,
+  id: string,
+  after: number,
+): Promise<Array<{ seq: number; name: string; data: unknown }>> {
+  const q =
+    kind === 'sweep'
+      ? db.selectFrom('sweep_events').where('sweep_id', '=', id)
+      : db.selectFrom('optimization_events').where('optimization_id', '=', id);
+  return (q as ReturnType<typeof db.selectFrom<'sweep_events'>>)
+    .select(['seq', 'name', 'data'])
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(PARENT_EVENTS_PAGE)
+    .execute();
+}
+
+/** Appends one event to the parent's log, with its NOTIFY (sql/0008's parent_event). */
+async function appendEvent(trx: Tx, kind: ParentKind, id: string, name: string, data: unknown): Promise<void> {
+  await sql`SELECT parent_event(${kind}, ${id}::uuid, ${name}, ${JSON.stringify(data)}::json)`.execute(trx);
+}
+
+/**
+ * Marks an unfinished parent as being cancelled; false when it has finished. An optimization is
+ * marked cancelled with its `finished` event, so no search step follows. A sweep's status is its
+ * variants', so nothing of it is stored: cancelling its queued variants (the caller's next
+ * statement, server/scenarios.repository.ts cancelQueued) is the whole cancel, and its `finished`
+ * event follows its last variant's.
+ */
+export async function markCancelling(db: Db, kind: ParentKind, id: string): Promise<boolean> {
+  if (kind === 'sweep') {
+    const open = await db
+      .selectFrom('sweeps')
+      .select('id')
+      .where('id', '=', id)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
+    return open !== undefined;
+  }
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .updateTable('optimizations')
+      .set({ status: 'cancelled', finished_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (marked.numUpdatedRows === 0n) return false;
+    await appendEvent(trx, kind, id, 'finished', { status: 'cancelled' });
+    return true;
+  });
+}
+
+/** The optimization whose round this finished evaluation ended (running, nothing of it left queued or running), or null. */
+export async function roundEndedBy(db: Db, scenarioId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('scenarios as s')
+    .innerJoin('optimizations as o', 'o.id', 's.optimization_id')
+    .select('o.id')
+    .where('s.id', '=', scenarioId)
+    .where('o.status', '=', 'running')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('scenarios as u')
+            .select('u.id')
+            .whereRef('u.optimization_id', '=', 'o.id')
+            .where('u.status', 'in', UNFINISHED_STATUSES),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** What a search step decided, written by `runStep` under the optimization's row lock. */
+export type StepOutcome = { kind: 'round'; round: Round } | { kind: 'finished'; data: unknown } | { kind: 'nothing' };
+
+export interface StepState {
+  row: {
+    status: string;
+    rounds: number;
+    best_scenario_id: string | null;
+    request: OptimizationRequestStored;
+    created_at: Date;
+  };
+  evaluations: VariantRow[];
+}
+
+/**
+ * One search step in one transaction: the optimization's row is locked (a second step for the same
+ * round waits, then finds the next round written and does nothing); `decide` sees the evaluations
+ * as committed and returns the best so far and what to write.
+ */
+export async function runStep(
+  db: Db,
+  boss: PgBoss,
+  config: Readonly<Config>,
+  id: string,
+  decide: (state: StepState) => {
+    best: { scenarioId: string; feasible: boolean; data: unknown } | null;
+    outcome: StepOutcome;
+  },
+): Promise<StepOutcome['kind']> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('optimizations')
+      .select(['status', 'rounds', 'best_scenario_id', 'request', 'created_at'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (row?.status !== 'running') return 'nothing';
+    const evaluations = await variantRows(trx, 'optimization', id);
+    if (evaluations.some((e) => (UNFINISHED_STATUSES as readonly string[]).includes(e.status))) return 'nothing';
+    const state = { row: row as StepState['row'], evaluations };
+    const { best, outcome } = decide(state);
+    if (best && best.scenarioId !== row.best_scenario_id) {
+      await trx
+        .updateTable('optimizations')
+        .set({ best_scenario_id: best.scenarioId, feasible: best.feasible })
+        .where('id', '=', id)
+        .execute();
+      await appendEvent(trx, 'optimization', id, 'improved', best.data);
+    }
+    if (outcome.kind === 'round') {
+      await trx
+        .updateTable('optimizations')
+        .set((eb) => ({ rounds: eb('rounds', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      await insertRound(trx, boss, config, outcome.round);
+    } else if (outcome.kind === 'finished') {
+      await trx
+        .updateTable('optimizations')
+        .set({ status: 'succeeded', finished_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .execute();
+      await appendEvent(trx, 'optimization', id, 'finished', outcome.data);
+    }
+    return outcome.kind;
+  });
+}
