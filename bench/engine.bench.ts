@@ -1,6 +1,6 @@
 // How long the engine takes for one scenario (25 years × 8,760 hours and the
-// statements), single-threaded: the default synthetic scenario and a SAM CSV
-// (Phoenix TMY2) scenario. Beside them, a baseline measured in the same run:
+// statements), single-threaded: the default synthetic scenario (PVWatts v8), the same on
+// PVWatts v5 in alternation with it, and a SAM CSV (Phoenix TMY2) scenario. Beside them, a baseline measured in the same run:
 // one pass that writes and sums the two 25 × 8,760 hourly arrays, the least
 // any engine must do. Then where the default scenario's time goes, by stage.
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { degradationFactor, hybridYear } from '../worker/engine/hybrid.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { emptyMarketYear, marketYear, prepareMarket } from '../worker/engine/market.ts';
 import { prepareSolar, solarYear } from '../worker/engine/solar.ts';
+import { prepareSolarV8, solarV8Year } from '../worker/engine/solar.v8.ts';
 import { syntheticYear } from '../worker/engine/weather.synthetic.ts';
 import { prepareWind, windYear } from '../worker/engine/wind.ts';
 
@@ -46,6 +47,25 @@ function time(fn: () => void): Stats {
   return stats(samples);
 }
 
+/** Two functions timed in alternation. */
+function timePair(a: () => void, b: () => void): [Stats, Stats] {
+  for (let i = 0; i < WARMUP; i++) {
+    a();
+    b();
+  }
+  const sa: number[] = [];
+  const sb: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t0 = performance.now();
+    a();
+    sa.push(performance.now() - t0);
+    t0 = performance.now();
+    b();
+    sb.push(performance.now() - t0);
+  }
+  return [stats(sa), stats(sb)];
+}
+
 // Written to a module variable so the optimizer cannot drop the loop.
 export let sink = 0;
 function baseline(): void {
@@ -69,7 +89,9 @@ function stageTimes(inputs: ResolvedInputs): Record<string, number> {
     ms[stage] += now - t;
     t = now;
   };
-  const solar = prepareSolar(inputs);
+  const v5 = inputs.solar.model === 'pvwatts_v5';
+  const solar = v5 ? prepareSolar(inputs) : null;
+  const solarV8 = v5 ? null : prepareSolarV8(inputs, inputs.solar.capacity_mw_dc * 1000);
   const wind = prepareWind(inputs);
   const market = prepareMarket(inputs);
   lap('solar');
@@ -88,6 +110,7 @@ function stageTimes(inputs: ResolvedInputs): Record<string, number> {
     weather = syntheticYear(inputs, i, weather);
     lap('weather');
     if (solar) solarYear(solar, weather, solarBase);
+    if (solarV8) solarV8Year(solarV8, weather, solarBase);
     lap('solar');
     if (wind) windYear(wind, weather, windBase);
     lap('wind');
@@ -123,8 +146,15 @@ const phoenix = resolvedInputs({
 console.log(`engine bench: ${RUNS} runs after ${WARMUP} warm-up runs, ms (Node ${process.version})\n`);
 console.log(`${'case'.padEnd(28)}${'median'.padStart(8)}${'p10'.padStart(8)}${'p90'.padStart(8)}${'min'.padStart(8)}`);
 console.log(row('baseline: 2 × 25 × 8760 pass', time(baseline)));
-const main = time(() => calculate(defaults));
+const onV5 = resolvedInputs({ solar: { model: 'pvwatts_v5' } });
+// v8 (the default) and v5 alternate run by run, so that a busy machine weighs on both alike.
+const [main, v5] = timePair(
+  () => calculate(defaults),
+  () => calculate(onV5),
+);
 console.log(row('default (synthetic, 25 y)', main));
+console.log(row('default on PVWatts v5', v5));
+console.log(`PVWatts v8 / v5: ${(main.median / v5.median).toFixed(3)} (target ≤ 1.3)`);
 console.log(
   row(
     'Phoenix SAM CSV (1 y × 25)',

@@ -9,6 +9,8 @@ import type { Row } from './table.ts';
 
 export interface EngineFigures {
   engineMs: number;
+  /** The default scenario on PVWatts v5 (the default is v8), run beside #1 in the same loop. */
+  v5Ms: number;
   /** The default scenario with its PPA price solved for a 10 % equity IRR (market + finance re-run). */
   solvedMs: number;
   serializeMs: number;
@@ -27,6 +29,7 @@ export interface EngineFigures {
 
 export function measureEngine(warmup: number, runs: number): EngineFigures {
   const inputs = resolvedInputs();
+  const onV5 = resolvedInputs({ solar: { model: 'pvwatts_v5' } });
   const solving = resolvedInputs({
     market: { ppa_price_per_mwh: 'solve' },
     finance: { target_equity_irr_percent: 10 },
@@ -52,6 +55,7 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
   const loadRuns: number[] = [];
   const workingRuns: number[] = [];
   const engine: number[] = [];
+  const v5: number[] = [];
   const solved: number[] = [];
   const serialize: number[] = [];
   const withBattery: number[] = [];
@@ -74,6 +78,9 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     const t6 = performance.now();
     calculate(serving);
     if (i >= warmup) loadRuns.push(performance.now() - t6);
+    const t7 = performance.now();
+    calculate(onV5);
+    if (i >= warmup) v5.push(performance.now() - t7);
     // The size of a battery that cycles daily (the default scenario's flat prices leave it mostly idle).
     batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', cycling).statements_gzip?.length ?? 0;
     if (i >= warmup) {
@@ -85,6 +92,7 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
   }
   return {
     engineMs: median(engine),
+    v5Ms: median(v5),
     solvedMs: median(solved),
     serializeMs: median(serialize),
     batteryMs: median(withBattery),
@@ -93,6 +101,20 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     batteryGzipBytes,
     runs,
     summaryJson,
+  };
+}
+
+/** #1 on PVWatts v8 (the default) beside the same scenario on v5, measured in the same loop. */
+export function modelRow(e: EngineFigures): Row {
+  return {
+    n: '1',
+    figure: 'Engine, default scenario on PVWatts v8 (#1) against the same on v5',
+    value: e.engineMs,
+    unit: 'ms',
+    baseline: { label: 'the same on v5', value: e.v5Ms },
+    ratio: e.engineMs / e.v5Ms,
+    target: '≤ 1.3 × v5',
+    met: e.engineMs <= 1.3 * e.v5Ms,
   };
 }
 

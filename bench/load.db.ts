@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import { createQueuedScenario } from '../server/scenarios.create.ts';
 import { loadConfig } from '../shared/config.ts';
-import { createDb, createPool, type Db } from '../shared/db.ts';
+import { createDb, createPool, type Db, openDb } from '../shared/db.ts';
 import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
@@ -82,11 +82,11 @@ export async function jobDone(pool: pg.Pool, id: string): Promise<void> {
 
 export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'pickup'> {
   const { pool } = dbFor(databaseUrl);
-  // Creates go through a pipeline-mode pool, as the web's do (server/main.ts).
-  const createsPool = createPool(databaseUrl, { max: 2, applicationName: 'hourglass-bench-create', pipeline: true });
+  // Creates go through a handle with a pipeline-mode pool, as the web's do (server/web.process.ts).
+  const creates = openDb(databaseUrl, { max: 2, applicationName: 'hourglass-bench-create', pipelined: true });
   let commitSent = 0;
   // The commit time starts when COMMIT is handed to the client: each new client's query() notes it.
-  createsPool.on('connect', (client) => {
+  creates.pipelinePool?.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as { query: unknown }).query = (...args: unknown[]) => {
       if (args[0] === 'COMMIT') commitSent = epochMs();
@@ -105,12 +105,13 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
       const id = uuidv7();
       const inputs = resolveInputs(validated.value, { scenarioId: id, now: new Date() });
       // The route's transaction, statement for statement (server/routes/scenarios.route.ts).
-      await createQueuedScenario(createsPool, boss, config, {
+      await createQueuedScenario(creates, boss, config, {
         id,
         name: inputs.name,
         inputs,
         idempotencyKey: null,
         requestHash: null,
+        workspace: 'default',
       });
       const committed = epochMs();
       committedAt.push(committed);
@@ -121,7 +122,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
     }
   } finally {
     await boss.stop({ graceful: false, close: true });
-    await createsPool.end();
+    await creates.close();
   }
   const { rows } = await pool.query<{ id: string; claim: number; running: number }>(
     `SELECT s.id,

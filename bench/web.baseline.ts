@@ -5,6 +5,7 @@ import express, { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppDeps } from '../server/deps.ts';
 import { runWebProcess } from '../server/web.process.ts';
+import { transaction } from '../shared/transaction.ts';
 
 export const BASELINE_PATH = '/__bench/insert';
 
@@ -12,11 +13,9 @@ function baselineRoutes(deps: AppDeps): Router {
   const router = Router();
   router.post(BASELINE_PATH, express.json({ limit: deps.config.bodyLimitBytes }), async (req, res) => {
     const id = randomUUID();
-    await deps.db
-      .transaction()
-      .execute((trx) =>
-        sql`INSERT INTO bench_scratch (id, body) VALUES (${id}, ${JSON.stringify(req.body)})`.execute(trx),
-      );
+    await transaction(deps.db, (trx) =>
+      sql`INSERT INTO bench_scratch (id, body) VALUES (${id}, ${JSON.stringify(req.body)})`.execute(trx),
+    );
     res.status(201).json({ id });
   });
   return router;

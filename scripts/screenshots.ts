@@ -1,7 +1,7 @@
 // `npm run screenshots`: PNGs of each page of the viewer, at desktop (1,400 px) and phone (390 px)
 // width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
 // DATABASE_URL's server, or an embedded Postgres), with scenarios (one with a battery and a wind
-// file), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
+// file, one serving a buyer's load), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -77,6 +77,26 @@ try {
     },
     storage: { power_mw: 40, energy_mwh: 160 },
   });
+  const load = await post('/api/scenarios', {
+    name: 'A data centre: 60 MW, 90 MW in the evening, served by solar, wind and a 40 MW / 160 MWh battery',
+    site,
+    solar: { capacity_mw_dc: 150 },
+    wind: { capacity_mw: 100 },
+    grid: { export_limit_mw: 150 },
+    storage: { power_mw: 40, energy_mwh: 160, dispatch: { strategy: 'load' } },
+    load: {
+      hourly_mw: Array.from({ length: 8760 }, (_, h) => (h % 24 >= 18 && h % 24 < 22 ? 90 : 60)),
+      contract: {
+        price_per_mwh: 70,
+        availability: [
+          { period: 'year', min_percent: 72 },
+          { period: 'month', min_percent: 65 },
+          { period: 'peak', min_percent: 45 },
+        ],
+      },
+      backup: { price_per_mwh: 90 },
+    },
+  });
   await post('/api/scenarios', {
     name: 'Solar only, PPA price solved for 9 %',
     site,
@@ -104,6 +124,7 @@ try {
   });
   await finished(`/api/scenarios/${scenario}`);
   await finished(`/api/scenarios/${battery}`);
+  await finished(`/api/scenarios/${load}`);
   await finished(`/api/sweeps/${sweep}`);
   await finished(`/api/optimizations/${optimization}`);
   const painted = (...testids: string[]) => testids.map((id) => `[data-testid=${id}][data-painted]`);
@@ -112,6 +133,11 @@ try {
     ['scenario', `/scenarios/${scenario}`, painted('heatmap')],
     ['sweep', `/sweeps/${sweep}`, ['[data-testid=sweep-chart] canvas']],
     ['battery', `/scenarios/${battery}`, painted('heatmap', 'dispatch-chart', 'soc-heatmap', 'wind-rose')],
+    [
+      'load',
+      `/scenarios/${load}`,
+      painted('load-week-chart', 'match-heatmap', 'availability-years', 'availability-months', 'availability-peak'),
+    ],
     ['optimization', `/optimizations/${optimization}`, ['[data-testid=points-chart-1] canvas']],
   ];
   for (const [width, label] of [

@@ -1,9 +1,10 @@
 // createApp(deps) builds the Express app; only server/web.process.ts listens (server/main.ts runs it).
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { type ApiKey, DEFAULT_WORKSPACE } from '../shared/config.ts';
 import type { AppDeps } from './deps.ts';
 import { HttpProblem, problemMiddleware } from './problem.ts';
 import { mountRoutes, type RouteDeps } from './route.ts';
@@ -66,19 +67,27 @@ function cors(origins: readonly string[]): RequestHandler {
 }
 
 /** Bearer API keys, compared in constant time; on only when API_KEYS is set. */
-function apiKeyAuth(keys: readonly string[]): RequestHandler {
-  const expected = keys.map((k) => Buffer.from(k));
-  return (req, _res, next) => {
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * The API key's workspace, as `res.locals.workspace`, or a 401. The key is compared by its SHA-256
+ * digest against every configured key's, without stopping at a match: the time taken says neither
+ * which key matched nor how long the keys are. No key is ever logged (the request log leaves out
+ * headers; server/app.ts's pino-http serializers).
+ */
+function apiKeyAuth(keys: readonly ApiKey[]): RequestHandler {
+  const expected = keys.map((k) => ({ workspace: k.workspace, digest: digest(k.key) }));
+  return (req, res, next) => {
     const header = req.get('Authorization') ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    const given = Buffer.from(match?.[1]?.trim() ?? '');
-    let ok = false;
+    const given = digest(match?.[1]?.trim() ?? '');
+    let workspace: string | null = null;
     for (const key of expected) {
-      // Compare against every key, same length or not, so timing says nothing about which matched.
-      const same = key.length === given.length && timingSafeEqual(key, given);
-      ok = ok || same;
+      const same = timingSafeEqual(key.digest, given);
+      if (same && workspace === null) workspace = key.workspace;
     }
-    if (!ok) {
+    res.locals.workspace = workspace;
+    if (workspace === null) {
       next(
         new HttpProblem('unauthorized', 'send Authorization: Bearer <api key>', {
           headers: { 'WWW-Authenticate': 'Bearer realm="hourglass"' },
@@ -89,6 +98,12 @@ function apiKeyAuth(keys: readonly string[]): RequestHandler {
     next();
   };
 }
+
+/** Without API_KEYS: one open workspace. */
+const openWorkspace: RequestHandler = (_req, res, next) => {
+  res.locals.workspace = DEFAULT_WORKSPACE;
+  next();
+};
 
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
@@ -134,6 +149,7 @@ export function createApp(deps: AppDeps): Express {
   // The viewer's pages are open (they hold no data); the API they call asks for the key.
   app.use(viewerRoutes());
   if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
+  else app.use('/api', openWorkspace);
   app.use(mountRoutes(API_ROUTES, routeDeps));
   for (const router of deps.routes ?? []) app.use(router);
   app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));

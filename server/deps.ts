@@ -1,19 +1,20 @@
 import type { Router } from 'express';
-import type pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.ts';
-import type { Db } from '../shared/db.ts';
+import type { DbHandle } from '../shared/db.ts';
 import type { ResponseCheck } from './route.ts';
 import type { ChannelListener } from './sse/listener.ts';
 
 /** What createApp needs; tests build it with their own database. */
 export interface AppDeps {
   config: Readonly<Config>;
-  pool: pg.Pool;
-  /** For the create transaction: a pool in node-pg's pipeline mode. */
-  createsPool: pg.Pool;
-  db: Db;
+  /**
+   * The database, one handle (shared/db.ts DbHandle): itself the kysely instance, for every query
+   * (repository functions take a `Db`: pass `deps.db`) and `transaction(deps.db, fn)`
+   * (shared/transaction.ts), pipelined ones included; `deps.db.pool` only for binary COPY.
+   */
+  db: DbHandle;
   boss: PgBoss;
   listener: ChannelListener;
   logger: Logger;

@@ -1,14 +1,16 @@
 // The web's reads of a stored result (the worker saves it: worker/scenarios.repository.ts saveResultSucceeded).
-import type pg from 'pg';
+import pg from 'pg';
 import type { Db } from '../shared/db.ts';
 import type { ScenarioStatus } from '../shared/lifecycle.ts';
 import { copyRows, uuidLiteral } from '../shared/pg.copy.ts';
 
-export async function findResultEtag(db: Db, scenarioId: string): Promise<string | undefined> {
+export async function findResultEtag(db: Db, scenarioId: string, workspace: string): Promise<string | undefined> {
   const row = await db
-    .selectFrom('scenario_results')
-    .select('etag')
-    .where('scenario_id', '=', scenarioId)
+    .selectFrom('scenario_results as r')
+    .innerJoin('scenarios as s', 's.id', 'r.scenario_id')
+    .select('r.etag')
+    .where('r.scenario_id', '=', scenarioId)
+    .where('s.workspace', '=', workspace)
     .executeTakeFirst();
   return row?.etag;
 }
@@ -32,6 +34,7 @@ interface StatementsRow {
 export async function findStatements(
   pool: pg.Pool,
   scenarioId: string,
+  workspace: string,
   part: ResultPart,
 ): Promise<StatementsRow | undefined> {
   const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
@@ -42,7 +45,7 @@ export async function findStatements(
             (s.inputs->'site'->>'timezone_offset_hours')::float8::text,
             r.etag, ${column}
      FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
-     WHERE s.id = ${uuidLiteral(scenarioId)}`,
+     WHERE s.id = ${uuidLiteral(scenarioId)} AND s.workspace = ${pg.escapeLiteral(workspace)}`,
   );
   const row = rows[0];
   if (!row) return undefined;

@@ -3,10 +3,12 @@
 // every failing field named: `?name` for the query, `header:Name` for a header, a JSON Pointer for
 // the body; defaults applied), the OpenAPI operation (server/openapi.ts), and the response check
 // that tests switch on (`AppDeps.checkResponses`).
+
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { DEFAULT_WORKSPACE } from '../shared/config.ts';
 import { isUuid } from '../shared/ids.ts';
 import { registerFormats } from '../shared/schemas/formats.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
@@ -48,6 +50,11 @@ interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B 
   query: Static<Q>;
   headers: Static<H>;
   body: Static<B>;
+  /**
+   * The workspace of the request's API key (`default` without API_KEYS): every read and write of
+   * a route is within it, and another workspace's id is answered as an unknown one.
+   */
+  workspace: string;
   req: Request;
   res: Response;
 }
@@ -58,7 +65,7 @@ interface RouteSpec<
   H extends TObject = Empty,
   B extends TSchema = TSchema,
 > {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** The OpenAPI form of the path: `/api/scenarios/{id}`. */
   path: string;
   operationId: string;
@@ -82,6 +89,9 @@ export type RouteDeps = AppDeps & { streams: EventStreams };
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape
 export type AnyRoute = RouteSpec<any, any, any, any>;
+
+/** The workspace the API key middleware (server/app.ts) found for this request. */
+export const workspaceOf = (res: Response): string => res.locals.workspace ?? DEFAULT_WORKSPACE;
 
 /** Declares a route; the identity, for the types. */
 export function defineRoute<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema>(
@@ -255,7 +265,12 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Route
       if (deps.checkResponses) checkingResponses(res, spec, c, deps.checkResponses);
       const input = parse(spec, c, req);
       await spec.handle(
-        { ...(input as Omit<RouteInput<Empty, Empty, Empty, TSchema>, 'req' | 'res'>), req, res },
+        {
+          ...(input as Omit<RouteInput<Empty, Empty, Empty, TSchema>, 'req' | 'res' | 'workspace'>),
+          workspace: workspaceOf(res),
+          req,
+          res,
+        },
         deps,
       );
     };

@@ -8,6 +8,7 @@
 // never met, and no row moves across a cursor, so pages neither skip nor repeat a row.
 import type { Response } from 'express';
 import type pg from 'pg';
+import type { Db } from '../shared/db.ts';
 import type { CopyRun } from '../shared/pg.copy.ts';
 import { keysetPage } from './route.common.ts';
 import { copyListItems, type ListQuery, listPage } from './scenarios.repository.ts';
@@ -24,12 +25,12 @@ export const MAX_PAGE = 1000;
 
 /** One page: `{items, next_cursor}`, and a `Link: <…>; rel="next"` header when there is more. */
 export async function sendPage(
-  pool: pg.Pool,
+  db: Db,
   res: Response,
   query: ListQuery & { limit: number },
   filters: { status?: string; sweep_id?: string; q?: string },
 ): Promise<void> {
-  const rows = await listPage(pool, query);
+  const rows = await listPage(db, query);
   const { page, next } = keysetPage(res, rows, {
     path: '/api/scenarios',
     limit: query.limit,

@@ -1,15 +1,16 @@
 // The web's scenario SQL: the create's statements, the reads of one scenario and of its event log,
-// the list (a page, or every item by COPY) and cancel. Functions take `db` (or a pool) first;
+// the list (a page, or every item by COPY) and cancel. Functions take `db` (or a transaction) first;
 // callers choose where a transaction starts. What the worker runs too is in shared/scenarios.repository.ts.
+import { sql } from 'kysely';
 import pg from 'pg';
-import type { PgBoss } from 'pg-boss';
+import { fromKysely, type PgBoss } from 'pg-boss';
 import { scenarioChannel } from '../shared/channels.ts';
-import type { Db, EventRow, ScenarioRow } from '../shared/db.ts';
-import { FINAL_STAGE } from '../shared/lifecycle.ts';
+import { type Db, type EventRow, precompiled, type ScenarioRow } from '../shared/db.ts';
+import { FINAL_STAGE, type ScenarioEventName } from '../shared/lifecycle.ts';
 import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/pg.copy.ts';
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS } from '../shared/scenarios.repository.ts';
-import { bossOn, inTransaction } from '../shared/transaction.ts';
+import { transaction } from '../shared/transaction.ts';
 
 export interface NewScenario {
   id: string;
@@ -17,39 +18,46 @@ export interface NewScenario {
   inputs: unknown;
   idempotencyKey: string | null;
   requestHash: string | null;
+  workspace: string;
 }
 
-/**
- * The scenario and its first event (`queued`, seq 1) in one statement; $1–$5: id, name, inputs
- * (JSON text), idempotency key, request hash. Run in the create transaction (server/scenarios.create.ts).
- */
-export const INSERT_SCENARIO_SQL = `
-  WITH scenario AS (
-    INSERT INTO scenarios (id, name, inputs, idempotency_key, request_hash, last_seq)
-    VALUES ($1, $2, $3, $4, $5, 1)
-    RETURNING created_at
-  ), event AS (
-    INSERT INTO scenario_events (scenario_id, seq, name, data) VALUES ($1, 1, 'queued', '{}')
-  )
-  SELECT created_at FROM scenario`;
+/** The create's insert, compiled once: the create is the hot path (bench #4). */
+const insertScenarioQuery = precompiled((db, s: Omit<NewScenario, 'inputs'> & { inputs: string }) =>
+  db
+    .with('scenario', (q) =>
+      q
+        .insertInto('scenarios')
+        .values({
+          id: s.id,
+          name: s.name,
+          inputs: s.inputs,
+          idempotency_key: s.idempotencyKey,
+          request_hash: s.requestHash,
+          workspace: s.workspace,
+          last_seq: 1,
+        })
+        .returning('created_at'),
+    )
+    .with('event', (q) =>
+      q.insertInto('scenario_events').values({ scenario_id: s.id, seq: 1, name: 'queued', data: '{}' }),
+    )
+    .selectFrom('scenario')
+    .select('created_at'),
+);
 
-/** The values of INSERT_SCENARIO_SQL. */
-export const insertScenarioValues = (s: NewScenario): unknown[] => [
-  s.id,
-  s.name,
-  JSON.stringify(s.inputs),
-  s.idempotencyKey,
-  s.requestHash,
-];
+/** The scenario and its first event (`queued`, seq 1) in one statement; run in the create transaction (server/scenarios.create.ts). */
+export const insertScenario = (db: Db, s: NewScenario) =>
+  insertScenarioQuery(db, { ...s, inputs: JSON.stringify(s.inputs) });
 
 /**
  * Fails (division by zero) unless the job exists: with COMMIT sent behind the job insert, this is
- * what keeps a scenario from committing without its job should pg-boss insert nothing.
- * $1, $2: queue name, job id. Reads pgboss.job, never writes it.
+ * what keeps a scenario from committing without its job should pg-boss insert nothing. Reads
+ * pgboss.job, never writes it; `sql` because pg-boss's tables are pg-boss's, not typed here.
  */
-export const JOB_EXISTS_SQL = 'SELECT 1 / count(*)::int AS ok FROM pgboss.job WHERE name = $1 AND id = $2';
+export const jobExists = (queue: string, id: string) =>
+  sql<{ ok: number }>`SELECT 1 / count(*)::int AS ok FROM pgboss.job WHERE name = ${queue} AND id = ${id}`;
 
-/** The row INSERT_SCENARIO_SQL wrote, without reading it back. */
+/** The row insertScenario wrote, without reading it back. */
 export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow {
   return {
     id: s.id,
@@ -72,19 +80,31 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
     variant_index: null,
     optimization_id: null,
     keep_hourly: true,
+    workspace: s.workspace,
   };
 }
 
-export async function findByIdempotencyKey(db: Db, key: string): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('idempotency_key', '=', key).executeTakeFirst();
+export async function findByIdempotencyKey(db: Db, key: string, workspace: string): Promise<ScenarioRow | undefined> {
+  return db
+    .selectFrom('scenarios')
+    .select(SCENARIO_COLUMNS)
+    .where('workspace', '=', workspace)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 /** What an event stream needs to open: the status and the newest seq (not the inputs). */
 export async function findStreamState(
   db: Db,
   id: string,
+  workspace: string,
 ): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
-  return db.selectFrom('scenarios').select(['status', 'last_seq']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('scenarios')
+    .select(['status', 'last_seq'])
+    .where('id', '=', id)
+    .where('workspace', '=', workspace)
+    .executeTakeFirst();
 }
 
 export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number): Promise<EventRow[]> {
@@ -97,25 +117,8 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
     .execute();
 }
 
-/** Queued scenarios become `cancelled` with a `cancelled` event; $1 the scenario's id, or the sweep's. */
-const cancelQueuedSql = (by: 'id' | 'sweep_id' | 'optimization_id') => `
-  WITH cancelled AS (
-    UPDATE scenarios SET status = 'cancelled', stage = '${FINAL_STAGE.cancelled}', finished_at = now(), updated_at = now(),
-           last_seq = last_seq + 1
-    WHERE ${by} = $1 AND status = 'queued'
-    RETURNING id, last_seq
-  ), event AS (
-    INSERT INTO scenario_events (scenario_id, seq, name, data)
-    SELECT id, last_seq, 'cancelled', '{}' FROM cancelled
-  )
-  SELECT id, last_seq AS seq FROM cancelled`;
-const CANCEL_QUEUED_SCENARIO_SQL = cancelQueuedSql('id');
-const CANCEL_QUEUED_VARIANTS_SQL = cancelQueuedSql('sweep_id');
-const CANCEL_QUEUED_EVALUATIONS_SQL = cancelQueuedSql('optimization_id');
-
-/** NOTIFYs each channel with its seq; $1: [{channel, seq}] as JSON. */
-const NOTIFY_EACH_SQL = `
-  SELECT pg_notify(channel, seq::text) FROM json_to_recordset($1::json) AS x(channel text, seq int)`;
+/** Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations. */
+export type CancelTarget = { scenarioId: string } | { sweepId: string } | { optimizationId: string };
 
 /**
  * Cancels queued scenarios (one, or a sweep's) with their jobs, in one transaction: each becomes
@@ -124,27 +127,55 @@ const NOTIFY_EACH_SQL = `
  * finds its scenario cancelled when it writes `running` (which needs queued or running) and
  * writes nothing. Returns the ids cancelled.
  */
-export async function cancelQueued(
-  pool: pg.Pool,
-  boss: PgBoss,
-  where: { scenarioId: string } | { sweepId: string } | { optimizationId: string },
-): Promise<string[]> {
-  return inTransaction(pool, async (client) => {
-    const [text, value] =
-      'scenarioId' in where
-        ? [CANCEL_QUEUED_SCENARIO_SQL, where.scenarioId]
-        : 'sweepId' in where
-          ? [CANCEL_QUEUED_VARIANTS_SQL, where.sweepId]
-          : [CANCEL_QUEUED_EVALUATIONS_SQL, where.optimizationId];
-    const { rows } = await client.query<{ id: string; seq: number }>(text, [value]);
+export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): Promise<string[]> {
+  const [column, value] =
+    'scenarioId' in where
+      ? (['id', where.scenarioId] as const)
+      : 'sweepId' in where
+        ? (['sweep_id', where.sweepId] as const)
+        : (['optimization_id', where.optimizationId] as const);
+  return transaction(db, async (trx) => {
+    const rows = await trx
+      .with('cancelled', (q) =>
+        q
+          .updateTable('scenarios')
+          .set({
+            status: 'cancelled',
+            stage: FINAL_STAGE.cancelled,
+            finished_at: sql`now()`,
+            updated_at: sql`now()`,
+            last_seq: sql`last_seq + 1`,
+          })
+          .where(column, '=', value)
+          .where('status', '=', 'queued')
+          .returning(['id', 'last_seq']),
+      )
+      .with('event', (q) =>
+        q
+          .insertInto('scenario_events')
+          .columns(['scenario_id', 'seq', 'name', 'data'])
+          .expression((eb) =>
+            eb
+              .selectFrom('cancelled')
+              .select([
+                'id',
+                'last_seq',
+                sql.lit('cancelled' satisfies ScenarioEventName).as('name'),
+                sql.lit('{}').as('data'),
+              ]),
+          ),
+      )
+      .selectFrom('cancelled')
+      .select(['id', 'last_seq as seq'])
+      .execute();
     if (rows.length > 0) {
-      await boss.cancel(
-        CALCULATE_QUEUE,
-        rows.map((r) => r.id),
-        { db: bossOn(client) },
+      const ids = rows.map((r) => r.id);
+      await boss.cancel(CALCULATE_QUEUE, ids, { db: fromKysely(trx) });
+      // `sql`: a set-returning function with a column list, which kysely's builder does not type.
+      const notes = JSON.stringify(rows.map((r) => ({ channel: scenarioChannel(r.id), seq: r.seq })));
+      await sql`SELECT pg_notify(channel, seq::text) FROM json_to_recordset(${notes}::json) AS x(channel text, seq int)`.execute(
+        trx,
       );
-      const notes = rows.map((r) => ({ channel: scenarioChannel(r.id), seq: r.seq }));
-      await client.query(NOTIFY_EACH_SQL, [JSON.stringify(notes)]);
     }
     return rows.map((r) => r.id);
   });
@@ -159,6 +190,8 @@ export interface ListQuery {
   statuses: string[] | null;
   sweepId: string | null;
   q: string | null;
+  /** Only this workspace's scenarios. */
+  workspace: string;
 }
 
 /** `name ILIKE '%q%'` with q's own % and _ taken literally. */
@@ -169,35 +202,37 @@ function nameContains(q: string): string {
 
 /**
  * The list query: list items as JSON text (the stored list_json of a finished scenario, else built
- * by scenario_list_json, sql/0004), newest first, every value a literal (COPY takes no parameters).
- * A page also selects each row's id, for its cursor, and one row more than it shows.
+ * by scenario_list_json, sql/0004), newest first. Text with every value a literal, not a kysely
+ * builder: it is also run by binary COPY, which takes no bind parameters; the page runs the same
+ * text, so both read the same items. A page also selects each row's id, for its cursor, and one
+ * row more than it shows.
  */
 function listItemsSql(query: ListQuery): string {
-  const where: string[] = [];
+  const where: string[] = [`s.workspace = ${pg.escapeLiteral(query.workspace)}`];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => pg.escapeLiteral(s)).join(', ')})`);
   // `none`: single scenarios, neither a sweep's variants nor an optimization's evaluations.
   if (query.sweepId === 'none') where.push('s.sweep_id IS NULL AND s.optimization_id IS NULL');
   else if (query.sweepId) where.push(`s.sweep_id = ${uuidLiteral(query.sweepId)}`);
   if (query.q !== null) where.push(nameContains(query.q));
   if (query.after) where.push(`s.id < ${uuidLiteral(query.after)}`);
-  return `SELECT COALESCE(s.list_json, scenario_list_json(s))${query.limit !== null ? ', s.id::text' : ''}
-    FROM scenarios s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  return `SELECT COALESCE(s.list_json, scenario_list_json(s)) AS item${query.limit !== null ? ', s.id::text AS id' : ''}
+    FROM scenarios s WHERE ${where.join(' AND ')}
     ORDER BY s.id DESC${query.limit !== null ? ` LIMIT ${query.limit + 1}` : ''}`;
 }
 
 /** One page of the list (query.limit set): up to limit + 1 items with their ids, newest first. */
 export async function listPage(
-  pool: pg.Pool,
+  db: Db,
   query: ListQuery & { limit: number },
 ): Promise<Array<{ item: string; id: string }>> {
-  const result = await pool.query<[string, string]>({ text: listItemsSql(query), rowMode: 'array' });
-  return result.rows.map(([item, id]) => ({ item, id }));
+  const { rows } = await sql.raw<{ item: string; id: string }>(listItemsSql(query)).execute(db);
+  return rows;
 }
 
 /**
- * Every item of the list (query.limit null) from one binary COPY, in a read-only transaction of
- * its own with `timeoutMs` as its statement timeout (a slow client holds the COPY open). `start`
- * gets the COPY's pause/resume before the first row arrives; onRow gets each item's JSON bytes.
+ * Every item of the list (query.limit null) from one binary COPY on a connection of `pool`,
+ * read-only, with `timeoutMs` as its statement timeout (a slow client holds the COPY open).
+ * `start` gets the COPY's pause/resume before the first row arrives; onRow gets each item's JSON bytes.
  */
 export async function copyListItems(
   pool: pg.Pool,
@@ -206,13 +241,16 @@ export async function copyListItems(
   start: (copy: CopyRun) => void,
   onRow: RowHandler,
 ): Promise<void> {
-  await inTransaction(
-    pool,
-    async (client) => {
-      const copy = copyOut(client, listItemsSql({ ...query, limit: null }), onRow, { timeoutMs: timeoutMs + 1000 });
-      start(copy);
-      await copy.done;
-    },
-    { readOnly: true, statementTimeoutMs: timeoutMs },
-  );
+  const client = await pool.connect();
+  try {
+    const copy = copyOut(client, listItemsSql({ ...query, limit: null }), onRow, {
+      timeoutMs: timeoutMs + 1000,
+      statementTimeoutMs: timeoutMs,
+      readOnly: true,
+    });
+    start(copy);
+    await copy.done;
+  } finally {
+    client.release();
+  }
 }

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { Router } from 'express';
 import type { PgBoss } from 'pg-boss';
 import { loadConfigOrExit } from '../shared/config.ts';
-import { createDb, createPool } from '../shared/db.ts';
+import { openDb } from '../shared/db.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createBoss } from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
@@ -28,20 +28,15 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
     process.exit(1);
   }
 
-  const pool = createPool(config.databaseUrl, {
+  // The one database handle: kysely over the main pool, and a pool in node-pg's pipeline mode for
+  // the create's pipelined transaction (server/scenarios.create.ts); the main pool stays in plain
+  // mode, which binary COPY reads need.
+  const db = openDb(config.databaseUrl, {
     max: config.poolMax,
     statementTimeoutMs: config.statementTimeoutMs,
     applicationName: 'hourglass-web',
+    pipelined: true,
   });
-  // Creates run on their own pool in node-pg's pipeline mode (server/scenarios.create.ts); the main
-  // pool stays in plain mode, which binary COPY reads need.
-  const createsPool = createPool(config.databaseUrl, {
-    max: config.poolMax,
-    statementTimeoutMs: config.statementTimeoutMs,
-    applicationName: 'hourglass-web-create',
-    pipeline: true,
-  });
-  const db = createDb(pool);
   const databaseUrl = config.databaseUrl;
   const listener = new ChannelListener(databaseUrl, logger);
 
@@ -70,7 +65,7 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
     process.exit(1);
   }
 
-  const deps: AppDeps = { config, pool, createsPool, db, boss, listener, logger };
+  const deps: AppDeps = { config, db, boss, listener, logger };
   const app = createApp({ ...deps, routes: options.routes?.(deps), checkResponses: options.checkResponses });
   // Slow-loris guards: they bound receiving a request, never how long a response (an SSE stream) lasts.
   // Node enforces them only when it checks its connections (every 30 s by default), so check often.
@@ -102,7 +97,7 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
     await new Promise<void>((resolve) => server.once('close', () => resolve()));
     await listener.stop();
     await boss.stop({ graceful: false, close: true }).catch(() => {});
-    await Promise.all([pool.end().catch(() => {}), createsPool.end().catch(() => {})]);
+    await db.close().catch(() => {});
     logger.info('stopped');
     process.exit(0);
   }

@@ -37,17 +37,50 @@ export interface Config {
   shutdownGraceSeconds: number;
   maxSseStreams: number;
   sseHeartbeatMs: number;
-  apiKeys: readonly string[];
+  /**
+   * API_KEYS: each key with its workspace (`workspace:key`; a bare key is the `default`
+   * workspace's, as every key was before workspaces). Empty: one open workspace, `default`.
+   */
+  apiKeys: readonly ApiKey[];
   /** Port of the Postgres that `npm start` embeds when DATABASE_URL is unset. */
   embeddedPgPort: number;
   corsOrigins: readonly string[];
   /** Slow-loris guard: a client must send its request headers within this long. */
   headersTimeoutMs: number;
+  /** RETENTION_DAYS: finished resources older than this are deleted by the worker; 0 (unset) keeps everything. */
+  retentionDays: number;
+  /** How often a worker looks for expired resources (RETENTION_INTERVAL_SECONDS). */
+  retentionIntervalSeconds: number;
   /** Start-up waits for the database: 250 ms after the first failed attempt, doubling up to this. */
   dbRetryMaxDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The workspace of what was stored before workspaces, of bare keys, and of a deployment without API_KEYS. */
+export const DEFAULT_WORKSPACE = 'default';
+const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export interface ApiKey {
+  workspace: string;
+  key: string;
+}
+
+/** API_KEYS: `workspace:key` or a bare key, comma-separated; a bad workspace name fails the start. */
+function apiKeys(raw: string | undefined): ApiKey[] {
+  return list(raw).map((entry) => {
+    const colon = entry.indexOf(':');
+    if (colon < 0) return { workspace: DEFAULT_WORKSPACE, key: entry };
+    const workspace = entry.slice(0, colon);
+    const key = entry.slice(colon + 1);
+    if (!WORKSPACE_NAME.test(workspace) || key === '') {
+      throw new Error(
+        'API_KEYS entries are workspace:key or a bare key; a workspace is 1–64 letters, digits, _ . - (starting with a letter or digit) and its key is not empty',
+      );
+    }
+    return { workspace, key };
+  });
+}
 
 function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
@@ -104,11 +137,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 20, 0),
     maxSseStreams: int(env, 'MAX_SSE_STREAMS', 10_000, 1),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000, 100),
-    apiKeys: Object.freeze(list(env.API_KEYS)),
+    apiKeys: Object.freeze(apiKeys(env.API_KEYS)),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 5488, 1, 65535),
     corsOrigins: Object.freeze(list(env.CORS_ORIGINS)),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
+    retentionDays: int(env, 'RETENTION_DAYS', 0, 0, 36_500),
+    retentionIntervalSeconds: int(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400),
   });
 }
 

@@ -1,21 +1,15 @@
 // Applies sql/NNNN_*.sql in order: under an advisory lock, one transaction per file, each recorded
 // before it runs, so two processes booting at once cannot both apply it.
 import { readdirSync, readFileSync } from 'node:fs';
-import pg from 'pg';
+import { sql } from 'kysely';
 import type { Config } from './config.ts';
+import { openDb } from './db.ts';
 import { createBoss, ensureQueues } from './queue.ts';
-import { inTransaction } from './transaction.ts';
+import { transaction } from './transaction.ts';
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
 // An arbitrary constant that names "hourglass migrations" among advisory locks.
 const LOCK_KEY = 7_340_211;
-const LOCK_SQL = 'SELECT pg_advisory_lock($1)';
-const UNLOCK_SQL = 'SELECT pg_advisory_unlock($1)';
-const CREATE_MIGRATIONS_TABLE_SQL =
-  'CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())';
-const APPLIED_MIGRATIONS_SQL = 'SELECT id FROM schema_migrations';
-/** Recorded before the migration runs, in its transaction: $1 id, $2 file name. */
-const RECORD_MIGRATION_SQL = 'INSERT INTO schema_migrations (id, name) VALUES ($1, $2)';
 
 interface Migration {
   id: number;
@@ -33,26 +27,35 @@ function listMigrations(): Migration[] {
 export const latestMigrationId = (): number => listMigrations().at(-1)?.id ?? 0;
 
 async function migrate(connectionString: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString, application_name: 'hourglass-migrate' });
-  await client.connect();
+  const db = openDb(connectionString, { max: 1, applicationName: 'hourglass-migrate' });
   const applied: string[] = [];
   try {
-    await client.query(LOCK_SQL, [LOCK_KEY]);
-    await client.query(CREATE_MIGRATIONS_TABLE_SQL);
-    const done = new Set((await client.query<{ id: number }>(APPLIED_MIGRATIONS_SQL)).rows.map((r) => r.id));
-    for (const m of listMigrations()) {
-      if (done.has(m.id)) continue;
-      await inTransaction(client, async (tx) => {
-        await tx.query(RECORD_MIGRATION_SQL, [m.id, m.name]);
-        await tx.query(m.sql);
-      }).catch((err: Error) => {
-        throw new Error(`migration ${m.name} failed: ${err.message}`);
-      });
-      applied.push(m.name);
-    }
+    // One connection throughout: the advisory lock is the session's.
+    await db.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(${LOCK_KEY})`.execute(conn);
+      try {
+        await sql`CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(
+          conn,
+        );
+        const done = new Set((await conn.selectFrom('schema_migrations').select('id').execute()).map((r) => r.id));
+        for (const m of listMigrations()) {
+          if (done.has(m.id)) continue;
+          // Recorded before it runs, in its transaction.
+          await transaction(conn, async (trx) => {
+            await trx.insertInto('schema_migrations').values({ id: m.id, name: m.name }).execute();
+            // A migration file is SQL text of several statements: raw, sent as one simple-protocol query.
+            await sql.raw(m.sql).execute(trx);
+          }).catch((err: Error) => {
+            throw new Error(`migration ${m.name} failed: ${err.message}`);
+          });
+          applied.push(m.name);
+        }
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${LOCK_KEY})`.execute(conn).catch(() => {});
+      }
+    });
   } finally {
-    await client.query(UNLOCK_SQL, [LOCK_KEY]).catch(() => {});
-    await client.end();
+    await db.close();
   }
   return applied;
 }

@@ -4,7 +4,7 @@
 // are counted, never stored), the variants' table, the event log, and the optimization's search
 // step (a round, an improvement, the end) and cancel. Every event goes through the database's
 // parent_event (sql/0008_parent_events.sql): a variant's by its trigger, the rest from here.
-import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db.ts';
@@ -34,7 +34,10 @@ export interface InvalidVariant {
 }
 
 /** Whose variants these are: a sweep's, or an optimization's round. */
-export type VariantOwner = { sweepId: string; keepHourly: boolean } | { optimizationId: string; round: number };
+export type VariantOwner = { workspace: string } & (
+  | { sweepId: string; keepHourly: boolean }
+  | { optimizationId: string; round: number }
+);
 
 export interface Round {
   optimizationId: string;
@@ -144,17 +147,21 @@ function optimizationsQuery(db: On) {
     );
 }
 
-/** One parent kind's reads: by id, by its Idempotency-Key, and a keyset page newest first. */
+/**
+ * One parent kind's reads, each within a workspace (another workspace's parent is not found): by
+ * id, by its Idempotency-Key, and a keyset page newest first.
+ */
 function parentReads<Row>(query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>) {
   // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
-  type Where = (eb: { ref: (c: 'p.id' | 'p.idempotency_key') => Expression<string | null> }) => Expression<SqlBool>;
-  const one = async (db: Db, where: Where): Promise<Row | undefined> =>
-    (await (query(db) as ReturnType<typeof sweepsQuery>).where(where as never).executeTakeFirst()) as Row | undefined;
+  const within = (db: Db, workspace: string) =>
+    (query(db) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', workspace);
   return {
-    find: (db: Db, id: string) => one(db, (eb) => sql<SqlBool>`${eb.ref('p.id')} = ${id}`),
-    findByKey: (db: Db, key: string) => one(db, (eb) => sql<SqlBool>`${eb.ref('p.idempotency_key')} = ${key}`),
-    list: async (db: Db, limit: number, before: string | null): Promise<Row[]> => {
-      let q = query(db) as ReturnType<typeof sweepsQuery>;
+    find: async (db: Db, id: string, workspace: string): Promise<Row | undefined> =>
+      (await within(db, workspace).where('p.id', '=', id).executeTakeFirst()) as Row | undefined,
+    findByKey: async (db: Db, key: string, workspace: string): Promise<Row | undefined> =>
+      (await within(db, workspace).where('p.idempotency_key', '=', key).executeTakeFirst()) as Row | undefined,
+    list: async (db: Db, workspace: string, limit: number, before: string | null): Promise<Row[]> => {
+      let q = within(db, workspace);
       if (before !== null) q = q.where('p.id', '<', before);
       return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
     },
@@ -195,9 +202,10 @@ async function insertVariants(
         AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
     ), scenario AS (
       INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, optimization_id, optimization_round,
-                             variant_index, variant_values, keep_hourly)
+                             variant_index, variant_values, keep_hourly, workspace)
       SELECT id, name, inputs, 1, ${sweep ? owner.sweepId : null}::uuid, ${sweep ? null : owner.optimizationId}::uuid,
-             ${sweep ? null : owner.round}::int, variant_index, variant_values, ${sweep ? owner.keepHourly : false}
+             ${sweep ? null : owner.round}::int, variant_index, variant_values, ${sweep ? owner.keepHourly : false},
+             ${owner.workspace}
       FROM v
     )
     INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`.execute(trx);
@@ -218,7 +226,8 @@ async function insertVariants(
 }
 
 /** Points that failed validation, stored failed with their `failed` event (their evaluation event comes from the trigger). */
-async function insertInvalid(trx: Tx, optimizationId: string, round: number, invalid: readonly InvalidVariant[]) {
+async function insertInvalid(trx: Tx, r: Round, workspace: string) {
+  const { optimizationId, round, invalid } = r;
   if (invalid.length === 0) return;
   const rows = recordset(invalid, (e) => ({ error: e.error }));
   await sql`
@@ -227,17 +236,18 @@ async function insertInvalid(trx: Tx, optimizationId: string, round: number, inv
         AS x(id uuid, name text, variant_index int, variant_values json, error json)
     ), scenario AS (
       INSERT INTO scenarios (id, name, inputs, status, stage, error, last_seq, optimization_id, optimization_round,
-                             variant_index, variant_values, keep_hourly, finished_at)
+                             variant_index, variant_values, keep_hourly, finished_at, workspace)
       SELECT id, name, '{}', 'failed', 'failed', error, 1, ${optimizationId}::uuid, ${round}::int, variant_index,
-             variant_values, false, now() FROM v
+             variant_values, false, now(), ${workspace} FROM v
     )
     INSERT INTO scenario_events (scenario_id, seq, name, data)
     SELECT id, 1, 'failed', json_build_object('error', error) FROM v`.execute(trx);
 }
 
-async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round): Promise<void> {
-  await insertVariants(trx, boss, config, { optimizationId: r.optimizationId, round: r.round }, r.evaluations);
-  await insertInvalid(trx, r.optimizationId, r.round, r.invalid);
+async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: string) {
+  const owner = { optimizationId: r.optimizationId, round: r.round, workspace };
+  await insertVariants(trx, boss, config, owner, r.evaluations);
+  await insertInvalid(trx, r, workspace);
 }
 
 /** The parent's own row, as each kind stores it. */
@@ -267,9 +277,10 @@ export async function insertParent(
   boss: PgBoss,
   config: Readonly<Config>,
   p: NewParent,
+  workspace: string,
   idempotency: { key: string | null; hash: string | null },
 ): Promise<void> {
-  const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash };
+  const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash, workspace };
   await db.transaction().execute(async (trx) => {
     if (p.kind === 'sweep') {
       const { row } = p;
@@ -284,14 +295,15 @@ export async function insertParent(
           total: p.variants.length,
         })
         .execute();
-      await insertVariants(trx, boss, config, { sweepId: row.id, keepHourly: row.keep_hourly }, p.variants);
+      const owner = { sweepId: row.id, keepHourly: row.keep_hourly, workspace };
+      await insertVariants(trx, boss, config, owner, p.variants);
     } else {
       const { row } = p;
       await trx
         .insertInto('optimizations')
         .values({ ...row, ...keys, request: JSON.stringify(row.request) })
         .execute();
-      await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 });
+      await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 }, workspace);
     }
   });
 }
@@ -426,7 +438,7 @@ export async function runStep(
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('optimizations')
-      .select(['status', 'rounds', 'best_scenario_id', 'request', 'created_at'])
+      .select(['status', 'rounds', 'best_scenario_id', 'request', 'created_at', 'workspace'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -449,7 +461,7 @@ export async function runStep(
         .set((eb) => ({ rounds: eb('rounds', '+', 1) }))
         .where('id', '=', id)
         .execute();
-      await insertRound(trx, boss, config, outcome.round);
+      await insertRound(trx, boss, config, outcome.round, row.workspace);
     } else if (outcome.kind === 'finished') {
       await trx
         .updateTable('optimizations')

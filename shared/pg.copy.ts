@@ -6,7 +6,8 @@
 // reused-size buffers instead of 100,000 strings.
 //
 // The query is run as a node-pg "submittable" (the interface pg-cursor uses): node-pg queues it,
-// calls submit(), then forwards the protocol messages of this query to it.
+// calls submit(), then forwards the protocol messages of this query to it. COPY stays raw SQL on a
+// raw connection: kysely (like node-pg's query()) has no COPY protocol and no binary results.
 import type pg from 'pg';
 import { type PgConnection, submit } from './pg.internals.ts';
 
@@ -97,8 +98,17 @@ class CopyOut {
   #failed: Error | null = null;
   #done = false;
 
-  constructor(query: string, onRow: RowHandler) {
-    this.text = `COPY (${query}) TO STDOUT (FORMAT binary)`;
+  constructor(query: string, onRow: RowHandler, settings: CopySettings) {
+    // SET LOCAL and SET TRANSACTION in the same simple-protocol message: the statements of one
+    // message are one implicit transaction, so the settings hold for this COPY only, with no
+    // BEGIN/COMMIT round trips around it.
+    const set = [
+      settings.statementTimeoutMs !== undefined
+        ? `SET LOCAL statement_timeout = ${Math.round(settings.statementTimeoutMs)}; `
+        : '',
+      settings.readOnly ? 'SET TRANSACTION READ ONLY; ' : '',
+    ].join('');
+    this.text = `${set}COPY (${query}) TO STDOUT (FORMAT binary)`;
     this.#parser = new BinaryCopyParser(onRow);
   }
 
@@ -126,8 +136,9 @@ class CopyOut {
     }
   }
 
-  handleCommandComplete(): void {
-    if (this.#failed) return;
+  handleCommandComplete(msg: { text?: string }): void {
+    // The settings' own completions (SET) come before the COPY's.
+    if (this.#failed || msg.text === 'SET') return;
     try {
       this.#parser.finish();
     } catch (err) {
@@ -158,6 +169,14 @@ class CopyOut {
   }
 }
 
+/** What a COPY runs under, instead of the connection's settings. */
+export interface CopySettings {
+  /** This COPY's statement_timeout (a COPY paused for a slow client is still running). */
+  statementTimeoutMs?: number;
+  /** Run it in a read-only transaction. */
+  readOnly?: boolean;
+}
+
 export interface CopyRun {
   /** Settles when the server finished the COPY (or failed it). */
   done: Promise<void>;
@@ -173,9 +192,9 @@ export function copyOut(
   client: pg.ClientBase,
   query: string,
   onRow: RowHandler,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number } & CopySettings = {},
 ): CopyRun {
-  const copy = new CopyOut(query, onRow);
+  const copy = new CopyOut(query, onRow, options);
   if (options.timeoutMs) copy.query_timeout = options.timeoutMs;
   const done = new Promise<void>((resolve, reject) => {
     copy.callback = (err) => (err ? reject(err) : resolve());

@@ -26,8 +26,19 @@ export const SCENARIO_COLUMNS = [
   'variant_index',
   'optimization_id',
   'keep_hourly',
+  'workspace',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
-export async function findScenario(db: Db | Transaction<Database>, id: string): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id).executeTakeFirst();
+/**
+ * One scenario; with `workspace` (every route passes the request's), only that workspace's: another
+ * workspace's scenario is answered as missing. The worker reads by id alone.
+ */
+export async function findScenario(
+  db: Db | Transaction<Database>,
+  id: string,
+  workspace?: string,
+): Promise<ScenarioRow | undefined> {
+  let q = db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
+  if (workspace !== undefined) q = q.where('workspace', '=', workspace);
+  return q.executeTakeFirst();
 }

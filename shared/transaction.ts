@@ -1,97 +1,79 @@
-// Transactions of node-pg statements, the two ways there are (kysely statements use kysely's
-// `db.transaction()`): inTransaction runs BEGIN, the caller's statements and COMMIT one after
-// another (ROLLBACK when they throw); inPipelinedTransaction sends them all in one write, for the
-// hot path where a transaction's round trips are most of its cost (the scenario create).
-import { createHash } from 'node:crypto';
+// The one transaction API: `transaction(db, fn)`. Its statements are kysely queries, in one of two
+// modes:
+// - plain (the default): kysely's own transaction, `fn(trx)` with a Transaction<Database>; each
+//   statement waits for its answer, so fn may read before it writes. pg-boss joins it through
+//   `fromKysely(trx)`.
+// - pipelined (`{ pipelined: true }`, on a DbHandle with a pipeline pool): the same kysely queries,
+//   compiled and queued, then sent with BEGIN and COMMIT in one write and answered together: one
+//   round trip. Every statement is prepared (named by its text), so a connection parses and plans
+//   it once. For the hot path where round trips are most of the cost (the scenario create, bench #4).
+//
+// Why two modes and not kysely's transaction for both: kysely runs a connection's queries one after
+// another (each awaits the last) and awaits BEGIN before fn runs, so it cannot pipeline; and a
+// pipelined statement's answer cannot be awaited before commit(). The pipelined mode therefore takes
+// kysely's compiled queries and sends them itself; both modes share the table types, the queries,
+// the rule that the first failure is thrown and the transaction rolled back, and the rule that a
+// connection which cannot end its transaction is closed, not lent out again.
+import type { CompiledQuery, Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Db as BossDb } from 'pg-boss';
+import { type Database, type Db, type DbHandle, type Query, statementName } from './db.ts';
 import { socketOf } from './pg.internals.ts';
 
-interface TransactionOptions {
-  /** BEGIN READ ONLY: a read that must not write (a long list). */
-  readOnly?: boolean;
-  /** This transaction's statement_timeout (SET LOCAL), instead of the pool's. */
-  statementTimeoutMs?: number;
-}
+/** A transaction of the plain mode (kysely's). */
+export type Tx = Transaction<Database>;
 
-/**
- * Runs `fn` in one transaction on a connection of `pool` (released afterwards), or on a client
- * the caller holds. A pooled connection that cannot even roll back is closed rather than lent out
- * again (one given back with a query still in flight is closed by the pool; see shared/db.ts).
- */
-export async function inTransaction<T>(
-  on: pg.Pool | pg.ClientBase,
-  fn: (client: pg.ClientBase) => Promise<T>,
-  options: TransactionOptions = {},
-): Promise<T> {
-  const pooled = 'totalCount' in on;
-  const client = pooled ? await on.connect() : on;
-  let broken: Error | undefined;
-  try {
-    await client.query(options.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
-    if (options.statementTimeoutMs !== undefined) {
-      await client.query(`SET LOCAL statement_timeout = ${Math.round(options.statementTimeoutMs)}`);
-    }
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-      broken = rollbackErr;
-    });
-    throw err;
-  } finally {
-    if (pooled) (client as pg.PoolClient).release(broken);
-  }
-}
-
-/** pg-boss's `db` option on a connection in a transaction: its SQL joins the caller's transaction. */
-export const bossOn = (client: pg.ClientBase): BossDb => ({
-  executeSql: (text, values) => client.query(text, values),
-});
-
-/** A transaction whose statements are queued and sent together (inPipelinedTransaction). */
-interface Pipeline {
+/** A transaction of the pipelined mode: statements are queued, and sent together by commit(). */
+export interface PipelinedTx {
   /**
-   * Queues a statement; nothing is sent before commit(). It is prepared (named by its text), so a
-   * connection parses and plans it once. Settled in order once the batch is answered; a failure
-   * is reported by inPipelinedTransaction, so the caller need not handle this promise's rejection.
+   * Queues a kysely query (or one compiled already: shared/db.ts precompiled); nothing is sent before commit(). Its rows once the batch is answered. A
+   * failure is reported by transaction(), so the caller need not handle this promise's rejection.
    */
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
-  /** Queues COMMIT behind everything queued so far and sends the batch. Later queries are refused. */
+  execute<R>(query: Query<R> | CompiledQuery<R>): Promise<R[]>;
+  /**
+   * pg-boss's `db` option: its statement joins the batch. pg-boss awaits that statement's answer
+   * before it returns, so whatever must follow it (more statements, commit()) goes in `then`,
+   * which runs as soon as the statement is queued.
+   */
+  boss(then: () => void): BossDb;
+  /** Queues COMMIT behind everything queued so far and sends the batch. Later statements are refused. */
   commit(): void;
 }
 
-/** Prepared-statement names by statement text (pg-boss builds the same text for a queue each time). */
-const statementNames = new Map<string, string>();
-let lastStatement = { text: '', name: '' };
-
-function statementName(text: string): string {
-  // The same text as last time is the common case: a string compare, not hashing 3 kB again.
-  if (text === lastStatement.text) return lastStatement.name;
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `hg_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    if (statementNames.size > 100) statementNames.clear();
-    statementNames.set(text, name);
+export function transaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T>;
+export function transaction<T>(
+  db: DbHandle,
+  fn: (tx: PipelinedTx) => Promise<T>,
+  options: { pipelined: true },
+): Promise<T>;
+/**
+ * Runs `fn` in one transaction: COMMIT when it returns, ROLLBACK when it (or a statement) fails, and
+ * the first failure thrown. Plain mode: kysely's transaction on a connection of the main pool.
+ * Pipelined mode: see pipelined().
+ */
+export function transaction<T>(
+  db: Db | DbHandle,
+  // biome-ignore lint/suspicious/noExplicitAny: the overloads above type fn by mode
+  fn: (tx: any) => Promise<T>,
+  options?: { pipelined: true },
+): Promise<T> {
+  if (options?.pipelined) {
+    const pipelinePool = 'pipelinePool' in db ? db.pipelinePool : null;
+    if (!pipelinePool) throw new Error('a pipelined transaction needs a handle opened with { pipelined: true }');
+    return pipelined(db, pipelinePool, fn);
   }
-  lastStatement = { text, name };
-  return name;
+  return db.transaction().execute(fn);
 }
 
 /**
- * A transaction in one round trip: BEGIN, the statements `fn` queues and COMMIT go out in one
- * write (on a connection of node-pg's pipeline mode; on any other they run one after another) and
- * are answered together. A statement that fails aborts the transaction, so the COMMIT behind it
- * rolls back (its command tag says ROLLBACK); the first failure in order is thrown (fn's own only
- * when every statement succeeded). When `fn` throws before commit() (or never calls it), the
- * transaction rolls back. fn must not wait for a statement's answer before it calls commit():
- * nothing is sent until then.
- *
- * Why not inTransaction: its statements wait for each other, a round trip each; the create's hot
- * path (bench #4) sends its five in one.
+ * The pipelined mode: BEGIN, the statements `fn` queues and COMMIT go out in one write (on a
+ * connection of node-pg's pipeline mode) and are answered together. A statement that fails aborts
+ * the transaction, so the COMMIT behind it rolls back (its command tag says ROLLBACK); the first
+ * failure in order is thrown (fn's own only when every statement succeeded). When `fn` throws
+ * before commit() (or never calls it), the transaction rolls back. fn must not wait for a
+ * statement's answer before it calls commit(): nothing is sent until then.
  */
-export async function inPipelinedTransaction<T>(pool: pg.Pool, fn: (tx: Pipeline) => Promise<T>): Promise<T> {
+async function pipelined<T>(kysely: Db, pool: pg.Pool, fn: (tx: PipelinedTx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   const socket = socketOf(client);
   socket.cork();
@@ -112,11 +94,25 @@ export async function inPipelinedTransaction<T>(pool: pg.Pool, fn: (tx: Pipeline
   };
   // Set once COMMIT is on its way: the transaction then ends either way (committed or rolled back).
   let commit: Promise<pg.QueryResult> | undefined;
-  const tx: Pipeline = {
-    query(text, values) {
-      if (commit) throw new Error('a pipelined transaction takes no statement after commit()');
-      return send({ name: statementName(text), text, values }) as Promise<pg.QueryResult<never>>;
+  const queue = (text: string, values: readonly unknown[]) => {
+    if (commit) throw new Error('a pipelined transaction takes no statement after commit()');
+    return send({ name: statementName(text), text, values: values as unknown[] });
+  };
+  const tx: PipelinedTx = {
+    execute<R>(query: Query<R> | CompiledQuery<R>) {
+      const compiled: CompiledQuery<R> = 'sql' in query ? query : query.compile(kysely);
+      const rows = queue(compiled.sql, compiled.parameters).then((r) => r.rows as R[]);
+      // As for the statement's own promise: its failure is reported by transaction().
+      rows.catch(() => {});
+      return rows;
     },
+    boss: (then) => ({
+      executeSql(text, values) {
+        const result = queue(text, values ?? []);
+        then();
+        return result;
+      },
+    }),
     commit() {
       commit ??= send({ text: 'COMMIT' });
       uncork();

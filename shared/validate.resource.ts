@@ -142,8 +142,47 @@ export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
       weatherFileErrors(y, `/weather/years/${i}/text`, out);
     });
   }
+  if (out.length === 0) snowDepthErrors(v, out);
+  if (v.solar.albedo === 'weather_file' && (w.source === 'synthetic' || w.source === 'supplied')) {
+    out.push({
+      path: '/solar/albedo',
+      message: `"weather_file" reads the weather file's albedo column; ${w.source} weather has no file`,
+    });
+  }
   windResourceErrors(v, out);
   layoutErrors(v, out);
+}
+
+/** SSC stops PVWatts v8's snow model at this many unusable snow depths (missing, < 0 or > 610 cm). */
+export const MAX_BAD_SNOW_DEPTHS = 500;
+
+/** The snow model reads the weather file's snow depth: every file must have one SSC would use. */
+function snowDepthErrors(v: ScenarioInputs, out: FieldError[]): void {
+  if (!v.solar.snow_model || v.solar.capacity_mw_dc === 0) return;
+  const w = v.weather;
+  const path = '/solar/snow_model';
+  const files = w.source === 'sam_csv' || w.source === 'epw' ? [w] : w.source === 'years' ? w.years : [];
+  if (files.length === 0) {
+    out.push({ path, message: `needs a weather file with a snow depth column; ${w.source} weather has none` });
+    return;
+  }
+  for (const file of files) {
+    readFile(
+      file.text,
+      `${file.source}:snow`,
+      path,
+      () => {
+        const depth = (file.source === 'epw' ? parseEpw(file.text) : parseSamCsv(file.text)).snowDepthCm;
+        if (!depth) throw new WeatherFileError(3, 'the weather file has no snow depth column');
+        let bad = 0;
+        for (const d of depth) if (!(d >= 0 && d <= 610)) bad++;
+        if (bad >= MAX_BAD_SNOW_DEPTHS) {
+          throw new WeatherFileError(3, `the weather file's snow depth is missing or invalid in ${bad} hours`);
+        }
+      },
+      out,
+    );
+  }
 }
 
 /** With a layout the capacity is turbines × rating: a capacity the client wrote must agree. */

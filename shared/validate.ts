@@ -26,7 +26,12 @@ function describeUnion(schema: TSchema): string {
   }
   if (variants.some((v) => v.type === 'array') && variants.some((v) => v.type === 'number')) {
     const n = variants.find((v) => v.type === 'number') as TSchema;
-    return `must be a number between ${n.minimum} and ${n.maximum}, or an array of 12 such numbers`;
+    const range =
+      n.minimum !== undefined
+        ? `between ${n.minimum} and ${n.maximum}`
+        : `strictly between ${n.exclusiveMinimum} and ${n.exclusiveMaximum}`;
+    const literals = variants.filter((v) => 'const' in v).map((v) => JSON.stringify(v.const));
+    return `must be a number ${range}, or an array of 12 such numbers${literals.map((l) => `, or ${l}`).join('')}`;
   }
   return 'does not match any allowed form';
 }
@@ -150,9 +155,19 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
       }
     });
   }
+  if (v.solar.model === 'pvwatts_v5') v5OnlyErrors(v.solar, out);
   // Files are read as the engine will read them (a 400 names the line and column).
   resourceErrors(v, out);
   return out;
+}
+
+/** PVWatts v5 has no rear side, albedo by month or snow model: a v8 input on v5 would be ignored. */
+function v5OnlyErrors(solar: ScenarioInputs['solar'], out: FieldError[]): void {
+  const v8Only = (path: string) =>
+    out.push({ path: `/solar/${path}`, message: 'a pvwatts_v8 input: set solar.model to pvwatts_v8' });
+  if (solar.bifaciality > 0) v8Only('bifaciality');
+  if (solar.albedo !== undefined) v8Only('albedo');
+  if (solar.snow_model) v8Only('snow_model');
 }
 
 /** Far deeper than any scenario (power_curve/i/j is 4 levels); deeper bodies would exhaust the stack below. */

@@ -53,14 +53,24 @@ for (const [weatherName, weather] of [
       t.ok(bytesOf(viaCache).equals(bytesOf(alone)), `${name}: identical to a calculation without a cache`);
       if (name !== 'default') t.ok(cache.hits > hitsBefore, `${name}: reused a cached profile`);
     }
-    t.equal(cache.map.size, 2, 'one profile per technology for all the variants');
+    // PVWatts v8 lays its rows out from the plant's size: 37.5 MW has a solar profile of its own.
+    t.equal(cache.map.size, 3, 'one wind profile for all the variants; a solar profile per layout');
   });
 }
 
 t.test('profile keys: what changes generation changes the key, what does not leaves it', async (t) => {
   const base = profileKeys(resolvedInputs());
   const same = (p: DeepPartial<ScenarioInputs>) => profileKeys(resolvedInputs(p));
-  t.same(same({ solar: { capacity_mw_dc: 10 }, wind: { capacity_mw: 20 } }), base, 'capacities');
+  t.equal(same({ wind: { capacity_mw: 20 } }).wind, base.wind, "the wind farm's capacity");
+  t.equal(same({ solar: { capacity_mw_dc: 100.0001 } }).solar, base.solar, 'a solar capacity with the same v8 layout');
+  t.not(same({ solar: { capacity_mw_dc: 10 } }).solar, base.solar, 'a solar capacity with other rows (v8)');
+  const v5 = (p: DeepPartial<ScenarioInputs>) =>
+    profileKeys(resolvedInputs({ ...p, solar: { ...p.solar, model: 'pvwatts_v5' } }));
+  t.equal(v5({ solar: { capacity_mw_dc: 10 } }).solar, v5({}).solar, 'any solar capacity (v5)');
+  t.not(v5({}).solar, base.solar, 'the model changes solar');
+  for (const solar of [{ bifaciality: 0.7 }, { albedo: 0.3 }, { ground_clearance_m: 2 }] as const) {
+    t.not(same({ solar }).solar, base.solar, `${Object.keys(solar)[0]} changes solar`);
+  }
   t.same(same({ grid: { export_limit_mw: 5 }, market: { ppa_price_per_mwh: 1 } }), base, 'grid and market');
   t.same(
     same({ storage: { power_mw: 100, energy_mwh: 400 }, finance: { tax_credits: { storage: { itc_percent: 30 } } } }),

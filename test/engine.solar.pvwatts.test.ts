@@ -174,6 +174,10 @@ function inputs(site: SiteInputs, solar: Partial<SolarInputs['solar']> = {}): So
       losses_percent: 14.08,
       inverter_efficiency_percent: 96,
       degradation_percent_per_year: 0.5,
+      model: 'pvwatts_v5',
+      bifaciality: 0,
+      ground_clearance_m: 1,
+      snow_model: false,
       ...solar,
     },
   };

@@ -3,12 +3,11 @@
 // `USA AZ Phoenix (TMY2).csv`), tilt 20°, azimuth 180°, GCR 0.4, losses 14.0757 %, inverter 96 %,
 // DC/AC 1.2, standard module, every array type: the 4 kW default system ("DifferentTechnologyInputs")
 // and the 1 MW one ("LargeSystem_cmod_pvwattsv5"), annual AC within 0.2 %.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { calculate } from '../worker/engine/index.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
+import { PHOENIX_SITE, PHOENIX_TMY2, SSC_PVWATTS_SOLAR } from './fixtures/ssc.pvwatts.ts';
 
-const text = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8');
 const ARRAY_TYPES = [
   'fixed_open_rack',
   'fixed_roof_mount',
@@ -24,20 +23,9 @@ const SSC_KWH: Record<number, number[]> = {
 
 function annualKwh(systemKw: number, arrayType: (typeof ARRAY_TYPES)[number]): number {
   const inputs = resolvedInputs({
-    site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
-    weather: { source: 'sam_csv', text },
-    solar: {
-      capacity_mw_dc: systemKw / 1000,
-      array_type: arrayType,
-      tilt_deg: 20,
-      azimuth_deg: 180,
-      gcr: 0.4,
-      dc_ac_ratio: 1.2000000476837158,
-      losses_percent: 14.075660705566406,
-      inverter_efficiency_percent: 96,
-      module_type: 'standard',
-      degradation_percent_per_year: 0,
-    },
+    site: PHOENIX_SITE,
+    weather: { source: 'sam_csv', text: PHOENIX_TMY2 },
+    solar: { ...SSC_PVWATTS_SOLAR, model: 'pvwatts_v5', capacity_mw_dc: systemKw / 1000, array_type: arrayType },
     wind: { capacity_mw: 0 },
   });
   // The engine's hourly output before rounding: year 1's delivered MWh (nothing curtails it).

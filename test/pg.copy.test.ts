@@ -50,6 +50,29 @@ t.test('an empty result and a query error; the connection stays usable', async (
   }
 });
 
+t.test('settings hold for one COPY only: its statement timeout, read-only', async (t) => {
+  const client = await db.pool.connect();
+  try {
+    const rows: string[] = [];
+    const settings = { statementTimeoutMs: 5000, readOnly: true };
+    await copyOut(client, `SELECT current_setting('statement_timeout')`, ([v]) => rows.push(`${v}`), settings).done;
+    t.same(rows, ['5s'], 'the COPY ran under its own timeout');
+    await t.rejects(copyOut(client, 'SELECT pg_sleep(2)::text', () => {}, { statementTimeoutMs: 100 }).done, {
+      code: '57014',
+    });
+    await client.query('CREATE SEQUENCE copy_probe');
+    await t.rejects(copyOut(client, `SELECT nextval('copy_probe')::text`, () => {}, { readOnly: true }).done, {
+      code: '25006',
+    });
+    const after = await client.query<{ t: string; ro: string }>(
+      `SELECT current_setting('statement_timeout') AS t, current_setting('transaction_read_only') AS ro`,
+    );
+    t.same(after.rows[0], { t: '0', ro: 'off' }, 'the connection keeps its own settings afterwards');
+  } finally {
+    client.release();
+  }
+});
+
 t.test('pause holds the rows back until resume', async (t) => {
   const client = await db.pool.connect();
   try {

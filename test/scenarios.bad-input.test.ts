@@ -1,4 +1,5 @@
 // Bad input: every case gets its problem+json status, names what is wrong, and creates no row.
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
@@ -28,6 +29,11 @@ interface Case {
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+// SSC's Phoenix TMY2 file less its Snow column (the 14th).
+const withoutSnow = readFileSync(new URL('./fixtures/reference/phoenix_az_tmy2.csv', import.meta.url), 'utf8')
+  .split('\n')
+  .map((line, i) => (i < 2 ? line : line.split(',').toSpliced(13, 1).join(',')))
+  .join('\n');
 /** A valid body with a 50 MW / 200 MWh battery and these fields of it. */
 const withBattery = (fields: Record<string, unknown>) =>
   json({ ...valid, storage: { power_mw: 50, energy_mwh: 200, ...fields } });
@@ -114,6 +120,63 @@ const cases: Case[] = [
     body: json({ ...valid, solar: { module_type: 'magic' } }),
     status: 400,
     paths: ['/solar/module_type'],
+  },
+  // PVWatts v8's inputs.
+  {
+    name: 'model pvwatts_v7',
+    body: json({ ...valid, solar: { model: 'pvwatts_v7' } }),
+    status: 400,
+    paths: ['/solar/model'],
+  },
+  {
+    name: 'bifaciality 1.2',
+    body: json({ ...valid, solar: { bifaciality: 1.2 } }),
+    status: 400,
+    paths: ['/solar/bifaciality'],
+  },
+  {
+    name: 'bifaciality −0.1',
+    body: json({ ...valid, solar: { bifaciality: -0.1 } }),
+    status: 400,
+    paths: ['/solar/bifaciality'],
+  },
+  { name: 'albedo 0', body: json({ ...valid, solar: { albedo: 0 } }), status: 400, paths: ['/solar/albedo'] },
+  { name: 'albedo 1', body: json({ ...valid, solar: { albedo: 1 } }), status: 400, paths: ['/solar/albedo'] },
+  {
+    name: 'a monthly albedo of 11 values',
+    body: json({ ...valid, solar: { albedo: series(11, 0.2) } }),
+    status: 400,
+    paths: ['/solar/albedo'],
+  },
+  {
+    name: 'a monthly albedo with a 1.2',
+    body: json({ ...valid, solar: { albedo: [...series(11, 0.2), 1.2] } }),
+    status: 400,
+    paths: ['/solar/albedo'],
+  },
+  {
+    name: 'the weather file’s albedo on synthetic weather',
+    body: json({ ...valid, solar: { albedo: 'weather_file' } }),
+    status: 400,
+    paths: ['/solar/albedo'],
+  },
+  {
+    name: 'the snow model on synthetic weather',
+    body: json({ ...valid, solar: { snow_model: true } }),
+    status: 400,
+    paths: ['/solar/snow_model'],
+  },
+  {
+    name: 'the snow model on a weather file without snow depth',
+    body: json({ ...valid, weather: { source: 'sam_csv', text: withoutSnow }, solar: { snow_model: true } }),
+    status: 400,
+    paths: ['/solar/snow_model'],
+  },
+  {
+    name: 'bifaciality on PVWatts v5',
+    body: json({ ...valid, solar: { model: 'pvwatts_v5', bifaciality: 0.7 } }),
+    status: 400,
+    paths: ['/solar/bifaciality'],
   },
   {
     name: 'ppa_share 1.5',

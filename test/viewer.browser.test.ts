@@ -252,14 +252,21 @@ t.test(
       await page.goto(`${base}/`);
       await page.fill('#f-site-latitude', '200');
       await page.fill('#f-solar-capacity_mw_dc', '-5');
+      await page.fill('#f-solar-bifaciality', '1.5');
+      await page.fill('#f-solar-albedo', '0.2, 0.3');
       await page.click('[data-testid=scenario-form] button[type=submit]');
       await page.waitForSelector('#f-site-latitude[aria-invalid=true]');
       t.match(await page.textContent('#f-site-latitude-error'), /90/, 'latitude: its error beside it');
       t.ok(await page.textContent('#f-solar-capacity_mw_dc-error'), 'solar capacity: its error beside it');
+      t.match(await page.textContent('#f-solar-bifaciality-error'), /1/, 'bifaciality: its error beside it');
+      t.match(await page.textContent('#f-solar-albedo-error'), /12/, 'two albedo values: the error says 12');
       t.equal(new URL(page.url()).pathname, '/', 'still on the form');
+      t.equal(await page.inputValue('#f-solar-model'), 'pvwatts_v8', 'the form offers v8 first');
 
       await page.fill('#f-site-latitude', '35.2');
       await page.fill('#f-solar-capacity_mw_dc', '80');
+      await page.fill('#f-solar-bifaciality', '0.7');
+      await page.fill('#f-solar-albedo', '0.25 0.25 0.2 0.2 0.2 0.2 0.2 0.2 0.2 0.2 0.25 0.3');
       await page.fill('#f-name', 'from the form');
       await page.fill('#f-finance-tax_credits-solar-itc_percent', '30');
       await page.click('[data-testid=scenario-form] button[type=submit]');
@@ -268,12 +275,17 @@ t.test(
       const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
         name: string;
         inputs: {
-          solar: { capacity_mw_dc: number };
+          solar: { capacity_mw_dc: number; model: string; bifaciality: number; albedo: number[] };
           finance: { tax_credits: { solar: { itc_percent: number }; wind: { ptc_per_mwh: number } } };
         };
       };
       t.equal(stored.name, 'from the form');
       t.equal(stored.inputs.solar.capacity_mw_dc, 80, 'the fields became the inputs');
+      t.same(
+        [stored.inputs.solar.model, stored.inputs.solar.bifaciality, stored.inputs.solar.albedo],
+        ['pvwatts_v8', 0.7, [0.25, 0.25, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.25, 0.3]],
+        'the model, bifaciality and monthly albedo from their fields',
+      );
       t.equal(stored.inputs.finance.tax_credits.solar.itc_percent, 30, 'a tax credit from its field');
       t.equal(stored.inputs.finance.tax_credits.wind.ptc_per_mwh, 0, 'an empty field leaves the default');
       await page.waitForSelector('h1:has-text("from the form")');
@@ -288,6 +300,11 @@ t.test(
 
       // The sweep form counts its variants before posting.
       await page.goto(`${base}/`);
+      const offered = await page.$$eval('#p0-path option', (os) => os.map((o) => o.getAttribute('value') ?? ''));
+      t.ok(
+        offered.includes('/solar/model') && offered.includes('/solar/bifaciality'),
+        'a sweep may vary the solar model and bifaciality',
+      );
       await page.selectOption('#p0-path', '/solar/capacity_mw_dc');
       await page.fill('#p0-values', '10, 20, 30');
       await page.selectOption('#p1-path', '/grid/export_limit_mw');

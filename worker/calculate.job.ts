@@ -1,10 +1,9 @@
 // One calculation: load → wait for an engine thread → running → engine (with throttled progress)
 // → save result + succeeded. An engine error fails the scenario at once; anything else throws, and
 // pg-boss retries. A job still waiting for a thread when the worker stops is given back unstarted.
-import type pg from 'pg';
 import type { Job } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db, ScenarioRow } from '../shared/db.ts';
+import type { Db, DbHandle, ScenarioRow } from '../shared/db.ts';
 import { type EngineStage, isTerminal, type JobOutcome } from '../shared/lifecycle.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { findScenario } from '../shared/scenarios.repository.ts';
@@ -27,9 +26,7 @@ import {
 } from './scenarios.repository.ts';
 
 interface JobDeps {
-  db: Db;
-  /** The pool under `db`, for the named (prepared) running and progress statements. */
-  pool: pg.Pool;
+  db: DbHandle;
   engines: EnginePool;
   logger: Logger;
   /** Puts a claimed job back in the queue as if never claimed (same retry count). */
@@ -180,7 +177,7 @@ class AttemptWrites {
     const message = STAGE_MESSAGES[stage as EngineStage] ?? stage;
     // Only while this attempt is the scenario's current one: a worker that froze and lost its job
     // to a retry must not write into the new attempt's progress (or after its end).
-    this.after(() => appendProgress(this.#deps.pool, this.#id, this.#attempt, { progress, stage, message }));
+    this.after(() => appendProgress(this.#deps.db, this.#id, this.#attempt, { progress, stage, message }));
   }
 
   /** Every write so far has committed; throws the first that failed. */
@@ -238,7 +235,7 @@ async function saveSucceeded(
 async function writeRunning(deps: JobDeps, scenario: ScenarioRow, attempt: number): Promise<boolean> {
   // A calculation handed back on shutdown already wrote its queued event.
   if (!(scenario.attempt > 0 && scenario.status !== 'queued')) {
-    return (await appendRunning(deps.pool, scenario.id, attempt)) !== null;
+    return (await appendRunning(deps.db, scenario.id, attempt)) !== null;
   }
   return appendRetryRunning(deps.db, scenario.id, attempt);
 }

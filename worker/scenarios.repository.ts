@@ -2,12 +2,12 @@
 // its change to the scenario and NOTIFYs the scenario's channel (delivered at commit), and each is
 // guarded: it writes only while the scenario is unfinished (or while its attempt is the running
 // one), so a stale attempt, a duplicate job or a late dead letter writes nothing.
-import { sql, type Transaction } from 'kysely';
-import type pg from 'pg';
+import { sql, type UpdateQueryBuilder } from 'kysely';
 import { scenarioChannel } from '../shared/channels.ts';
-import type { Database, Db, ScenarioRow } from '../shared/db.ts';
+import { type Database, type Db, type DbHandle, executePrepared, precompiled, type ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '../shared/lifecycle.ts';
 import type { EventData, EventName } from '../shared/schemas/events.ts';
+import { type Tx, transaction } from '../shared/transaction.ts';
 
 type ScenarioPatch = Partial<{
   status: ScenarioRow['status'];
@@ -26,9 +26,6 @@ interface EventGuard {
   attempt?: number;
 }
 
-/** `'queued', 'running'`, for the statements' `status IN (…)`. */
-const UNFINISHED_SQL = UNFINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
-
 /**
  * Appends one event and applies its change to the scenario in the caller's transaction, only while
  * the scenario matches `expect`; the new seq, or null (and nothing written) when it does not.
@@ -36,7 +33,7 @@ const UNFINISHED_SQL = UNFINISHED_STATUSES.map((s) => `'${s}'`).join(', ');
  * are gapless.
  */
 export async function appendEventIf<N extends EventName>(
-  trx: Transaction<Database>,
+  trx: Tx,
   scenarioId: string,
   name: N,
   data: EventData[N],
@@ -67,35 +64,88 @@ export async function appendEventIf<N extends EventName>(
   return seq;
 }
 
+/** What a one-statement event write binds: the scenario, the event's data (JSON text) and the channel. */
+interface EventArgs {
+  id: string;
+  data: string;
+  channel: string;
+}
+
+const eventArgs = (scenarioId: string, data: unknown): EventArgs => ({
+  id: scenarioId,
+  data: JSON.stringify(data),
+  channel: scenarioChannel(scenarioId),
+});
+
+/**
+ * One statement that appends an event to its scenario: `update` (of that scenario, returning its
+ * new last_seq; bumping it serializes the writers of one scenario) as CTE `scenario`, and the event
+ * row at that seq as CTE `event`. The caller selects from `event`, with `notified`; nothing is
+ * written when the update matches no row.
+ */
+function withEvent(
+  db: Db,
+  name: EventName,
+  a: EventArgs,
+  update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', { last_seq: number }>,
+) {
+  return db
+    .with('scenario', () => update)
+    .with('event', (q) =>
+      q
+        .insertInto('scenario_events')
+        .columns(['scenario_id', 'seq', 'name', 'data'])
+        .expression((eb) =>
+          eb
+            .selectFrom('scenario')
+            .select([
+              sql.val(a.id).as('scenario_id'),
+              'last_seq',
+              sql.val(name).as('name'),
+              sql.val(a.data).as('data'),
+            ]),
+        )
+        .returning('seq'),
+    );
+}
+
+/** The NOTIFY of the new seq, delivered at commit. */
+const notified = (a: EventArgs) => sql<null>`pg_notify(${a.channel}, seq::text)`.as('notified');
+
+/** The `running` event: only while the scenario is unfinished; started_at is the transaction's time, as the event's created_at. */
+const appendRunningQuery = precompiled((db, a: EventArgs & { attempt: number }) =>
+  withEvent(
+    db,
+    'running',
+    a,
+    db
+      .updateTable('scenarios')
+      .set({
+        last_seq: sql`last_seq + 1`,
+        status: 'running',
+        attempt: a.attempt,
+        started_at: sql`now()`,
+        progress: 0,
+        stage: STARTING_STAGE,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', a.id)
+      .where('status', 'in', UNFINISHED_STATUSES)
+      .returning('last_seq'),
+  )
+    .selectFrom('event')
+    .select(['seq', notified(a)]),
+);
+
 /**
  * The `running` event of an attempt as one statement (one round trip, prepared once per
- * connection): only while the scenario is unfinished. $1–$4: id, attempt, event data (JSON text),
- * channel. started_at is the transaction's time, as the event's created_at.
+ * connection). The seq, or null (nothing written) when the scenario is finished.
  */
-const APPEND_RUNNING_SQL = `
-  WITH scenario AS (
-    UPDATE scenarios
-    SET last_seq = last_seq + 1, status = 'running', attempt = $2, started_at = now(), progress = 0,
-        stage = '${STARTING_STAGE}', updated_at = now()
-    WHERE id = $1 AND status IN (${UNFINISHED_SQL})
-    RETURNING last_seq
-  ),
-  event AS (
-    INSERT INTO scenario_events (scenario_id, seq, name, data)
-    SELECT $1, last_seq, 'running', $3 FROM scenario
-    RETURNING seq
-  )
-  SELECT seq, pg_notify($4, seq::text) FROM event`;
-
-/** APPEND_RUNNING_SQL as a named statement; the seq, or null (nothing written) when the scenario is finished. */
-export async function appendRunning(pool: pg.Pool, scenarioId: string, attempt: number): Promise<number | null> {
+export async function appendRunning(db: DbHandle, scenarioId: string, attempt: number): Promise<number | null> {
   const data: EventData['running'] = { attempt };
-  const { rows } = await pool.query<{ seq: number }>({
-    name: 'hg_append_running',
-    text: APPEND_RUNNING_SQL,
-    values: [scenarioId, attempt, JSON.stringify(data), scenarioChannel(scenarioId)],
-  });
-  return rows[0]?.seq ?? null;
+  const query = appendRunningQuery(db, { ...eventArgs(scenarioId, data), attempt });
+  const [row] = await executePrepared(db, query);
+  return row?.seq ?? null;
 }
 
 /**
@@ -105,7 +155,7 @@ export async function appendRunning(pool: pg.Pool, scenarioId: string, attempt: 
  */
 export async function appendRetryRunning(db: Db, scenarioId: string, attempt: number): Promise<boolean> {
   const unfinished = { status: UNFINISHED_STATUSES };
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const queued = { status: 'queued' } as const;
     const seq = await appendEventIf(trx, scenarioId, 'queued', { attempt, reason: 'retry' }, queued, unfinished);
     if (seq === null) return false;
@@ -122,43 +172,41 @@ export async function appendRetryRunning(db: Db, scenarioId: string, attempt: nu
 }
 
 /**
- * One progress report as one statement (its own transaction): the event row, the scenario's
- * progress and the NOTIFY, only while `attempt` is the scenario's running attempt. Progress is
- * replaceable, so its commit skips the WAL flush wait (synchronous_commit off for this transaction).
- * $1–$6: id, attempt, progress, stage, event data (JSON text), channel.
+ * One progress report: the event row, the scenario's progress and the NOTIFY, only while `attempt`
+ * is the scenario's running attempt. Progress is replaceable, so its commit skips the WAL flush
+ * wait (synchronous_commit off for this transaction).
  */
-const APPEND_PROGRESS_SQL = `
-  WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
-  scenario AS (
-    UPDATE scenarios
-    SET last_seq = last_seq + 1, progress = $3, stage = $4, updated_at = now()
-    WHERE id = $1 AND status = 'running' AND attempt = $2
-    RETURNING last_seq
-  ),
-  event AS (
-    INSERT INTO scenario_events (scenario_id, seq, name, data)
-    SELECT $1, last_seq, 'progress', $5 FROM scenario
-    RETURNING seq
+const appendProgressQuery = precompiled((db, a: EventArgs & { attempt: number; progress: number; stage: Stage }) =>
+  withEvent(
+    db,
+    'progress',
+    a,
+    db
+      .updateTable('scenarios')
+      .set({ last_seq: sql`last_seq + 1`, progress: a.progress, stage: a.stage, updated_at: sql`now()` })
+      .where('id', '=', a.id)
+      .where('status', '=', 'running')
+      .where('attempt', '=', a.attempt)
+      .returning('last_seq'),
   )
-  SELECT seq, pg_notify($6, seq::text) FROM event, async_commit`;
+    .selectFrom('event')
+    .select(['seq', notified(a), sql<string>`set_config('synchronous_commit', 'off', true)`.as('async_commit')]),
+);
 
 /**
- * Runs APPEND_PROGRESS_SQL as a named statement: a calculation writes ~26 of them, so each
- * connection parses and plans it once instead of every time. Returns the seq, or null when the
- * attempt is no longer the scenario's running one (nothing written).
+ * One progress report as one statement (its own transaction, prepared once per connection: a
+ * calculation writes ~26). Returns the seq, or null when the attempt is no longer the scenario's
+ * running one (nothing written).
  */
 export async function appendProgress(
-  pool: pg.Pool,
+  db: DbHandle,
   scenarioId: string,
   attempt: number,
   data: EventData['progress'],
 ): Promise<number | null> {
-  const { rows } = await pool.query<{ seq: number }>({
-    name: 'hg_append_progress',
-    text: APPEND_PROGRESS_SQL,
-    values: [scenarioId, attempt, data.progress, data.stage, JSON.stringify(data), scenarioChannel(scenarioId)],
-  });
-  return rows[0]?.seq ?? null;
+  const args = { ...eventArgs(scenarioId, data), attempt, progress: data.progress, stage: data.stage as Stage };
+  const [row] = await executePrepared(db, appendProgressQuery(db, args));
+  return row?.seq ?? null;
 }
 
 /** appendEventIf in a transaction of its own: the same arguments, a database instead of a transaction. */
@@ -166,7 +214,7 @@ async function appendEventAlone<N extends EventName>(
   db: Db,
   ...args: Parameters<typeof appendEventIf<N>> extends [unknown, ...infer Rest] ? Rest : never
 ): Promise<number | null> {
-  return db.transaction().execute((trx) => appendEventIf(trx, ...args));
+  return transaction(db, (trx) => appendEventIf(trx, ...args));
 }
 
 /** The job went back to the queue: the scenario is queued for the next attempt, if `attempt` is still its running one. */
@@ -209,26 +257,42 @@ export async function saveResultSucceeded(
   totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number },
   succeeded: EventData['succeeded'],
 ): Promise<number | null> {
-  const { rows } = await sql<{ seq: number }>`
-    WITH scenario AS (
-      UPDATE scenarios
-      SET last_seq = last_seq + 1, status = 'succeeded', progress = 1, stage = ${FINAL_STAGE.succeeded},
-          summary = ${JSON.stringify(succeeded.summary)}, totals = ${JSON.stringify(totals)},
-          finished_at = now(), updated_at = now()
-      WHERE id = ${r.scenario_id} AND status IN (${sql.raw(UNFINISHED_SQL)})
-      RETURNING last_seq
-    ),
-    result AS (
-      INSERT INTO scenario_results (scenario_id, etag, statements_gzip, statements_lite_gzip)
-      SELECT ${r.scenario_id}, ${r.etag}, ${r.statements_gzip}, ${r.statements_lite_gzip} FROM scenario
-      ON CONFLICT (scenario_id) DO NOTHING
-      RETURNING scenario_id
-    ),
-    event AS (
-      INSERT INTO scenario_events (scenario_id, seq, name, data)
-      SELECT ${r.scenario_id}, last_seq, 'succeeded', ${JSON.stringify(succeeded)} FROM scenario
-      RETURNING seq
+  const a = eventArgs(r.scenario_id, succeeded);
+  const update = db
+    .updateTable('scenarios')
+    .set({
+      last_seq: sql`last_seq + 1`,
+      status: 'succeeded',
+      progress: 1,
+      stage: FINAL_STAGE.succeeded,
+      summary: JSON.stringify(succeeded.summary),
+      totals: JSON.stringify(totals),
+      finished_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', r.scenario_id)
+    .where('status', 'in', UNFINISHED_STATUSES)
+    .returning('last_seq');
+  const row = await withEvent(db, 'succeeded', a, update)
+    .with('result', (q) =>
+      q
+        .insertInto('scenario_results')
+        .columns(['scenario_id', 'etag', 'statements_gzip', 'statements_lite_gzip'])
+        .expression((eb) =>
+          eb
+            .selectFrom('scenario')
+            .select([
+              sql.val(r.scenario_id).as('scenario_id'),
+              sql.val(r.etag).as('etag'),
+              sql.val(r.statements_gzip).as('statements_gzip'),
+              sql.val(r.statements_lite_gzip).as('statements_lite_gzip'),
+            ]),
+        )
+        .onConflict((oc) => oc.column('scenario_id').doNothing())
+        .returning('scenario_id'),
     )
-    SELECT seq, pg_notify(${scenarioChannel(r.scenario_id)}, seq::text) FROM event`.execute(db);
-  return rows[0]?.seq ?? null;
+    .selectFrom('event')
+    .select(['seq', notified(a)])
+    .executeTakeFirst();
+  return row?.seq ?? null;
 }

@@ -1,11 +1,10 @@
 // The worker process: claims calculation jobs (SKIP LOCKED, woken by NOTIFY), runs them, and
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
 // worker/main.ts runs it; a test or a bench that runs it gives its own engine (WorkerProcessOptions).
-import type pg from 'pg';
 import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import { type Config, loadConfigOrExit } from '../shared/config.ts';
-import { createDb, createPool, type Db } from '../shared/db.ts';
+import { type DbHandle, openDb } from '../shared/db.ts';
 import type { JobOutcome } from '../shared/lifecycle.ts';
 import { createLogger } from '../shared/logger.ts';
 import {
@@ -17,9 +16,11 @@ import {
   VARIANT_PRIORITY,
 } from '../shared/queue.ts';
 import { retryWithBackoff } from '../shared/startup.backoff.ts';
+import { transaction } from '../shared/transaction.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
 import { afterEvaluation } from './optimizations.step.ts';
+import { startRetention } from './retention.ts';
 
 export interface WorkerProcessOptions {
   /**
@@ -34,12 +35,13 @@ export interface WorkerProcessOptions {
 interface WorkerProcess {
   config: Readonly<Config>;
   logger: Logger;
-  pool: pg.Pool;
-  db: Db;
+  db: DbHandle;
   engines: EnginePool;
   boss: PgBoss;
   /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
   inflight: Set<Promise<unknown>>;
+  /** Stops the retention loop (RETENTION_DAYS), when it runs. */
+  stopRetention?: () => Promise<void>;
 }
 
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<void> {
@@ -50,7 +52,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
     process.exit(1);
   }
   const databaseUrl = config.databaseUrl;
-  const pool = createPool(databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
+  const db = openDb(databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
   const engines = new EnginePool({
     size: config.workerConcurrency,
     cacheMb: config.engineCacheMb,
@@ -60,8 +62,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
   const worker: WorkerProcess = {
     config,
     logger,
-    pool,
-    db: createDb(pool),
+    db,
     engines,
     boss: undefined as unknown as PgBoss,
     inflight: new Set(),
@@ -76,6 +77,15 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
   } catch (err) {
     logger.fatal({ err }, 'could not start: a configuration error');
     process.exit(1);
+  }
+  if (config.retentionDays > 0) {
+    worker.stopRetention = startRetention({
+      db: worker.db,
+      boss: worker.boss,
+      logger,
+      days: config.retentionDays,
+      intervalMs: config.retentionIntervalSeconds * 1000,
+    });
   }
 
   let stopping = false;
@@ -93,7 +103,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
  * fenced to this claim. Its next claim counts as a retry (pg-boss's retry count goes up by one).
  */
 async function requeueUnstarted(worker: WorkerProcess, job: Job<CalculateJob>): Promise<void> {
-  await worker.db.transaction().execute(async (trx) => {
+  await transaction(worker.db, async (trx) => {
     const options = { db: fromKysely(trx) };
     await worker.boss.cancel(CALCULATE_QUEUE, { id: job.id, retryCount: job.retryCount }, options);
     await worker.boss.resume(CALCULATE_QUEUE, job.id, options);
@@ -106,16 +116,14 @@ async function requeueUnstarted(worker: WorkerProcess, job: Job<CalculateJob>): 
  * between redelivers the job, and the duplicate delivery runs the step again.
  */
 async function track(worker: WorkerProcess, job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
-  const { db, pool, engines, logger, config } = worker;
+  const { db, engines, logger, config } = worker;
   const requeue = (unstarted: Job<CalculateJob>) => requeueUnstarted(worker, unstarted);
-  const run = calculateScenario({ db, pool, engines, logger, requeueUnstarted: requeue }, job, loop).then(
-    async (outcome) => {
-      if (outcome.outcome !== 'given back') {
-        await afterEvaluation({ db, boss: worker.boss, config }, job.data.scenario_id);
-      }
-      return outcome;
-    },
-  );
+  const run = calculateScenario({ db, engines, logger, requeueUnstarted: requeue }, job, loop).then(async (outcome) => {
+    if (outcome.outcome !== 'given back') {
+      await afterEvaluation({ db: db, boss: worker.boss, config }, job.data.scenario_id);
+    }
+    return outcome;
+  });
   worker.inflight.add(run);
   try {
     return await run;
@@ -197,7 +205,7 @@ async function startQueue(worker: WorkerProcess, databaseUrl: string): Promise<v
       { pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 },
       async ([job]) => {
         await failExhausted(db, job, config.jobRetryLimit);
-        await afterEvaluation({ db, boss, config }, job.data.scenario_id);
+        await afterEvaluation({ db: db, boss, config }, job.data.scenario_id);
       },
     );
     logger.info(
@@ -217,7 +225,7 @@ const connectionLost = (err: unknown) =>
     /Connection terminated/.test(err.message));
 
 async function shutdown(worker: WorkerProcess, signal: string): Promise<void> {
-  const { config, logger, engines, boss, pool } = worker;
+  const { config, logger, engines, boss, db } = worker;
   // pg-boss ends its LISTEN connection after removing that client's listeners; if Postgres stops at
   // the same moment (Ctrl-C under `npm start` signals both), the connection's FATAL arrives with no
   // listener and is thrown. While stopping, a lost connection is expected: note it and go on.
@@ -232,11 +240,12 @@ async function shutdown(worker: WorkerProcess, signal: string): Promise<void> {
   logger.info({ signal }, 'stopping: no new jobs; running calculations get the grace period');
   // Jobs claimed but not started go back to the queue now, not after the running ones.
   engines.drain();
+  await worker.stopRetention?.();
   await boss.stop({ graceful: true, close: true, timeout: config.shutdownGraceSeconds * 1000 }).catch(() => {});
   // An aborted handler is still handing its scenario back: let it (briefly) before the pool closes.
   await Promise.race([Promise.allSettled(worker.inflight), new Promise((r) => setTimeout(r, 5000).unref())]);
   await engines.close();
-  await pool.end().catch(() => {});
+  await db.close().catch(() => {});
   logger.info('stopped');
   process.exit(0);
 }

@@ -9,12 +9,14 @@ import { eventsAfter, findStreamState } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A scenario's events: its rows in scenario_events, notified on its channel. */
-function scenarioEvents(deps: RouteDeps, id: string): EventSource {
+function scenarioEvents(deps: RouteDeps, id: string, workspace: string): EventSource {
   return {
     channel: scenarioChannel(id),
     terminal: TERMINAL_EVENTS,
     async read(after) {
       const rows = await eventsAfter(deps.db, id, after);
+      // Woken with nothing new: it may have been deleted (its delete notifies the channel).
+      if (rows.length === 0 && !(await findStreamState(deps.db, id, workspace))) return { events: [], gone: true };
       return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })) };
     },
   };
@@ -33,10 +35,10 @@ const scenarioEventStream = defineRoute({
   query: ResumeQuery,
   headers: ResumeHeaders,
   responses: streamReplies('scenario'),
-  async handle({ params, query, headers, req, res }, deps) {
-    const state = await findStreamState(deps.db, params.id);
+  async handle({ params, query, headers, workspace, req, res }, deps) {
+    const state = await findStreamState(deps.db, params.id, workspace);
     if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
-    await deps.streams.serve(req, res, scenarioEvents(deps, params.id), {
+    await deps.streams.serve(req, res, scenarioEvents(deps, params.id, workspace), {
       ...resumePoint(query, headers),
       lastSeq: state.last_seq,
       finished: isTerminal(state.status),

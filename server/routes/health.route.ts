@@ -50,10 +50,11 @@ const getReady = defineRoute({
     200: { description: 'Ready.', json: Ready },
     503: { description: 'Not ready: the database does not answer, or its migrations are behind.', json: Ready },
   },
-  async handle({ res }, { pool, streams, listener }) {
+  async handle({ res }, { db, streams, listener }) {
     let current = -1;
     try {
-      const { rows } = await pool.query<{ id: number | null }>({
+      // Raw on the pool: a probe must give up within 2 s (node-pg's query_timeout), which kysely cannot set per query.
+      const { rows } = await db.pool.query<{ id: number | null }>({
         text: 'SELECT max(id) AS id FROM schema_migrations',
         query_timeout: 2000,
       } as { text: string });

@@ -7,6 +7,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { Response } from 'express';
 import { parentChannel } from '../../shared/channels.ts';
+import { deleteParent } from '../../shared/deletion.repository.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { seedFromId } from '../../shared/inputs.resolve.ts';
 import { KPI_NAMES } from '../../shared/kpis.ts';
@@ -46,9 +47,9 @@ import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A parent kind's reads (shared/parents.repository.ts). */
 interface Reads<Row> {
-  find: (db: RouteDeps['db'], id: string) => Promise<Row | undefined>;
-  findByKey: (db: RouteDeps['db'], key: string) => Promise<Row | undefined>;
-  list: (db: RouteDeps['db'], limit: number, before: string | null) => Promise<Row[]>;
+  find: (db: RouteDeps['db'], id: string, workspace: string) => Promise<Row | undefined>;
+  findByKey: (db: RouteDeps['db'], key: string, workspace: string) => Promise<Row | undefined>;
+  list: (db: RouteDeps['db'], workspace: string, limit: number, before: string | null) => Promise<Row[]>;
 }
 
 /** The variants' table of one parent: its JSON answer and its CSV columns. */
@@ -126,7 +127,8 @@ interface Context<Row extends ParentRow, Body, Plan> {
   notFound: string;
   params: ReturnType<typeof IdParams>;
   path: (id: string) => string;
-  orNotFound: (deps: RouteDeps, id: string) => Promise<Row>;
+  /** The parent in the request's workspace; another workspace's is answered as unknown. */
+  orNotFound: (deps: RouteDeps, id: string, workspace: string) => Promise<Row>;
 }
 
 /** The resource's routes, in the order they are documented. */
@@ -141,13 +143,13 @@ export function parentRoutes<Row extends ParentRow, Body, Plan>(r: ParentResourc
     notFound,
     params: IdParams(r.noun),
     path: (id) => `${base}/${id}`,
-    orNotFound: async (deps, id) => {
-      const row = await r.reads.find(deps.db, id);
+    orNotFound: async (deps, id, workspace) => {
+      const row = await r.reads.find(deps.db, id, workspace);
       if (!row) throw new HttpProblem('not_found', notFound);
       return row;
     },
   };
-  return [createRoute(c), listRoute(c), getRoute(c), eventsRoute(c), variantsRoute(c), cancelRoute(c)];
+  return [createRoute(c), listRoute(c), getRoute(c), eventsRoute(c), variantsRoute(c), cancelRoute(c), deleteRoute(c)];
 }
 
 function createRoute<Row extends ParentRow, Body, Plan>({
@@ -168,24 +170,27 @@ function createRoute<Row extends ParentRow, Body, Plan>({
     headers: IdempotencyHeaders,
     body: r.create.body,
     responses: createReplies({ description: r.create.created, json: r.schema }, r.create.invalid),
-    async handle({ headers, body, req, res }, deps) {
+    async handle({ headers, body, workspace, req, res }, deps) {
       const id = uuidv7();
       const planned = r.create.plan(body as Body, deps, seedFromId(id));
       if (!planned.ok) throw invalidRequest(r.noun, planned.errors);
       const idempotent = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-        find: (key) => r.reads.findByKey(deps.db, key),
+        find: (key) => r.reads.findByKey(deps.db, key, workspace),
         answer: (row) => ({ location: path(row.id), body: r.present(row) }),
       });
       if (await idempotent.replay()) return;
       const parent = r.create.parent(planned.plan, id, new Date());
       const created = await idempotent.insert(() =>
-        insertParent(deps.db, deps.boss, deps.config, parent, { key: idempotent.key, hash: idempotent.hash }),
+        insertParent(deps.db, deps.boss, deps.config, parent, workspace, {
+          key: idempotent.key,
+          hash: idempotent.hash,
+        }),
       );
       if (!created) return;
       res
         .status(201)
         .location(path(id))
-        .json(r.present(await orNotFound(deps, id)));
+        .json(r.present(await orNotFound(deps, id, workspace)));
     },
   });
 }
@@ -206,10 +211,10 @@ function listRoute<Row extends ParentRow, Body, Plan>({ r, base, Noun, tags }: C
       },
       400: problem('A bad query parameter.'),
     },
-    async handle({ query, res }, deps) {
+    async handle({ query, workspace, res }, deps) {
       const limit = query.limit ?? 100;
       const before = query.cursor !== undefined ? decodeCursor(query.cursor) : null;
-      const rows = await r.reads.list(deps.db, limit + 1, before);
+      const rows = await r.reads.list(deps.db, workspace, limit + 1, before);
       const { page, next } = keysetPage(res, rows, { path: base, limit });
       res.json({ items: page.map(r.present), next_cursor: next });
     },
@@ -227,8 +232,8 @@ function getRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Plan>
     params,
     notFound,
     responses: { 200: { description: `The ${r.noun}.`, json: r.schema }, 404: problem(`No such ${r.noun}.`) },
-    async handle({ params, res }, deps) {
-      const row = await orNotFound(deps, params.id);
+    async handle({ params, workspace, res }, deps) {
+      const row = await orNotFound(deps, params.id, workspace);
       res.setHeader('Cache-Control', 'private, no-cache');
       res.json(r.present(row));
     },
@@ -240,6 +245,7 @@ function eventSource<Row extends ParentRow, Body, Plan>(
   c: Context<Row, Body, Plan>,
   deps: RouteDeps,
   id: string,
+  workspace: string,
 ): EventSource {
   const { r } = c;
   let progressAt = 0;
@@ -249,11 +255,13 @@ function eventSource<Row extends ParentRow, Body, Plan>(
     async read(after, more) {
       const rows = await parentEventsAfter(deps.db, r.noun, id, after);
       more.full = rows.length === PARENT_EVENTS_PAGE;
+      // Woken with nothing new: it may have been deleted (its delete notifies the channel).
+      if (rows.length === 0 && !(await r.reads.find(deps.db, id, workspace))) return { events: [], gone: true };
       let extra: Buffer | null = null;
       const finished = rows.some((e) => FINISHED.has(e.name));
       if (r.progress && (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS)) {
         progressAt = Date.now();
-        extra = sseBlock(null, 'progress', r.progress(await c.orNotFound(deps, id)));
+        extra = sseBlock(null, 'progress', r.progress(await c.orNotFound(deps, id, workspace)));
       }
       return { events: rows.map((e) => ({ seq: e.seq, name: e.name, bytes: sseBlock(e.seq, e.name, e.data) })), extra };
     },
@@ -274,9 +282,9 @@ function eventsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
     query: ResumeQuery,
     headers: ResumeHeaders,
     responses: streamReplies(r.noun),
-    async handle({ params, query, headers, req, res }, deps) {
-      const row = await orNotFound(deps, params.id);
-      await deps.streams.serve(req, res, eventSource(c, deps, params.id), {
+    async handle({ params, query, headers, workspace, req, res }, deps) {
+      const row = await orNotFound(deps, params.id, workspace);
+      await deps.streams.serve(req, res, eventSource(c, deps, params.id, workspace), {
         ...resumePoint(query, headers),
         lastSeq: row.last_seq,
         finished: row.finished_at !== null,
@@ -313,8 +321,8 @@ function variantsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, 
       400: problem('A bad query parameter.'),
       404: problem(`No such ${r.noun}.`),
     },
-    async handle({ params, query, req, res }, deps) {
-      const row = await orNotFound(deps, params.id);
+    async handle({ params, query, workspace, req, res }, deps) {
+      const row = await orNotFound(deps, params.id, workspace);
       let rows = await variantRows(deps.db, r.noun, params.id);
       if (query.sort !== undefined) rows = sortVariants(rows, query.sort);
       const table = r.variants.table(row, rows);
@@ -340,17 +348,39 @@ function cancelRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
       404: problem(`No such ${r.noun}.`),
       409: problem(`The ${r.noun} has finished: nothing to cancel.`),
     },
-    async handle({ params, res }, deps) {
-      await orNotFound(deps, params.id);
+    async handle({ params, workspace, res }, deps) {
+      await orNotFound(deps, params.id, workspace);
       if (!(await markCancelling(deps.db, r.noun, params.id))) {
         throw new HttpProblem('conflict', `the ${r.noun} has finished: nothing to cancel`);
       }
       await cancelQueued(
-        deps.pool,
+        deps.db,
         deps.boss,
         r.noun === 'sweep' ? { sweepId: params.id } : { optimizationId: params.id },
       );
-      res.json(r.present(await orNotFound(deps, params.id)));
+      res.json(r.present(await orNotFound(deps, params.id, workspace)));
+    },
+  });
+}
+
+function deleteRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Plan>) {
+  const { r, base, Noun, tags, params, notFound } = c;
+  const variants = r.noun === 'sweep' ? 'variants' : 'evaluations';
+  return defineRoute({
+    method: 'delete',
+    path: `${base}/{id}`,
+    operationId: `delete${Noun}`,
+    summary: `Delete a ${r.noun} with its ${variants}, their events, results and jobs`,
+    description: `Cancels what is queued or running, then removes the ${r.noun}, its ${variants} (each an ordinary scenario) with their events and results, its own events and every job, in one transaction. A worker calculating one of them writes nothing. Open event streams end with a \`deleted\` event. Then the ${r.noun} is answered 404.`,
+    tags,
+    params,
+    notFound,
+    responses: { 204: { description: 'Deleted.' }, 404: problem(`No such ${r.noun}.`) },
+    async handle({ params, workspace, res }, deps) {
+      if (!(await deleteParent(deps.db, deps.boss, r.noun, params.id, workspace))) {
+        throw new HttpProblem('not_found', notFound);
+      }
+      res.status(204).end();
     },
   });
 }

@@ -2,6 +2,7 @@
 // POST /api/scenarios/{id}/cancel.
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { deleteScenario } from '../../shared/deletion.repository.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
@@ -39,21 +40,22 @@ const createScenario = defineRoute({
     { description: 'Created and queued. `Location` names the scenario.', json: Scenario },
     'Malformed JSON, or the body does not match the schema (every failing field is listed).',
   ),
-  async handle({ headers, body, req, res }, deps) {
+  async handle({ headers, body, workspace, req, res }, deps) {
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-      find: (key) => findByIdempotencyKey(deps.db, key),
+      find: (key) => findByIdempotencyKey(deps.db, key, workspace),
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     const created = await create.insert(() =>
-      createQueuedScenario(deps.createsPool, deps.boss, deps.config, {
+      createQueuedScenario(deps.db, deps.boss, deps.config, {
         id,
         name: inputs.name,
         inputs,
         idempotencyKey: create.key,
         requestHash: create.hash,
+        workspace,
       }),
     );
     if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
@@ -104,7 +106,7 @@ const listScenarios = defineRoute({
     },
     400: problem('A bad or unknown query parameter (named in errors).'),
   },
-  async handle({ query, res }, deps) {
+  async handle({ query, workspace, res }, deps) {
     if (query.cursor !== undefined && query.limit === undefined) {
       throw new HttpProblem('bad_request', '?cursor needs ?limit', {
         errors: [{ path: '?cursor', message: 'needs ?limit (a cursor names a page)' }],
@@ -116,9 +118,10 @@ const listScenarios = defineRoute({
       statuses: query.status?.split(',') ?? null,
       sweepId: query.sweep_id?.toLowerCase() ?? null,
       q: query.q ?? null,
+      workspace,
     };
-    if (list.limit === null) await streamAll(deps.pool, res, list);
-    else await sendPage(deps.pool, res, { ...list, limit: list.limit }, query);
+    if (list.limit === null) await streamAll(deps.db.pool, res, list);
+    else await sendPage(deps.db, res, { ...list, limit: list.limit }, query);
   },
 });
 
@@ -138,8 +141,8 @@ const getScenario = defineRoute({
     304: { description: 'Not modified.' },
     404: problem('No such scenario.'),
   },
-  async handle({ params, headers, res }, deps) {
-    const row = await findScenario(deps.db, params.id);
+  async handle({ params, headers, workspace, res }, deps) {
+    const row = await findScenario(deps.db, params.id, workspace);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
     const body = JSON.stringify(toScenario(row));
@@ -167,9 +170,11 @@ const cancelScenario = defineRoute({
     404: problem('No such scenario.'),
     409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
   },
-  async handle({ params, res }, deps: RouteDeps) {
-    const cancelled = await cancelQueued(deps.pool, deps.boss, { scenarioId: params.id });
-    const row = await findScenario(deps.db, params.id);
+  async handle({ params, workspace, res }, deps: RouteDeps) {
+    // Another workspace's scenario is not found, and not cancelled.
+    if (!(await findScenario(deps.db, params.id, workspace))) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
+    const cancelled = await cancelQueued(deps.db, deps.boss, { scenarioId: params.id });
+    const row = await findScenario(deps.db, params.id, workspace);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     if (cancelled.length === 0) {
       throw new HttpProblem(
@@ -184,4 +189,40 @@ const cancelScenario = defineRoute({
   },
 });
 
-export const scenarioRoutes: readonly AnyRoute[] = [createScenario, listScenarios, getScenario, cancelScenario];
+const deleteScenarioRoute = defineRoute({
+  method: 'delete',
+  path: '/api/scenarios/{id}',
+  operationId: 'deleteScenario',
+  summary: 'Delete a scenario with its events, result and job',
+  description:
+    "Cancels it if queued; a worker calculating it writes nothing. In one transaction the scenario, its events, its result and its job are removed; open event streams end with a `deleted` event. Then the scenario is answered 404. A sweep's variant or an optimization's evaluation is deleted with its parent: 409 naming it.",
+  tags: ['scenarios'],
+  params: IdParams('scenario'),
+  notFound: NO_SUCH_SCENARIO,
+  responses: {
+    204: { description: 'Deleted.' },
+    404: problem('No such scenario.'),
+    409: problem("A sweep's variant or an optimization's evaluation: delete its parent."),
+  },
+  async handle({ params, workspace, res }, deps) {
+    const outcome = await deleteScenario(deps.db, deps.boss, params.id, workspace);
+    if (outcome.deleted) {
+      res.status(204).end();
+      return;
+    }
+    if (!outcome.variantOf) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
+    const { kind, id } = outcome.variantOf;
+    const noun = kind === 'sweep' ? 'a variant of sweep' : 'an evaluation of optimization';
+    throw new HttpProblem('conflict', `this scenario is ${noun} ${id}: delete /api/${kind}s/${id} instead`, {
+      extra: { [`${kind}_id`]: id },
+    });
+  },
+});
+
+export const scenarioRoutes: readonly AnyRoute[] = [
+  createScenario,
+  listScenarios,
+  getScenario,
+  cancelScenario,
+  deleteScenarioRoute,
+];

@@ -61,8 +61,8 @@ function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Var
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** The stored result of a finished scenario, or the problem that says why there is none to send. */
-async function storedStatements(deps: RouteDeps, id: string, variant: Variant) {
-  const state = await findStatements(deps.pool, id, variant.part);
+async function storedStatements(deps: RouteDeps, id: string, workspace: string, variant: Variant) {
+  const state = await findStatements(deps.db.pool, id, workspace, variant.part);
   if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
   if (state.status === 'failed') {
     throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
@@ -120,7 +120,7 @@ const getStatements = defineRoute({
       'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
     ),
   },
-  async handle({ params, query, headers, req, res }, deps) {
+  async handle({ params, query, headers, workspace, req, res }, deps) {
     const id = params.id;
     const variant = chooseVariant(req, query);
     const gzip = acceptsGzip(req.get('Accept-Encoding'));
@@ -129,7 +129,7 @@ const getStatements = defineRoute({
     res.setHeader('Vary', 'Accept, Accept-Encoding');
     const ifNoneMatch = headers['If-None-Match'];
     if (ifNoneMatch) {
-      const etag = await findResultEtag(deps.db, id);
+      const etag = await findResultEtag(deps.db, id, workspace);
       if (etag && etagMatches(ifNoneMatch, tag(etag))) {
         res.setHeader('ETag', tag(etag));
         res.setHeader('Cache-Control', IMMUTABLE);
@@ -137,7 +137,7 @@ const getStatements = defineRoute({
         return;
       }
     }
-    const stored = await storedStatements(deps, id, variant);
+    const stored = await storedStatements(deps, id, workspace, variant);
     res.status(200);
     res.setHeader('ETag', tag(stored.etag));
     res.setHeader('Cache-Control', IMMUTABLE);

@@ -29,6 +29,8 @@ interface EventRead {
   events: SseEvent[];
   /** Sent after the new rows, or just before a terminal one (e.g. a sweep's `progress`). */
   extra?: Buffer | null;
+  /** The resource was deleted: the stream sends `deleted` and ends. */
+  gone?: boolean;
 }
 
 /** How a kind of resource's events are read and when its stream ends. */
@@ -42,6 +44,9 @@ export interface EventSource {
 
 export const sseBlock = (seq: number | null, name: string, data: unknown): Buffer =>
   Buffer.from(`${seq === null ? '' : `id: ${seq}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/** The last event of a stream whose resource was deleted (no id: there is nothing to resume). */
+const DELETED_EVENT = sseBlock(null, 'deleted', {});
 
 interface Member {
   readonly last: number;
@@ -215,6 +220,10 @@ export class EventStreams {
           out.push(row.bytes);
         }
         if (!terminal && read.extra) out.push(read.extra);
+        if (!terminal && read.gone) {
+          out.push(DELETED_EVENT);
+          terminal = true;
+        }
         // One new event (the common case) is written as it is: no copy, no allocation per stream.
         if (out.length === 1) res.write(out[0]);
         else if (out.length > 1) res.write(Buffer.concat(out));

@@ -219,8 +219,21 @@ export const PvLossBreakdown = LossPercentages(
   'PVWatts loss categories; the total is 1 − Π(1 − loss).',
 );
 
+/** A ground albedo strictly between 0 and 1, as PVWatts v8 accepts one. */
+const AlbedoValue = Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 });
+
+export const SOLAR_MODELS = ['pvwatts_v8', 'pvwatts_v5'] as const;
+
 export const Solar = Obj(
   {
+    model: Type.Union(
+      SOLAR_MODELS.map((m) => Type.Literal(m)),
+      {
+        default: 'pvwatts_v8',
+        description:
+          "The solar model: pvwatts_v8 (SAM's and NREL's PVWatts calculator's since 2022: single-diode module, cover and spectral losses, NOCT cell temperature, rows' self-shading, bifacial modules, snow) or pvwatts_v5. Scenarios stored before v8 existed say pvwatts_v5.",
+      },
+    ),
     capacity_mw_dc: Num(0, 100_000, 100, 'DC nameplate, MW. 0 = no solar.'),
     dc_ac_ratio: Type.Number({
       exclusiveMinimum: 0,
@@ -258,9 +271,32 @@ export const Solar = Obj(
     losses_breakdown: Type.Optional(PvLossBreakdown),
     inverter_efficiency_percent: Num(90, 99.5, 96, 'Nominal inverter efficiency, %.'),
     degradation_percent_per_year: Num(0, 10, 0.5, 'Yearly output decline, compounded, %.'),
+    bifaciality: Num(
+      0,
+      1,
+      0,
+      'pvwatts_v8: rear-side efficiency relative to the front (0 = monofacial; bifacial modules ~0.65–0.7).',
+    ),
+    albedo: Type.Optional(
+      Type.Union([AlbedoValue, Type.Array(AlbedoValue, { minItems: 12, maxItems: 12 }), Type.Literal('weather_file')], {
+        description:
+          "pvwatts_v8: the ground's albedo, strictly between 0 and 1: one value, 12 monthly values (January first), or \"weather_file\" for the weather file's albedo column where it is valid (else 0.2, or 0.6 on snow with snow_model; EPW files' albedo is not read, as in SSC). Default: site.albedo.",
+      }),
+    ),
+    ground_clearance_m: Num(
+      0,
+      20,
+      1,
+      "pvwatts_v8, bifacial: height of the modules' lower edge (trackers: of the axis) above the ground, m.",
+    ),
+    snow_model: Type.Boolean({
+      default: false,
+      description:
+        "pvwatts_v8: snow cover losses from the weather file's snow depth (Marion et al. 2013); needs a file with a snow depth column.",
+    }),
     profile: Type.Optional(SolarProfile),
   },
-  'The solar plant (PVWatts v5).',
+  'The solar plant (PVWatts v8 or v5).',
 );
 
 export const WindLossBreakdown = LossPercentages(

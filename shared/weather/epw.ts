@@ -26,6 +26,8 @@ const FIELDS = {
   dhi: { index: 15, missing: 9999 },
   windMs: { index: 21, missing: 999 },
 } as const;
+/** Snow depth, cm, read as given (999 = missing) for PVWatts v8 to judge each value; its albedo field is not read, as SSC does not. */
+const SNOW_DEPTH_INDEX = 30;
 
 const NAMES: Record<keyof typeof FIELDS, string> = {
   month: 'Month',
@@ -86,7 +88,10 @@ export function parseEpw(text: string): SamCsvData {
     tempC: new Float64Array(HOURS),
     windMs: new Float64Array(HOURS),
     pressureMbar: new Float64Array(HOURS),
+    snowDepthCm: new Float64Array(HOURS),
   };
+  const lenient = (raw: string | undefined): number =>
+    (raw ?? '').trim() === '' ? Number.NaN : Number((raw ?? '').trim());
   let h = 0;
   for (let r = 0; r < rows; r++) {
     const line = HEADER_LINES + r + 1;
@@ -127,11 +132,12 @@ export function parseEpw(text: string): SamCsvData {
     out.tempC[h] = value('tempC', -90, 70);
     out.pressureMbar[h] = value('pressurePa', 30_000, 110_000) / 100;
     out.windMs[h] = value('windMs', 0, 100);
+    out.snowDepthCm[h] = lenient(cells[SNOW_DEPTH_INDEX]);
     h++;
   }
   if (h !== HOURS)
     throw new WeatherFileError(last, `${LEAP_HOURS} rows but Feb 29 has ${LEAP_HOURS - h} hours, not 24`);
-  return { ...location, windHeightM: EPW_WIND_HEIGHT_M, ...out };
+  return { ...location, windHeightM: EPW_WIND_HEIGHT_M, albedo: null, ...out };
 }
 
 export function weatherYearFromEpw(data: SamCsvData): WeatherYear {

@@ -36,6 +36,9 @@ export interface SamCsvData {
   windMs: Float64Array;
   /** mbar, converted from Pa or kPa when the column is plainly in those units. */
   pressureMbar: Float64Array | null;
+  /** Snow depth, cm, and the ground's albedo, when the file has them (unreadable values are NaN). */
+  snowDepthCm: Float64Array | null;
+  albedo: Float64Array | null;
 }
 
 /** The mean of each hour's steps: sub-hourly (e.g. NSRDB PSM3 30-minute) data to hours. */
@@ -91,6 +94,8 @@ const COLUMNS: Record<string, readonly string[]> = {
   ],
   'wind speed': ['wspd', 'wind speed', 'windspeed'],
   pressure: ['pres', 'pressure', 'air pressure'],
+  snow: ['snow', 'snow depth', 'snowdepth'],
+  albedo: ['albedo', 'alb', 'surface albedo'],
   month: ['month', 'mo'],
   day: ['day'],
 };
@@ -195,6 +200,13 @@ function readRows(lines: string[], first: number, rows: number, { col, width }: 
   const tempC = new Float64Array(rows);
   const windMs = new Float64Array(rows);
   const pres = col.pressure >= 0 ? new Float64Array(rows) : null;
+  const snow = col.snow >= 0 ? new Float64Array(rows) : null;
+  const albedo = col.albedo >= 0 ? new Float64Array(rows) : null;
+  // SSC reads these leniently (the models check each value), and so do we.
+  const lenient = (raw: string | undefined): number => {
+    const v = Number((raw ?? '').trim());
+    return (raw ?? '').trim() === '' ? Number.NaN : v;
+  };
   const months = new Uint8Array(rows);
   const days = new Uint8Array(rows);
   const irradiance = (raw: string, line: number, what: string, max: number): number => {
@@ -217,12 +229,14 @@ function readRows(lines: string[], first: number, rows: number, { col, width }: 
     windMs[r] = parseNumber(cells[col['wind speed']], line, 'wind speed');
     checkRange(windMs[r], 0, 100, line, 'wind speed');
     if (pres) pres[r] = parseNumber(cells[col.pressure], line, 'pressure');
+    if (snow) snow[r] = lenient(cells[col.snow]);
+    if (albedo) albedo[r] = lenient(cells[col.albedo]);
     if (col.month >= 0 && col.day >= 0) {
       months[r] = parseNumber(cells[col.month], line, 'Month');
       days[r] = parseNumber(cells[col.day], line, 'Day');
     }
   }
-  return { ghi, dni, dhi, tempC, windMs, pres, months, days };
+  return { ghi, dni, dhi, tempC, windMs, pres, snow, albedo, months, days };
 }
 
 /** A pressure column in mbar, converted from Pa or kPa when it is plainly in those units. */
@@ -292,7 +306,33 @@ export function parseSamCsv(text: string): SamCsvData {
     tempC: keep(values.tempC),
     windMs: keep(values.windMs),
     pressureMbar: pressureMbar ? keep(pressureMbar) : null,
+    snowDepthCm: values.snow ? keep(values.snow) : null,
+    albedo: values.albedo ? keep(values.albedo) : null,
   };
+}
+
+/**
+ * The minute of an hourly SAM CSV file's time stamps when it has a Minute column (NSRDB PSM3: 30),
+ * else null. SSC reads such a file as instantaneous values at those minutes, where a file without
+ * the column is hour means (PVWatts v8 follows it: worker/engine/solar.v8.ts). A file that cannot be
+ * read, or is not hourly, is null: its errors are the parser's to report.
+ */
+export function hourlyFileMinute(text: string): number | null {
+  try {
+    const body = text.replace(/^\uFEFF/, '');
+    const head = body.slice(0, 4096).split(/\r?\n/);
+    const header = readHeader(head);
+    const names = head[2].split(',').map(normName);
+    const minute = findIndex(names, ['minute', 'min']);
+    if (minute < 0) return null;
+    const first = 3 + (header.hasUnits ? 1 : 0);
+    const lines = body.split('\n').length;
+    const rows = [HOURS, LEAP_HOURS].some((n) => Math.abs(lines - first - n) <= 2);
+    const value = Number(head[first]?.split(',')[minute]);
+    return rows && Number.isFinite(value) && value >= 0 && value < 60 ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 interface FromSamCsvOptions {
@@ -314,6 +354,8 @@ export function weatherYearFromSamCsv(data: SamCsvData, opts: FromSamCsvOptions 
     windMs: data.windMs,
     pressureMbar: pressure,
     windHeightM: opts.windHeightM ?? data.windHeightM ?? 10,
+    ...(data.snowDepthCm ? { snowDepthCm: data.snowDepthCm } : {}),
+    ...(data.albedo ? { albedo: data.albedo } : {}),
   };
 }
 

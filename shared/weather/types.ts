@@ -17,6 +17,10 @@ export interface WeatherYear {
   pressureMbar: Float64Array;
   /** Height of windMs above ground, m. */
   windHeightM: number;
+  /** Snow depth, cm, when the file has it (values as the file gives them: invalid ones included). */
+  snowDepthCm?: Float64Array;
+  /** The ground's albedo, when the file has it (invalid values included; NaN where unreadable). */
+  albedo?: Float64Array;
 }
 
 /**

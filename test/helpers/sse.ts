@@ -14,7 +14,7 @@ export interface ReceivedEvent {
 }
 
 /** A scenario's events, a sweep's and an optimization's stored ones and the `progress` their streams add. */
-const NAMES = [...new Set([...SCENARIO_EVENTS, ...SWEEP_EVENTS, ...OPTIMIZATION_EVENTS])];
+const NAMES = [...new Set([...SCENARIO_EVENTS, ...SWEEP_EVENTS, ...OPTIMIZATION_EVENTS, 'deleted'])];
 
 export interface Follower {
   events: ReceivedEvent[];
@@ -42,8 +42,9 @@ export function follow(url: string, opts: { lastEventId?: number; headers?: Reco
   for (const name of NAMES) {
     source.addEventListener(name, (ev: MessageEvent) => {
       received.push({ id: Number(ev.lastEventId), event: name, data: JSON.parse(ev.data as string) });
-      // A scenario stream ends with its terminal status; a sweep's and an optimization's with `finished`.
-      if (isTerminal(name) || name === 'finished') source.close();
+      // A scenario stream ends with its terminal status; a sweep's and an optimization's with
+      // `finished`; any stream with `deleted` when its resource is deleted.
+      if (isTerminal(name) || name === 'finished' || name === 'deleted') source.close();
     });
   }
   const events = received.items;

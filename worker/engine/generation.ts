@@ -5,7 +5,8 @@ import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { type GenerationProfile, type ProfileCache, profileKeys } from './profiles.ts';
-import { prepareSolar, solarYear } from './solar.ts';
+import { prepareSolar, type SolarModel, solarYear } from './solar.ts';
+import { prepareSolarV8, type SolarV8Model, solarV8Year } from './solar.v8.ts';
 import { loadWeather, loadWindSteps, measuredYears, windResourceYears } from './weather.load.ts';
 import { syntheticYear } from './weather.synthetic.ts';
 import { prepareWind, windStepsYear, windYear } from './wind.ts';
@@ -47,7 +48,7 @@ export function generationProfiles(
   const solarSupplied = inputs.solar.profile;
   const windSupplied = inputs.wind.profile;
   const solarModel =
-    inputs.solar.capacity_mw_dc > 0 && !cachedSolar && !solarSupplied ? prepareSolar(perUnit(inputs, 'solar')) : null;
+    inputs.solar.capacity_mw_dc > 0 && !cachedSolar && !solarSupplied ? prepareSolarModel(inputs) : null;
   const windModel =
     inputs.wind.capacity_mw > 0 && !cachedWind && !windSupplied ? prepareWind(perUnit(inputs, 'wind')) : null;
   const synthetic = inputs.weather.source === 'synthetic';
@@ -77,7 +78,7 @@ export function generationProfiles(
     let weather: WeatherYear | undefined;
     for (let i = 0; i < weatherYears; i++) {
       weather = synthetic ? syntheticYear(inputs, i, weather) : loadWeather(inputs, i);
-      if (solarModel) solarYear(solarModel, weather, profileYear(generation.solar, i));
+      if (solarModel) solarModelYear(solarModel, weather, profileYear(generation.solar, i));
       if (windFromWeather) windYear(windFromWeather, weather, profileYear(generation.wind, i));
       step();
     }
@@ -104,6 +105,23 @@ function suppliedProfile(hourlyMw: readonly number[], forCapacityMw: number): Ge
   const perMw = new Float64Array(hourlyMw.length);
   for (let i = 0; i < perMw.length; i++) perMw[i] = hourlyMw[i] / forCapacityMw;
   return { years: perMw.length / HOURS_PER_YEAR, perMw };
+}
+
+/**
+ * The solar model the inputs choose, for one MW DC. PVWatts v8's layout (its rows, their length)
+ * is estimated from the plant's real size, so its profile depends on that size (profiles.ts).
+ */
+function prepareSolarModel(inputs: ResolvedInputs): SolarModel | SolarV8Model | null {
+  const unit = perUnit(inputs, 'solar');
+  // Stored inputs without a model were written before v8 existed (sql/0009_solar_model.sql marks
+  // them; an old web process during a rolling deploy could still write one): they are v5.
+  if (inputs.solar.model !== 'pvwatts_v8') return prepareSolar(unit);
+  return prepareSolarV8(unit, inputs.solar.capacity_mw_dc * 1000);
+}
+
+function solarModelYear(model: SolarModel | SolarV8Model, weather: WeatherYear, out: Float64Array): void {
+  if ('kind' in model) solarV8Year(model, weather, out);
+  else solarYear(model, weather, out);
 }
 
 /** The inputs of one MW of a technology: its profile is the per-unit output. */

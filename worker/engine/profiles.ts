@@ -10,6 +10,8 @@
 // through the profile: output = profile × (capacity × degradation), whether or not it was cached.
 import { createHash } from 'node:crypto';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { v8Layout } from './solar.v8.layout.ts';
+import { inverterSelfConsumptionShare, V8_MODULES } from './solar.v8.module.ts';
 
 /** Undegraded MWh in each hour per MW of capacity (solar: per MW DC), year-major. */
 export interface GenerationProfile {
@@ -52,6 +54,9 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
     name?: string;
   };
   const { capacity_mw_dc, degradation_percent_per_year: _sd, ...solarDesign } = solar;
+  // PVWatts v8 lays out rows from the plant's size: the layout joins its key instead of the size.
+  const v8 = solar.model === 'pvwatts_v8';
+  const layout = v8 ? v8LayoutKey(solar) : undefined;
   const { capacity_mw, degradation_percent_per_year: _wd, ...windDesign } = wind;
   // A profile from another tool replaces the model: its hours and capacity alone make the profile
   // (hashed: a key of 8,760 × n numbers would cost more to compare than the hash to make).
@@ -60,13 +65,20 @@ export function profileKeys(inputs: ResolvedInputs): ProfileKeys {
   const solarKey = () =>
     solar.profile
       ? supplied('solar', solar.profile)
-      : canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign });
+      : canonicalJson({ v: 1, tech: 'solar', common, design: solarDesign, layout });
   // The wind resource file moves wind only.
   const windKey = () =>
     wind.profile
       ? supplied('wind', wind.profile)
       : canonicalJson({ v: 1, tech: 'wind', common, wind_resource, design: windDesign });
   return { solar: capacity_mw_dc > 0 ? solarKey() : null, wind: capacity_mw > 0 ? windKey() : null };
+}
+
+/** What PVWatts v8 takes from the plant's size: its rows and modules along a row, and the inverter's size class. */
+function v8LayoutKey(solar: ResolvedInputs['solar']): string {
+  const w = solar.capacity_mw_dc * 1e6;
+  const l = v8Layout(w, V8_MODULES[solar.module_type].efficiency, solar.array_type, solar.gcr);
+  return `${l.rows}x${l.modulesAlong}:${inverterSelfConsumptionShare(w)}`;
 }
 
 /** JSON text with every object's keys in sorted order. */

@@ -37,6 +37,18 @@ export interface HourlyGeometryOptions {
   temperatureC?: number;
   /** Default: estimateDeltaT(year). */
   deltaT?: number;
+  /**
+   * The true (unrefracted) elevation at which the sun counts as up, degrees. Default 0, the sun's
+   * centre, as PVWatts v5 is validated; SSC's irradiance processor for PVWatts v8 takes SPA's
+   * sunrise and sunset, the upper limb with standard refraction: −0.8333°.
+   */
+  horizonDeg?: number;
+  /**
+   * Instantaneous values: each hour's sun at this minute past the hour, up when it is above the
+   * horizon then, with no sunrise or sunset hour of its own (SSC's reading of a weather file with a
+   * Minute column). Default: hour means, as above.
+   */
+  instantMinute?: number;
 }
 
 /** The sun in each hour of a 365-day year, hour-beginning local standard time. */
@@ -177,8 +189,12 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
   });
   const jd0 = julianDay({ year: opts.year, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: 0 });
   const { at, geo, pos } = sunTrack(jd0, deltaT, obs);
-  // Same sign and same zero as the true elevation, without the arcsine.
-  const height = (jd: number): number => at(jd).sinElevationTrue;
+  // Same sign and same zero as the true elevation (less the horizon's), without the arcsine.
+  const sinHorizon = Math.sin((opts.horizonDeg ?? 0) * DEG);
+  const height =
+    sinHorizon === 0
+      ? (jd: number): number => at(jd).sinElevationTrue
+      : (jd: number): number => at(jd).sinElevationTrue - sinHorizon;
 
   const out: HourlySunGeometry = {
     up: new Uint8Array(HOURS_PER_YEAR),
@@ -196,6 +212,17 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
   for (let h = 0; h < HOURS_PER_YEAR; h++) {
     const day = Math.floor(h / 24);
     const start = jd0 + day + (leap && day >= 59 ? 1 : 0) + (h - day * 24 - opts.timezoneHours) * HOUR_DAYS;
+    if (opts.instantMinute !== undefined) {
+      if (height(start + (opts.instantMinute / 60) * HOUR_DAYS) <= 0) continue;
+      completeTopocentric(obs, pos);
+      out.up[h] = 1;
+      out.upFraction[h] = 1;
+      out.zenith[h] = pos.zenith;
+      out.azimuth[h] = pos.azimuth;
+      out.cosZenith[h] = Math.cos(pos.zenith * DEG);
+      out.radiusAu[h] = geo.radiusAu;
+      continue;
+    }
     const hour = { start, mid: start + HOUR_DAYS / 2, end: start + HOUR_DAYS };
     const fMid = height(hour.mid);
     let part = { from: start, to: hour.end };

@@ -70,7 +70,10 @@ export class SkyDerates {
   }
 }
 
-/** The factor on ground-reflected irradiance between rows (SSC's Fgnddiff); 1 when nothing is reflected. */
+/**
+ * The factor on ground-reflected irradiance between rows (SSC's Fgnddiff); 1 when nothing is
+ * reflected. `rows`: PVWatts v5 assumes 1,000; v8 estimates them from the system's size.
+ */
 export function groundDerate(
   tiltDeg: number,
   zenithDeg: number,
@@ -78,6 +81,7 @@ export function groundDerate(
   diffuseHorizontal: number,
   gcr: number,
   albedo: number,
+  rows = ROWS,
 ): number {
   const beamHorizontal = beamNormal * cosd(zenithDeg);
   const rowPitch = 1 / gcr;
@@ -91,6 +95,6 @@ export function groundDerate(
   const unshaded = open * (beamHorizontal + diffuseHorizontal);
   if (!(unshaded > 0)) return 1;
   const reduced =
-    ((open + (ROWS - 1) * sunlit) / ROWS) * beamHorizontal + ((open + (ROWS - 1) * all) / ROWS) * diffuseHorizontal;
+    ((open + (rows - 1) * sunlit) / rows) * beamHorizontal + ((open + (rows - 1) * all) / rows) * diffuseHorizontal;
   return reduced / unshaded;
 }

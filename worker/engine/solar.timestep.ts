@@ -62,8 +62,11 @@ export interface SolarTimestepResult {
   ac: number;
 }
 
-/** The sun at one instant, as the one-entry geometry that prepareSolarSystem takes. */
-function instantSun(system: Omit<SolarSystem, 'year'>, w: SolarInstant): HourlySunGeometry {
+/** The sun at one instant, as the one-entry geometry that prepareSolarSystem (and PVWatts v8's model) takes. */
+export function instantSun(
+  system: Pick<SolarSystem, 'latitude' | 'longitude' | 'elevationM' | 'timezoneHours'>,
+  w: SolarInstant,
+): HourlySunGeometry {
   const position = sunPosition(
     {
       year: w.year,

@@ -35,6 +35,8 @@ export interface SurfaceGeometry {
   trueTrackingDeg: Float64Array;
   /** The modules' tilt from horizontal, degrees. */
   tiltDeg: Float64Array;
+  /** The azimuth the modules face, degrees clockwise from north (the array's when they lie flat). */
+  azimuthDeg: Float64Array;
 }
 
 export const PVWATTS_ROTATION_LIMIT_DEG = 45;
@@ -66,6 +68,7 @@ export function surfaceGeometry(sun: HourlySunGeometry, array: ArrayOrientation)
     rotationDeg: new Float64Array(n),
     trueTrackingDeg: new Float64Array(n),
     tiltDeg: new Float64Array(n),
+    azimuthDeg: new Float64Array(n),
   };
   const beta = array.tiltDeg * DEG;
   const gamma = array.azimuthDeg * DEG;
@@ -114,6 +117,8 @@ export function surfaceGeometry(sun: HourlySunGeometry, array: ArrayOrientation)
     out.groundView[h] = (1 - nz) / 2;
     out.sinTilt[h] = Math.sqrt(Math.max(0, 1 - nz * nz));
     out.tiltDeg[h] = Math.acos(Math.max(-1, Math.min(1, nz))) / DEG;
+    const az = nx * nx + ny * ny > 1e-18 ? Math.atan2(nx, ny) / DEG : array.azimuthDeg;
+    out.azimuthDeg[h] = az < 0 ? az + 360 : az;
   }
   return out;
 }

@@ -40,7 +40,7 @@ export const COLORS = {
   battery: '#319795',
 };
 
-function chart(el: HTMLElement, option: echarts.EChartsCoreOption, painted?: () => void): echarts.ECharts {
+export function chart(el: HTMLElement, option: echarts.EChartsCoreOption, painted?: () => void): echarts.ECharts {
   const existing = echarts.getInstanceByDom(el);
   const c = existing ?? echarts.init(el, undefined, { renderer: 'canvas' });
   live.add(c);
@@ -121,8 +121,8 @@ export function annualChart(el: HTMLElement, annual: AnnualRow[]): void {
   );
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** One year's hourly MWh as day of year (x) × hour of day (y). `painted` is called once drawn. */
 export function heatmap(el: HTMLElement, hourly: number[], label: string, color: string, painted?: () => void): void {
@@ -285,12 +285,30 @@ interface DispatchWeek {
 
 const WEEKDAY_HOURS = 24;
 
-/** A week's dispatch: solar, wind and discharge stacked above zero, charge below, export and the limit as lines, the price on a second axis. */
-export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () => void): void {
-  const hours = week.solar.map((_, i) => {
-    const h = week.firstHour + i;
+/** A week's hours as category labels ("day N h:00"), shown one a day. */
+export function weekHours(firstHour: number, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const h = firstHour + i;
     return `day ${Math.floor(h / WEEKDAY_HOURS) + 1} ${h % WEEKDAY_HOURS}:00`;
   });
+}
+
+/** The week chart's x axis: one label a day ("day N"), fewer where they would overlap (a phone). */
+export function weekAxis(hours: string[]): object {
+  return {
+    type: 'category',
+    data: hours,
+    axisLabel: {
+      interval: WEEKDAY_HOURS - 1,
+      hideOverlap: true,
+      formatter: (v: string) => v.split(' ').slice(0, 2).join(' '),
+    },
+  };
+}
+
+/** A week's dispatch: solar, wind and discharge stacked above zero, charge below, export and the limit as lines, the price on a second axis. */
+export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () => void): void {
+  const hours = weekHours(week.firstHour, week.solar.length);
   const bar = (name: string, color: string, data: number[], stack: string) => ({
     name,
     type: 'bar',
@@ -305,16 +323,7 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
       tooltip: { trigger: 'axis' },
       legend: { top: 0, type: 'scroll' },
       grid: { left: 56, right: 56, top: 52, bottom: 40 },
-      xAxis: {
-        type: 'category',
-        data: hours,
-        // One label a day ("day N"), fewer where they would overlap (a phone).
-        axisLabel: {
-          interval: WEEKDAY_HOURS - 1,
-          hideOverlap: true,
-          formatter: (v: string) => v.split(' ').slice(0, 2).join(' '),
-        },
-      },
+      xAxis: weekAxis(hours),
       yAxis: [
         { type: 'value', name: 'MWh' },
         { type: 'value', name: `${week.currency}/MWh`, splitLine: { show: false } },

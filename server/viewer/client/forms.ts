@@ -5,11 +5,23 @@ import { h } from './dom.ts';
 interface Field {
   path: string;
   label: string;
-  kind: 'number' | 'text' | 'select';
+  /** A series is a textarea of values, one a line (a one-column CSV). */
+  kind: 'number' | 'text' | 'select' | 'series';
   value: string;
   options?: string[];
   /** Empty means "leave it to the default". */
   optional?: boolean;
+  /** How the text becomes the input's value (default: a number for number fields, else the text). */
+  parse?: (raw: string) => unknown;
+}
+
+/** An albedo as typed: "weather_file", 12 values separated by commas or spaces, or one number. */
+export function parseAlbedo(raw: string): unknown {
+  if (raw === 'weather_file') return raw;
+  const parts = raw.split(/[\s,;]+/).filter((p) => p !== '');
+  const numbers = parts.map(Number);
+  if (numbers.some((n) => !Number.isFinite(n))) return raw;
+  return parts.length === 1 ? numbers[0] : numbers;
 }
 
 /** A number field left empty: the input keeps its default. */
@@ -29,6 +41,22 @@ export const SCENARIO_FIELDS: Field[] = [
     value: 'single_axis_backtracking',
     options: ['fixed_open_rack', 'fixed_roof_mount', 'single_axis', 'single_axis_backtracking', 'two_axis'],
   },
+  {
+    path: '/solar/model',
+    label: 'Solar model',
+    kind: 'select',
+    value: 'pvwatts_v8',
+    options: ['pvwatts_v8', 'pvwatts_v5'],
+  },
+  optionalNumber('/solar/bifaciality', 'Bifaciality (0–1, v8; 0 = monofacial)'),
+  {
+    path: '/solar/albedo',
+    label: 'Ground albedo (v8): one value, 12 monthly, or weather_file',
+    kind: 'text',
+    value: '',
+    optional: true,
+    parse: parseAlbedo,
+  },
   { path: '/wind/capacity_mw', label: 'Wind capacity (MW)', kind: 'number', value: '100' },
   { path: '/wind/turbine/rated_kw', label: 'Turbine rating (kW)', kind: 'number', value: '3000' },
   { path: '/wind/turbine/hub_height_m', label: 'Hub height (m)', kind: 'number', value: '100' },
@@ -46,9 +74,40 @@ export const SCENARIO_FIELDS: Field[] = [
     label: 'Battery strategy',
     kind: 'select',
     value: '',
-    options: ['arbitrage', 'capture'],
+    options: ['arbitrage', 'capture', 'load'],
     optional: true,
   },
+];
+
+/** A buyer's load (docs/load.md): its own group of the form, a 400 under `/load` shown beside it. */
+export const LOAD_FIELDS: Field[] = [
+  optionalNumber('/load/flat_mw', 'Flat load (MW)'),
+  {
+    path: '/load/hourly_mw',
+    label: 'Or hourly load (MW): 8,760 values, one a line (a header line is skipped)',
+    kind: 'series',
+    value: '',
+    optional: true,
+  },
+  optionalNumber('/load/contract/price_per_mwh', 'Contract price (per MWh delivered)'),
+  {
+    path: '/load/contract/availability/0/period',
+    label: 'Availability threshold: period',
+    kind: 'select',
+    value: '',
+    options: ['year', 'month', 'peak'],
+    optional: true,
+  },
+  optionalNumber('/load/contract/availability/0/min_percent', 'Availability threshold: minimum (%)'),
+  {
+    path: '/load/excess',
+    label: 'Excess over the load',
+    kind: 'select',
+    value: '',
+    options: ['sell', 'curtail'],
+    optional: true,
+  },
+  optionalNumber('/load/backup/price_per_mwh', 'Backup price (per MWh unmet)'),
 ];
 
 /** The resource files a scenario may be given; the page reads them and sends their text. */
@@ -62,22 +121,24 @@ const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;
 export function fieldElement(f: Field): HTMLElement {
   const id = idOf(f.path);
   const control =
-    f.kind === 'select'
-      ? h(
-          'select',
-          { id, name: f.path, 'data-path': f.path },
-          ...(f.optional ? [h('option', { value: '' }, 'default')] : []),
-          ...(f.options ?? []).map((o) => h('option', { value: o, selected: o === f.value }, o)),
-        )
-      : h('input', {
-          id,
-          name: f.path,
-          'data-path': f.path,
-          type: f.kind === 'number' ? 'number' : 'text',
-          step: f.kind === 'number' ? 'any' : null,
-          value: f.value,
-          placeholder: f.optional ? 'none' : null,
-        });
+    f.kind === 'series'
+      ? h('textarea', { id, name: f.path, 'data-path': f.path, 'data-series': 'true', rows: 4, spellcheck: 'false' })
+      : f.kind === 'select'
+        ? h(
+            'select',
+            { id, name: f.path, 'data-path': f.path },
+            ...(f.optional ? [h('option', { value: '' }, 'default')] : []),
+            ...(f.options ?? []).map((o) => h('option', { value: o, selected: o === f.value }, o)),
+          )
+        : h('input', {
+            id,
+            name: f.path,
+            'data-path': f.path,
+            type: f.kind === 'number' ? 'number' : 'text',
+            step: f.kind === 'number' ? 'any' : null,
+            value: f.value,
+            placeholder: f.optional ? 'none' : null,
+          });
   return h(
     'div',
     { class: 'field' },
@@ -85,6 +146,65 @@ export function fieldElement(f: Field): HTMLElement {
     control,
     h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
   );
+}
+
+/**
+ * The load's group: its fields, a CSV picker that fills the hourly box, and where an error naming
+ * `/load` itself (both or neither of the flat and hourly load) shows.
+ */
+export function loadFieldset(): HTMLElement {
+  const fields = LOAD_FIELDS.map(fieldElement);
+  const upload = h('input', { id: 'f-load-csv', type: 'file', accept: '.csv,.txt,text/csv,text/plain' });
+  upload.addEventListener('change', async () => {
+    const file = upload.files?.[0];
+    const box = fields[1].querySelector('textarea');
+    if (file && box) {
+      box.value = await readText(file);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  const series = fields[1];
+  series.classList.add('series');
+  series.append(h('label', { for: 'f-load-csv' }, 'Or upload a CSV of them'), upload);
+  const id = idOf('/load');
+  return h(
+    'fieldset',
+    { class: 'load', id, 'data-path': '/load', 'data-group': 'true' },
+    h('legend', {}, "A buyer's load (optional: empty, the plant sells to the grid)"),
+    h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
+    h('div', { class: 'grid' }, ...fields),
+  );
+}
+
+/** Whether the form has a load: the battery's `load` strategy is offered only then. */
+export function offerLoadStrategy(form: HTMLFormElement): void {
+  const given = [
+    ...form.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('#f-load-flat_mw, #f-load-hourly_mw'),
+  ].some((el) => el.value.trim() !== '');
+  const option = form.querySelector<HTMLOptionElement>('#f-storage-dispatch-strategy option[value=load]');
+  if (!option) return;
+  option.disabled = !given;
+  if (!given && option.selected) (option.parentElement as HTMLSelectElement).value = '';
+}
+
+/**
+ * A pasted or uploaded series: one value a line, or the last column of a CSV; a first line that is
+ * not a number is a header and skipped. A value that is not a number is sent as written, for the
+ * server to name (`/load/hourly_mw/37`).
+ */
+export function parseSeries(text: string): Array<number | string> {
+  const cells = text
+    .split(/\r?\n/)
+    .map(
+      (line) =>
+        line
+          .split(/[,;\t]/)
+          .at(-1)
+          ?.trim() ?? '',
+    )
+    .filter((cell) => cell !== '');
+  if (cells.length && !Number.isFinite(Number(cells[0]))) cells.shift();
+  return cells.map((cell) => (Number.isFinite(Number(cell)) ? Number(cell) : cell));
 }
 
 /** A file picker named by its JSON Pointer: a 400's errors under that pointer show beside it. */
@@ -129,8 +249,9 @@ export async function readFiles(form: HTMLFormElement): Promise<Record<string, u
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('/').slice(1);
   let o = target;
-  for (const k of keys.slice(0, -1)) {
-    if (typeof o[k] !== 'object' || o[k] === null) o[k] = {};
+  for (const [i, k] of keys.slice(0, -1).entries()) {
+    // An index next (`/load/contract/availability/0/period`) makes an array.
+    if (typeof o[k] !== 'object' || o[k] === null) o[k] = /^\d+$/.test(keys[i + 1]) ? [] : {};
     o = o[k] as Record<string, unknown>;
   }
   o[keys[keys.length - 1]] = value;
@@ -147,11 +268,20 @@ export function readScenario(form: HTMLFormElement): { body: Record<string, unkn
       return { jsonError: `not JSON: ${(err as Error).message}` };
     }
   }
-  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-path]:not([data-file])')) {
+  const controls = '[data-path]:not([data-file]):not([data-group])';
+  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(controls)) {
     const path = el.dataset.path as string;
     const raw = el.value.trim();
     if (raw === '') continue;
-    const field = SCENARIO_FIELDS.find((f) => f.path === path);
+    if (el.dataset.series) {
+      setAt(body, path, parseSeries(raw));
+      continue;
+    }
+    const field = [...SCENARIO_FIELDS, ...LOAD_FIELDS].find((f) => f.path === path);
+    if (field?.parse) {
+      setAt(body, path, field.parse(raw));
+      continue;
+    }
     const numeric = field?.kind === 'number' || (path === '/market/ppa_price_per_mwh' && raw !== 'solve');
     setAt(body, path, numeric && Number.isFinite(Number(raw)) ? Number(raw) : raw);
   }
@@ -168,7 +298,10 @@ export function showErrors(
   const fields = [...form.querySelectorAll<HTMLElement>('[data-path]')];
   const rest: string[] = [];
   for (const e of errors) {
-    const field = fields.find((f) => e.path === f.dataset.path || e.path.startsWith(`${f.dataset.path}/`));
+    // The field with the longest pointer that names the error's (`/load/hourly_mw/5` beside the hourly box, `/load` beside the group).
+    const field = fields
+      .filter((f) => e.path === f.dataset.path || e.path.startsWith(`${f.dataset.path}/`))
+      .sort((a, b) => (b.dataset.path?.length ?? 0) - (a.dataset.path?.length ?? 0))[0];
     const slot = field ? form.querySelector<HTMLElement>(`#${field.id}-error`) : null;
     if (field && slot) {
       slot.textContent = e.message;

@@ -17,3 +17,12 @@ export function charts(): Promise<Charts> {
 export function disposeCharts(): void {
   loaded?.disposeCharts();
 }
+
+type LoadCharts = typeof import('./charts.load.ts');
+let loadingLoad: Promise<LoadCharts> | null = null;
+
+/** The load's charts (with charts.ts, in the same lazy way). */
+export function loadCharts(): Promise<LoadCharts> {
+  loadingLoad ??= charts().then(() => import('./charts.load.ts'));
+  return loadingLoad;
+}

@@ -54,7 +54,7 @@ export interface Statements {
       export_mwh: number;
       solar_capacity_factor: number | null;
       wind_capacity_factor: number | null;
-    } & Partial<Record<StorageAnnualName, number>>
+    } & Partial<Record<StorageAnnualName | LoadAnnualName, number>> & { availability_month_percent?: number[] }
   >;
   wind_rose?: WindRose;
   income_statement: Array<Record<string, unknown> & { year: number }>;
@@ -73,6 +73,17 @@ export type StorageAnnualName =
   | 'storage_capacity_percent'
   | 'storage_replacements'
   | 'curtailed_without_storage_mwh';
+
+/** A load's annual figures (with a load only, docs/load.md). */
+export type LoadAnnualName =
+  | 'load_mwh'
+  | 'delivered_to_load_mwh'
+  | 'unmet_mwh'
+  | 'excess_mwh'
+  | 'excess_sold_mwh'
+  | 'availability_year_percent'
+  | 'availability_peak_percent'
+  | 'shortfall_mwh';
 
 /** The wind rose of a scenario's wind_resource at hub height. */
 interface WindRose {
@@ -94,4 +105,7 @@ export interface HourlyYear {
   storage_discharge_hourly?: number[];
   storage_soc_hourly?: number[];
   grid_hourly?: number[];
+  /** With a load only. */
+  load_hourly?: number[];
+  delivered_hourly?: number[];
 }

@@ -1,5 +1,5 @@
 // `/`: scenarios and sweeps, newest first, with live statuses and paging through the API's cursor;
-// a form to create a scenario and one to create a sweep of up to three parameters.
+// a form to create a scenario (with a buyer's load, optional) and one to create a sweep of up to three parameters.
 import { follow, getJson, type Problem, postJson } from '../api.ts';
 import { amount, h, main, percent, when } from '../dom.ts';
 import {
@@ -7,6 +7,8 @@ import {
   FILE_FIELDS,
   fieldElement,
   fileElement,
+  loadFieldset,
+  offerLoadStrategy,
   readFiles,
   readScenario,
   SCENARIO_FIELDS,
@@ -152,6 +154,7 @@ function scenarioForm(navigate: (path: string) => void): HTMLFormElement {
     'form',
     { class: 'card', 'data-testid': 'scenario-form', novalidate: true },
     h('div', { class: 'grid' }, ...SCENARIO_FIELDS.map(fieldElement)),
+    loadFieldset(),
     h('div', { class: 'grid' }, ...FILE_FIELDS.map(fileElement)),
     h(
       'details',
@@ -169,6 +172,8 @@ function scenarioForm(navigate: (path: string) => void): HTMLFormElement {
     general,
     h('button', { type: 'submit' }, 'Create scenario'),
   );
+  offerLoadStrategy(form);
+  form.addEventListener('input', () => offerLoadStrategy(form));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     clearErrors(form, general);
@@ -197,6 +202,8 @@ const SWEEP_PATHS = [
   '/market/ppa_price_per_mwh',
   '/solar/dc_ac_ratio',
   '/solar/array_type',
+  '/solar/model',
+  '/solar/bifaciality',
   '/wind/turbine/hub_height_m',
   '/storage/power_mw',
   '/storage/energy_mwh',

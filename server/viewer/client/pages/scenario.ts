@@ -1,13 +1,14 @@
 // `/scenarios/{id}`: live progress while it runs (resuming after a dropped connection), then KPI
 // cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
-// monthly profile, the cash-flow chart and the statements' tables, and downloads. A failed
+// monthly profile, with a load its card, the cash-flow chart and the statements' tables, and downloads. A failed
 // scenario shows its error.
 import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
 import { KPI_CARDS, kpiText } from '../kpis.ts';
-import { charts } from '../lazy.ts';
+import { charts, loadCharts } from '../lazy.ts';
 import { statusBadge } from '../live.ts';
 import { batterySection, type YearFetcher } from '../sections/battery.ts';
+import { loadSection } from '../sections/load.ts';
 import { optimizeForm } from '../sections/optimize.ts';
 import { resourceSection } from '../sections/resource.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
@@ -104,7 +105,8 @@ function kpiCards(kpis: Kpis): HTMLElement {
       (k) =>
         h(
           'div',
-          { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]) },
+          // The registry's definition on hover: what "LCOD" or "worst month" means.
+          { class: 'kpi', 'data-testid': `kpi-${k.name}`, 'data-value': String(kpis[k.name]), title: k.description },
           h('span', { class: 'label' }, k.label),
           h('span', { class: 'value' }, kpiText(k.name, kpis[k.name])),
         ),
@@ -147,6 +149,7 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const hourly = hourlyView();
   const tables = h('div', {});
   const battery = batterySection(s);
+  const load = loadSection(s);
   const resource = resourceSection(s);
   body.replaceChildren(
     kpiCards(s.summary ?? {}),
@@ -169,6 +172,7 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
       h('h3', {}, 'Monthly energy of that year'),
       hourly.monthlyEl,
     ),
+    ...(load ? [load.element] : []),
     ...(battery ? [battery.element] : []),
     resource.element,
     card('Equity cash flow', cashEl),
@@ -188,7 +192,11 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const draw = hourlyDrawer(hourly, drawn, fetchYear);
   hourly.year.addEventListener('change', () => void draw());
   hourly.tech.addEventListener('change', () => void draw());
-  await Promise.all([draw(), battery?.draw(statements, drawn, fetchYear)]);
+  await Promise.all([
+    draw(),
+    battery?.draw(statements, drawn, fetchYear),
+    load && loadCharts().then((loadDrawn) => load.draw(statements, loadDrawn, fetchYear)),
+  ]);
 }
 
 /** Each operating year's hourly data, fetched once and shared by the charts; null when not kept. */

@@ -2,7 +2,7 @@
 // zero, discharge, export, the export limit and the hour's price), a SOC heatmap of the chosen year,
 // and the annual table. The price is computed here from the stored inputs as docs/storage.md
 // defines it; with a solved PPA price, at the solved price (the revenue's price, not the dispatch's
-// stand-in).
+// stand-in); with a load, the merchant price its excess sells at.
 import { amount, card, chartBox, controls, decimal, h, yearSelect } from '../dom.ts';
 import type { charts } from '../lazy.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements, StorageAnnualName } from '../types.ts';
@@ -178,7 +178,8 @@ function weekDrawer(
   drawn: ChartModule,
   fetchYear: YearFetcher,
 ): (yearChanged: boolean) => Promise<void> {
-  const market = (s.inputs?.market ?? {}) as MarketInputs;
+  // With a load the PPA is not used: the battery's excess sells at the whole merchant price (docs/load.md).
+  const market = { ...(s.inputs?.market ?? {}), ...(s.inputs?.load ? { ppa_share: 0 } : {}) } as MarketInputs;
   const limit = (s.inputs?.grid as { export_limit_mw?: number } | undefined)?.export_limit_mw ?? null;
   let chosen = false;
   return async (yearChanged) => {

@@ -12,6 +12,7 @@ const CHOICES: Array<{ path: string; label: string; min: number; max: number; st
   { path: '/wind/capacity_mw', label: 'Wind (MW)', min: 0, max: 300, step: 10, on: true },
   { path: '/grid/export_limit_mw', label: 'Export limit (MW)', min: 50, max: 300, step: 10, on: false },
   { path: '/market/ppa_price_per_mwh', label: 'PPA price (per MWh)', min: 20, max: 80, step: 2, on: false },
+  { path: '/solar/bifaciality', label: 'Bifaciality (PVWatts v8)', min: 0, max: 0.9, step: 0.1, on: false },
 ];
 /** Every KPI with a direction, the way it is better (equity NPV first: the usual aim). */
 const OBJECTIVES = OBJECTIVE_KPIS.map((k) => ({

@@ -1,0 +1,232 @@
+// A scenario's load (only when it has one, docs/load.md): a chosen week of the load against what
+// served it (each hour split by load.hours.ts), the month × hour match of the chosen year, and
+// availability per period against the contract's thresholds, with the shortfall.
+import { amount, card, chartBox, controls, decimal, h, yearSelect } from '../dom.ts';
+import type { loadCharts } from '../lazy.ts';
+import { monthHourMatch, servedHours, WEEK_HOURS, WEEKS, worstWeek } from '../load.hours.ts';
+import type { ScenarioItem, Statements } from '../types.ts';
+import type { YearFetcher } from './battery.ts';
+
+type LoadChartModule = Awaited<ReturnType<typeof loadCharts>>;
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+type Period = 'year' | 'month' | 'peak';
+
+interface LoadInputs {
+  flat_mw?: number;
+  hourly_mw?: number[];
+  excess?: 'sell' | 'curtail';
+  contract?: {
+    price_per_mwh?: number;
+    availability?: Array<{ period: Period; min_percent: number }>;
+    peak_hours?: number[];
+  };
+}
+
+/** The load's inputs when the scenario has one. */
+function loadOf(s: ScenarioItem): LoadInputs | null {
+  const load = s.inputs?.load as LoadInputs | undefined;
+  return load && (load.flat_mw !== undefined || load.hourly_mw !== undefined) ? load : null;
+}
+
+function describe(load: LoadInputs): string {
+  const shape =
+    load.flat_mw !== undefined
+      ? `flat ${decimal(load.flat_mw, 1)} MW`
+      : `hourly profile, peak ${decimal(Math.max(...(load.hourly_mw ?? [0])), 1)} MW`;
+  return `Load: ${shape}`;
+}
+
+/** The thresholds of the contract by period. */
+function thresholds(load: LoadInputs): Partial<Record<Period, number>> {
+  return Object.fromEntries((load.contract?.availability ?? []).map((a) => [a.period, a.min_percent]));
+}
+
+interface LoadView {
+  year: HTMLSelectElement;
+  week: HTMLSelectElement;
+  weekEl: HTMLElement;
+  matchEl: HTMLElement;
+  yearsEl: HTMLElement;
+  monthsEl: HTMLElement;
+  peakEl: HTMLElement;
+  shortfall: HTMLElement;
+  monthsNote: HTMLElement;
+}
+
+function loadView(): LoadView {
+  return {
+    year: yearSelect('load-year'),
+    week: h(
+      'select',
+      { id: 'load-week' },
+      ...Array.from({ length: WEEKS }, (_, w) => h('option', { value: String(w) }, `Week ${w + 1}`)),
+    ),
+    weekEl: chartBox('load-week-chart', 'A week of the load against what served it', { tall: true }),
+    matchEl: chartBox('match-heatmap', 'Hourly match by month and hour of day', { tall: true }),
+    yearsEl: chartBox('availability-years', 'Availability of each year against its threshold'),
+    monthsEl: chartBox('availability-months', 'Availability of each month of the chosen year against its threshold'),
+    peakEl: chartBox('availability-peak', "Availability of each year's peak block against its threshold"),
+    shortfall: h('div', { 'data-testid': 'load-shortfall' }),
+    monthsNote: h('p', { class: 'muted', 'data-testid': 'availability-months-note' }),
+  };
+}
+
+/** Runs of whole numbers written short: [1, 2, 3, 5] → "1–3, 5". */
+function runs(ns: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++;
+    out.push(j > i ? `${ns[i]}–${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+/** Which periods fell below a threshold: "below … in 3 of 25: years 3, 7–8" or "at or above … in all 25". */
+function belowText(labels: string[] | 'years', values: number[], min: number | undefined, what: string): string {
+  if (min === undefined) return `No ${what} threshold in the contract.`;
+  const below = values.flatMap((v, i) => (v < min ? [i] : []));
+  const named =
+    labels === 'years'
+      ? `year${below.length > 1 ? 's' : ''} ${runs(below.map((i) => i + 1))}`
+      : below.map((i) => labels[i]).join(', ');
+  return below.length
+    ? `Below the ${what} minimum of ${decimal(min, 1)} % in ${below.length} of ${values.length}: ${named}.`
+    : `At or above the ${what} minimum of ${decimal(min, 1)} % in all ${values.length}.`;
+}
+
+/** The load's card, and how to fill it once the statements and charts are in. */
+export function loadSection(s: ScenarioItem): {
+  element: HTMLElement;
+  draw(st: Statements, drawn: LoadChartModule, fetchYear: YearFetcher): Promise<void>;
+} | null {
+  const load = loadOf(s);
+  if (!load) return null;
+  const view = loadView();
+  const element = card(
+    describe(load),
+    h(
+      'p',
+      { class: 'muted' },
+      `Contract ${decimal(load.contract?.price_per_mwh ?? 60)} per MWh delivered; excess ${
+        load.excess === 'curtail' ? 'curtailed' : 'sold at the merchant price'
+      }.`,
+    ),
+    controls(['Year', view.year], ['Week', view.week]),
+    h('h3', {}, 'The load in that week: served directly, from the battery, unmet, and the excess'),
+    view.weekEl,
+    h('h3', {}, 'Hourly match of that year (delivered ÷ load, by month and hour of day)'),
+    view.matchEl,
+    h('h3', {}, 'Availability of each year'),
+    view.yearsEl,
+    h('h3', {}, 'Availability of each month of that year'),
+    view.monthsEl,
+    view.monthsNote,
+    h('h3', {}, 'Availability of the peak block, each year'),
+    view.peakEl,
+    view.shortfall,
+  );
+  return {
+    element,
+    async draw(st, drawn, fetchYear) {
+      drawAvailability(st, load, view, drawn);
+      const redraw = yearDrawer(st, load, view, drawn, fetchYear);
+      view.year.addEventListener('change', () => void redraw(true));
+      view.week.addEventListener('change', () => void redraw(false));
+      await redraw(true);
+    },
+  };
+}
+
+/** The years' and peak blocks' availability, and the shortfall's note (none of it depends on the picked year). */
+function drawAvailability(st: Statements, load: LoadInputs, view: LoadView, drawn: LoadChartModule): void {
+  const min = thresholds(load);
+  const years = st.annual.map((a) => a.year);
+  const yearly = st.annual.map((a) => a.availability_year_percent ?? 100);
+  const peak = st.annual.map((a) => a.availability_peak_percent ?? 100);
+  drawn.availabilityChart(view.yearsEl, years, yearly, min.year ?? null, () => {
+    view.yearsEl.dataset.painted = 'years';
+  });
+  drawn.availabilityChart(view.peakEl, years, peak, min.peak ?? null, () => {
+    view.peakEl.dataset.painted = 'peak';
+  });
+  const shortfall = st.annual.reduce((sum, a) => sum + (a.shortfall_mwh ?? 0), 0);
+  const penalty = st.income_statement.reduce((sum, row) => {
+    const v = (row.operating_expenses as Record<string, number> | undefined)?.load_shortfall_penalty;
+    return sum + (typeof v === 'number' ? v : 0);
+  }, 0);
+  const months = st.annual.flatMap((a) => a.availability_month_percent ?? []);
+  const monthsBelow = min.month === undefined ? 0 : months.filter((v) => v < (min.month as number)).length;
+  view.shortfall.replaceChildren(
+    h('p', {}, `Years: ${belowText('years', yearly, min.year, 'yearly')}`),
+    h('p', {}, `Peak block: ${belowText('years', peak, min.peak, 'peak')}`),
+    h(
+      'p',
+      {},
+      min.month === undefined
+        ? 'Months: no monthly threshold in the contract.'
+        : `Months: ${monthsBelow} of ${months.length} months in 25 years below the monthly minimum of ${decimal(min.month, 1)} %.`,
+    ),
+    h(
+      'p',
+      { 'data-testid': 'shortfall-total' },
+      shortfall > 0
+        ? `Shortfall below the thresholds: ${amount(shortfall)} MWh over 25 years, penalised ${amount(penalty)} ${st.currency}.`
+        : 'No shortfall below any threshold.',
+    ),
+  );
+}
+
+/** Draws the chosen week and, when the year changed, that year's match heatmap and months' availability. */
+function yearDrawer(
+  st: Statements,
+  load: LoadInputs,
+  view: LoadView,
+  drawn: LoadChartModule,
+  fetchYear: YearFetcher,
+): (yearChanged: boolean) => Promise<void> {
+  const min = thresholds(load);
+  let chosen = false;
+  return async (yearChanged) => {
+    const year = Number(view.year.value);
+    const data = await fetchYear(year);
+    const served = data ? servedHours(data) : null;
+    if (!data || !served) {
+      view.weekEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
+      view.matchEl.replaceChildren();
+      return;
+    }
+    if (!chosen) {
+      view.week.value = String(worstWeek(served.unmet));
+      chosen = true;
+    }
+    const from = Number(view.week.value) * WEEK_HOURS;
+    const cut = (a: number[]) => a.slice(from, from + WEEK_HOURS);
+    drawn.loadWeekChart(
+      view.weekEl,
+      {
+        firstHour: from,
+        load: cut(served.load),
+        direct: cut(served.direct),
+        battery: cut(served.battery),
+        unmet: cut(served.unmet),
+        excess: cut(served.excess),
+      },
+      () => {
+        view.weekEl.dataset.painted = `${year}-${view.week.value}`;
+      },
+    );
+    if (!yearChanged) return;
+    drawn.matchHeatmap(view.matchEl, monthHourMatch(served.load, served.delivered), () => {
+      view.matchEl.dataset.painted = String(data.calendar_year);
+    });
+    const months = st.annual[year - 1]?.availability_month_percent ?? [];
+    drawn.availabilityChart(view.monthsEl, MONTH_NAMES, months, min.month ?? null, () => {
+      view.monthsEl.dataset.painted = String(year);
+    });
+    view.monthsNote.textContent = `Year ${year}: ${belowText(MONTH_NAMES, months, min.month, 'monthly')}`;
+  };
+}
