@@ -76,6 +76,9 @@ function pvwatts(inputs: ResolvedInputs, files: ResourceFiles): SscTable | null 
   const s = inputs.solar;
   if (!(s.capacity_mw_dc > 0)) return null;
   if (inputs.weather.source !== 'sam_csv') return refuse('weather other than one SAM CSV file');
+  // SSC's pvwattsv8 would be v8's peer; its inputs are not mapped here.
+  if (s.model !== 'pvwatts_v5') return refuse(`solar.model ${s.model} (mapped: pvwatts_v5)`);
+  if (s.profile) return refuse('a supplied solar profile');
   return {
     solar_resource_file: files.solar,
     system_use_lifetime_output: 1,
@@ -99,6 +102,7 @@ function windpower(inputs: ResolvedInputs, files: ResourceFiles): SscTable | nul
   if (!(w.capacity_mw > 0)) return null;
   if (inputs.wind_resource?.source !== 'srw') return refuse('wind without one SRW file');
   if (!w.layout) return refuse('a wind farm without a layout');
+  if (w.profile) return refuse('a supplied wind profile');
   const curve = w.turbine.power_curve ?? refuse('a turbine without a power curve');
   return {
     wind_resource_filename: files.wind,
@@ -240,6 +244,7 @@ function grid(inputs: ResolvedInputs): SscTable {
 
 /** The whole scenario as SSC's modules take it; throws (naming the input) where SAM cannot say it. */
 export function mapScenario(inputs: ResolvedInputs, files: ResourceFiles, battery: SscTable | null = null): SscCase {
+  if (inputs.load) refuse("a buyer's load");
   return {
     pvwattsv5: pvwatts(inputs, files),
     windpower: windpower(inputs, files),

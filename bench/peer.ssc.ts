@@ -57,7 +57,8 @@ function measuredRequest(): DeepPartial<ScenarioInputs> & { name: string } {
     name: 'Phoenix measured',
     site: { latitude: 33.43, longitude: -112.02, elevation_m: 339 },
     weather: { source: 'sam_csv', text: reference('phoenix_az_tmy2.csv') },
-    solar: { capacity_mw_dc: 60 },
+    // The issue's peer is PVWatts v5 (ours is v8 by default since 2026-11-27).
+    solar: { capacity_mw_dc: 60, model: 'pvwatts_v5' },
     wind_resource: { source: 'srw', text: reference('az_eastern_rolling_hills.srw') },
     wind: {
       turbine: { hub_height_m: 80, rotor_diameter_m: 77, power_curve: curve },
@@ -254,7 +255,7 @@ async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: str
     const v = sweep.variants[index];
     const inputs = resolvedInputs({
       ...request,
-      solar: { capacity_mw_dc: v.s },
+      solar: { ...request.solar, capacity_mw_dc: v.s },
       wind: { ...request.wind, layout: staggeredLayout(4, v.k) },
       grid: { export_limit_mw: v.l },
     });
@@ -275,7 +276,11 @@ async function parametric(b: Bench, driver: SscDriver, build: SscBuild, url: str
     const t0 = performance.now();
     const ids: string[] = [];
     for (const [i, sw] of sweep.sweeps.entries()) {
-      const body = { name: `SSC peer ${i}`, base: { ...request, solar: { capacity_mw_dc: sw.solar } }, vary: sw.vary };
+      const body = {
+        name: `SSC peer ${i}`,
+        base: { ...request, solar: { ...request.solar, capacity_mw_dc: sw.solar } },
+        vary: sw.vary,
+      };
       ids.push(await postSweep(base, body, `ssc-peer-${t0}-${i}`));
     }
     for (const id of ids) await waitFinished(base, id, 1_800_000);

@@ -11,6 +11,7 @@ import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 const files = { solar: '/data/solar.csv', wind: '/data/wind.srw' };
 const measured: DeepPartial<ScenarioInputs> = {
+  solar: { model: 'pvwatts_v5' },
   weather: { source: 'sam_csv', text: 'x' },
   wind_resource: { source: 'srw', text: 'x' },
   wind: {
@@ -109,6 +110,7 @@ t.test('what SAM cannot say is refused by name', async (t) => {
     ['DSCR debt', { ...measured, finance: { debt: { sizing: 'dscr' } } }, /DSCR/],
     ['synthetic weather', { ...measured, weather: { source: 'synthetic' } }, /SAM CSV/],
     ['no layout', { ...measured, wind: { layout: undefined, wake_model: 'constant' } }, /layout/],
+    ['PVWatts v8', { ...measured, solar: { model: 'pvwatts_v8' } }, /pvwatts_v8/],
   ];
   for (const [what, overrides, message] of cases)
     t.throws(() => mapScenario(resolvedInputs(overrides), files), message, what);
