@@ -10,6 +10,9 @@
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
+//   --peer=ssc        SAM's engine beside ours (#30, bench/peer.ssc.ts); alone unless --only names groups
+//   --ssc-source=DIR  where NREL/ssc's source is (a checkout or a bare git dir); built once, cached
+//   --ssc-variants=N  how many of #30's 1,000 variants SSC runs (the rest extrapolated; default 50)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +30,9 @@ import { SCALE_FULL, SCALE_QUICK, scale } from './figures.scale.ts';
 import { sseFanout } from './figures.sse.ts';
 import { SWEEP_FULL, SWEEP_QUICK, sweeps } from './figures.sweeps.ts';
 import { VIEWER_FULL, VIEWER_QUICK, viewer } from './figures.viewer.ts';
+import { type Located, locateSsc } from './peer.ssc.build.ts';
+import { SscDriver } from './peer.ssc.client.ts';
+import { sscPeer } from './peer.ssc.ts';
 import { LoadProcess, liveServices, machineBusyMs, ownCpuMs, profiling, startWeb, startWorker } from './procs.ts';
 import { clockSkewMs } from './stats.ts';
 import { type Row, renderMarkdown, renderTable } from './table.ts';
@@ -47,7 +53,10 @@ const quick = process.argv.includes('--quick');
 profiling.enabled = process.argv.includes('--profile');
 const keepLogs = process.argv.includes('--keep-logs') || profiling.enabled;
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : GROUPS);
+const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const peer = argValue('peer');
+if (peer !== undefined && peer !== 'ssc') throw new Error('--peer: only ssc');
+const only = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : peer ? [] : GROUPS);
 for (const g of only) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--only: unknown group ${g}`);
 const sizes = quick ? QUICK : FULL;
 const dynoArg = process.argv.find((a) => a.startsWith('--dyno='))?.slice('--dyno='.length) ?? '512';
@@ -101,6 +110,17 @@ notes.push(
 if (only.has('resource')) {
   step('#20 resource: SRW and EPW files, the simple wake model');
   rows.push(...resourceRows(sizes.engineWarmup, Math.max(5, Math.round(sizes.engineRuns / 4))));
+}
+
+let ssc: Located | null = null;
+if (peer === 'ssc') {
+  step('#30 SSC peer: locating (or building) SSC');
+  ssc = await locateSsc(argValue('ssc-source'), step);
+  if (ssc.ok) step(`SSC ${ssc.build.describe} (commit ${ssc.build.commit.slice(0, 9)}), library ${ssc.build.library}`);
+  else {
+    step(`#30 SSC peer skipped: ${ssc.reason}`);
+    skipped.push(`#30 SSC peer: ${ssc.reason}`);
+  }
 }
 
 const logDir = mkdtempSync(join(tmpdir(), 'hourglass-bench-logs-'));
@@ -222,6 +242,18 @@ try {
       step('#30 one Postgres, many workers (engine replayed)');
       await scale(b, quick ? SCALE_QUICK : SCALE_FULL, step);
     });
+  if (ssc?.ok) {
+    const build = ssc.build;
+    await group('peer-ssc', async () => {
+      const driver = new SscDriver(build.driver);
+      try {
+        step(`#30 SSC peer: ssc_version ${await driver.start()}`);
+        await sscPeer(b, driver, build, await db.database('peer'), Number(argValue('ssc-variants') ?? 50), step);
+      } finally {
+        await driver.stop();
+      }
+    });
+  }
   if (only.has('dyno'))
     await group('dyno', async () => {
       step(`#14 the Procfile in memory cgroups (the worker's: ${dynoProfile.mb} MB)`);
