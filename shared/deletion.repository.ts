@@ -13,9 +13,10 @@
 // with a `deleted` event (server/sse/event-streams.ts).
 import { sql, type Transaction } from 'kysely';
 import { fromKysely, type PgBoss } from 'pg-boss';
+import { parentChannel, scenarioChannel } from './channels.ts';
 import type { Database, Db } from './db.ts';
 import { type ParentKind, TERMINAL_STATUSES } from './lifecycle.ts';
-import { markCancelling } from './parents.repository.ts';
+import { markCancelling, ownerColumn } from './parents.repository.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
 
 type Tx = Transaction<Database>;
@@ -27,9 +28,8 @@ const DELETED = 'deleted';
 async function forgetScenarios(trx: Tx, boss: PgBoss, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await boss.deleteJob(CALCULATE_QUEUE, [...ids], { db: fromKysely(trx) });
-  // The channels as shared/channels.ts spells them, for every id at once.
-  await sql`SELECT pg_notify('scenario_' || replace(id::text, '-', ''), ${DELETED})
-            FROM unnest(${sql.val([...ids])}::uuid[]) AS id`.execute(trx);
+  const channels = ids.map(scenarioChannel);
+  await sql`SELECT pg_notify(channel, ${DELETED}) FROM unnest(${sql.val(channels)}::text[]) AS channel`.execute(trx);
 }
 
 type ScenarioDelete = { deleted: true } | { deleted: false; variantOf: { kind: ParentKind; id: string } | null };
@@ -55,8 +55,6 @@ export async function deleteScenario(db: Db, boss: PgBoss, id: string, workspace
     return { deleted: true };
   });
 }
-
-const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
 
 /** Deletes a parent of the workspace with its variants (and theirs: events, results, jobs) and its events; false when there is none. */
 export async function deleteParent(
@@ -88,7 +86,7 @@ export async function deleteParent(
       .where('id', '=', id)
       .where('workspace', '=', workspace)
       .executeTakeFirst();
-    await sql`SELECT pg_notify(${`${kind}_${id.replaceAll('-', '').toLowerCase()}`}, ${DELETED})`.execute(trx);
+    await sql`SELECT pg_notify(${parentChannel(kind, id)}, ${DELETED})`.execute(trx);
     return parent.numDeletedRows > 0n;
   });
 }

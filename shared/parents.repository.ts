@@ -97,7 +97,8 @@ export interface VariantRow {
   totals: { solar_mwh: number; wind_mwh: number; curtailed_mwh: number } | null;
 }
 
-const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
+/** The scenarios' column that names a variant's parent of this kind. */
+export const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
 
 /** The variants' counts by status, as one JSON object, for the parent row `p` of this kind. */
 const countsOf = (kind: ParentKind) =>

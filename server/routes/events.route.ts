@@ -13,10 +13,9 @@ function scenarioEvents(deps: RouteDeps, id: string, workspace: string): EventSo
   return {
     channel: scenarioChannel(id),
     terminal: TERMINAL_EVENTS,
+    exists: async () => (await findStreamState(deps.db, id, workspace)) !== undefined,
     async read(after) {
       const rows = await eventsAfter(deps.db, id, after);
-      // Woken with nothing new: it may have been deleted (its delete notifies the channel).
-      if (rows.length === 0 && !(await findStreamState(deps.db, id, workspace))) return { events: [], gone: true };
       return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })) };
     },
   };

@@ -252,11 +252,10 @@ function eventSource<Row extends ParentRow, Body, Plan>(
   return {
     channel: parentChannel(r.noun, id),
     terminal: FINISHED,
+    exists: async () => (await r.reads.find(deps.db, id, workspace)) !== undefined,
     async read(after, more) {
       const rows = await parentEventsAfter(deps.db, r.noun, id, after);
       more.full = rows.length === PARENT_EVENTS_PAGE;
-      // Woken with nothing new: it may have been deleted (its delete notifies the channel).
-      if (rows.length === 0 && !(await r.reads.find(deps.db, id, workspace))) return { events: [], gone: true };
       let extra: Buffer | null = null;
       const finished = rows.some((e) => FINISHED.has(e.name));
       if (r.progress && (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS)) {

@@ -29,7 +29,7 @@ interface EventRead {
   events: SseEvent[];
   /** Sent after the new rows, or just before a terminal one (e.g. a sweep's `progress`). */
   extra?: Buffer | null;
-  /** The resource was deleted: the stream sends `deleted` and ends. */
+  /** The resource was deleted: the stream sends `deleted` and ends (set by the group, from `exists`). */
   gone?: boolean;
 }
 
@@ -40,6 +40,11 @@ export interface EventSource {
   read(after: number, more: { full: boolean }): Promise<EventRead>;
   /** Names whose event ends the stream. */
   terminal: ReadonlySet<string>;
+  /**
+   * Whether the resource is still there; asked when a read finds nothing new (a delete notifies its
+   * channel), so a stream of a deleted resource ends with `deleted`.
+   */
+  exists(): Promise<boolean>;
 }
 
 export const sseBlock = (seq: number | null, name: string, data: unknown): Buffer =>
@@ -111,6 +116,7 @@ class Group {
         for (const m of this.#members) if (m.last < from) from = m.last;
         const more = { full: false };
         const read = await this.source.read(from, more);
+        if (read.events.length === 0 && !(await this.source.exists())) read.gone = true;
         // A stream may close (terminal event) while it is delivered to: a Set allows that.
         for (const m of this.#members) m.deliver(read);
         if (more.full) this.#again = true;
