@@ -6,7 +6,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const scenarioPath = (id: string) => `/api/scenarios/${id}`;
 
-/** Keep in step with scenario_list_json in sql/0004_list_json.sql, which builds the same shape in SQL. */
+/** Keep in step with scenario_list_json in sql/0011_kpis.sql, which builds the same shape in SQL. */
 function toListItem(row: ScenarioRow): ScenarioListItem {
   const self = scenarioPath(row.id);
   return {
@@ -16,7 +16,7 @@ function toListItem(row: ScenarioRow): ScenarioListItem {
     progress: row.progress,
     stage: row.stage,
     attempt: row.attempt,
-    summary: (row.summary as ScenarioListItem['summary']) ?? null,
+    kpis: (row.summary as ScenarioListItem['kpis']) ?? null,
     error: row.error ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -1,6 +1,6 @@
 // GET /api/scenarios: every scenario streamed (no `limit`), or one page of them (`limit`, `cursor`),
 // newest first, with the filters `status`, `sweep_id` and `q`. Both read the same list items
-// (scenario_list_json, sql/0004) in the same order, the id's: ids are UUIDv7, so newest first;
+// (scenario_list_json, sql/0011) in the same order, the id's: ids are UUIDv7, so newest first;
 // the list query itself is server/scenarios.repository.ts's.
 //
 // Pages are keyset pages on the id. The cursor is the last id sent, so a page starts strictly after

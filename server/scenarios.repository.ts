@@ -202,7 +202,7 @@ function nameContains(q: string): string {
 
 /**
  * The list query: list items as JSON text (the stored list_json of a finished scenario, else built
- * by scenario_list_json, sql/0004), newest first. Text with every value a literal, not a kysely
+ * by scenario_list_json, sql/0011), newest first. Text with every value a literal, not a kysely
  * builder: it is also run by binary COPY, which takes no bind parameters; the page runs the same
  * text, so both read the same items. A page also selects each row's id, for its cursor, and one
  * row more than it shows.

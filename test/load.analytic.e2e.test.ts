@@ -3,7 +3,7 @@
 // excess in alternate hours, which must not serve the hours between; a load that changes within the
 // day (the match is energy-weighted); a battery charged from a cheap grid (the buyer's cost falls,
 // the clean match stays 0). The same inputs (test/helpers/load.inputs.ts) are posted, all at once;
-// the figures are read from the scenario's `summary` and its statements (annual rows, statement
+// the figures are read from the scenario's `kpis` and its statements (annual rows, statement
 // lines, hourly arrays). The battery moving noon solar to the evening is in load.e2e.test.ts.
 import t from 'tap';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
@@ -35,7 +35,7 @@ interface Statements {
   storage_charge_hourly?: number[][];
 }
 interface Calculated {
-  summary: Row;
+  kpis: Row;
   statements: Statements;
   /** GET …/statements?year=N. */
   year(n: number): Promise<Record<string, number[]>>;
@@ -57,7 +57,7 @@ async function calculated(name: string, inputs: DeepPartial<ScenarioInputs>): Pr
     throw new Error(`${name}: GET ${scenario.status}, statements ${statements.status}`);
   }
   return {
-    summary: scenario.json.summary as Row,
+    kpis: scenario.json.kpis as Row,
     statements: statements.json as unknown as Statements,
     async year(n) {
       const res = await getJson(`${web.baseUrl}/api/scenarios/${id}/statements?year=${n}`);
@@ -82,7 +82,7 @@ for (const c of Object.values(cases)) c.catch(() => {});
 t.test('a constant plant against a flat load, through the API', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const short = await cases.short;
-    const k = short.summary;
+    const k = short.kpis;
     expectKpis(t, k, EXPECTED_KPIS.short);
     close(t, k.lcod_nominal, k.lcoe_nominal, 'LCOD = LCOE when every MWh is delivered to the load');
     const s = short.statements;
@@ -92,7 +92,7 @@ t.test('a constant plant against a flat load, through the API', async (t) => {
     close(t, s.income_statement[0].revenue.total, 60 * 30 * HOURS_PER_YEAR, 'revenue total');
 
     const long = await cases.long;
-    expectKpis(t, long.summary, EXPECTED_KPIS.long);
+    expectKpis(t, long.kpis, EXPECTED_KPIS.long);
     const revenue = long.statements.income_statement.map((y) => y.revenue);
     close(t, revenue[0].load_excess, 45 * 20 * HOURS_PER_YEAR, 'excess revenue at the merchant price, year 1');
     close(t, revenue[1].load_excess, 45 * 1.02 * 20 * HOURS_PER_YEAR, 'excess revenue, year 2 (escalated 2 %)');
@@ -103,7 +103,7 @@ t.test('a constant plant against a flat load, through the API', async (t) => {
 t.test('excess in alternate hours never serves the hours between, through the API', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const r = await cases.alternate;
-    expectKpis(t, r.summary, EXPECTED_KPIS.alternateHours);
+    expectKpis(t, r.kpis, EXPECTED_KPIS.alternateHours);
     const delivered = (await r.year(1)).delivered_hourly;
     t.equal(delivered.length, HOURS_PER_YEAR, '?year=1: delivered_hourly of every hour');
     t.equal(delivered[1], 0, 'hour 1 gets nothing');
@@ -116,9 +116,9 @@ t.test('excess in alternate hours never serves the hours between, through the AP
 t.test('a load that changes within the day: the match is energy-weighted, through the API', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const r = await cases.changing;
-    expectKpis(t, r.summary, EXPECTED_KPIS.changingLoad);
+    expectKpis(t, r.kpis, EXPECTED_KPIS.changingLoad);
     t.ok(
-      Math.abs(r.summary.hourly_match_percent - CHANGING_LOAD_MEAN_OF_RATIOS_PERCENT) > 10,
+      Math.abs(r.kpis.hourly_match_percent - CHANGING_LOAD_MEAN_OF_RATIOS_PERCENT) > 10,
       'not the mean of hourly ratios (77.8 %)',
     );
     const year = await r.year(1);
@@ -132,7 +132,7 @@ t.test(
   async (t) => {
     await withProcessLogs(t, stack, async () => {
       const r = await cases.grid;
-      expectKpis(t, r.summary, EXPECTED_KPIS.gridChargedBattery);
+      expectKpis(t, r.kpis, EXPECTED_KPIS.gridChargedBattery);
       const year1 = await r.year(1);
       const socEnd = year1.storage_soc_hourly[HOURS_PER_YEAR - 1];
       const charged = (160 * 365) / 0.81 + socEnd / 0.9;
@@ -161,7 +161,7 @@ t.test(
         `charges only at night (hours ${[...chargeHours].sort((a, b) => a - b)})`,
       );
 
-      expectKpis(t, (await cases.backupOnly).summary, EXPECTED_KPIS.backupOnly);
+      expectKpis(t, (await cases.backupOnly).kpis, EXPECTED_KPIS.backupOnly);
     });
   },
 );

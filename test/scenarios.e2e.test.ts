@@ -47,7 +47,7 @@ t.test('a default scenario goes queued → running → progress… → succeeded
   t.equal(one.json.status, 'succeeded');
   t.equal(one.json.progress, 1);
   t.ok(one.json.finished_at && one.json.started_at);
-  t.same(one.json.summary, done.data.summary, 'summary on the scenario = summary in the event');
+  t.same(one.json.kpis, done.data.kpis, 'kpis on the scenario = kpis in the event');
 
   const list = await getJson(`${web.baseUrl}/api/scenarios`);
   t.equal(list.status, 200);

@@ -15,7 +15,7 @@ type Scenario = {
   id: string;
   status: string;
   error: { code: string; message: string } | null;
-  summary: Record<string, number | null> | null;
+  kpis: Record<string, number | null> | null;
 };
 
 async function finished(id: string): Promise<Scenario> {
@@ -41,9 +41,9 @@ t.test('a solved PPA price, posted back, gives the target equity IRR', async (t)
     t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
     const solved = await finished(created.json.id as string);
     t.equal(solved.status, 'succeeded');
-    const price = solved.summary?.solved_ppa_price_per_mwh;
+    const price = solved.kpis?.solved_ppa_price_per_mwh;
     t.type(price, 'number', `solved price ${price}`);
-    t.ok(Math.abs((solved.summary?.equity_irr ?? 0) * 100 - 9.5) < 0.01, `IRR ${solved.summary?.equity_irr}`);
+    t.ok(Math.abs((solved.kpis?.equity_irr ?? 0) * 100 - 9.5) < 0.01, `IRR ${solved.kpis?.equity_irr}`);
 
     // The stored inputs (with the seed the weather was drawn from), the solved price in place of "solve".
     const stored = (await getJson(`${stack.web.baseUrl}/api/scenarios/${solved.id}`)).json as {
@@ -55,10 +55,10 @@ t.test('a solved PPA price, posted back, gives the target equity IRR', async (t)
     t.equal(again.status, 201);
     const back = await finished(again.json.id as string);
     t.ok(
-      Math.abs((back.summary?.equity_irr ?? 0) * 100 - 9.5) < 0.01,
-      `the posted-back price gives ${((back.summary?.equity_irr ?? 0) * 100).toFixed(4)} %`,
+      Math.abs((back.kpis?.equity_irr ?? 0) * 100 - 9.5) < 0.01,
+      `the posted-back price gives ${((back.kpis?.equity_irr ?? 0) * 100).toFixed(4)} %`,
     );
-    t.equal(back.summary?.solved_ppa_price_per_mwh, null);
+    t.equal(back.kpis?.solved_ppa_price_per_mwh, null);
   });
 });
 

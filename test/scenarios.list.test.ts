@@ -106,7 +106,7 @@ t.test('a finished scenario is listed from the item stored when it finished, equ
     `UPDATE scenarios SET status = 'succeeded', progress = 1, stage = 'done', attempt = 1,
             summary = $2, started_at = now(), finished_at = now(), updated_at = now()
       WHERE id = $1`,
-    // A summary of the documented shape (the web checks its answers against their schemas in tests).
+    // KPIs of the documented shape (the web checks its answers against their schemas in tests).
     [ids[0], JSON.stringify(Object.fromEntries(KPI_NAMES.map((k) => [k, 1])))],
   );
   await db.pool.query(

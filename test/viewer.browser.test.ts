@@ -62,19 +62,19 @@ async function beforeTheWorker(watch: () => Promise<void>): Promise<void> {
 }
 
 async function succeeded(id: string): Promise<Record<string, number | null>> {
-  let summary: Record<string, number | null> = {};
+  let kpis: Record<string, number | null> = {};
   await waitUntil(
     async () => {
-      const s = (await getJson(`${base}/api/scenarios/${id}`)).json as { status: string; summary: typeof summary };
-      summary = s.summary;
+      const s = (await getJson(`${base}/api/scenarios/${id}`)).json as { status: string; kpis: typeof kpis };
+      kpis = s.kpis;
       return s.status === 'succeeded';
     },
     { timeoutMs: 60_000, what: `scenario ${id}` },
   );
-  return summary;
+  return kpis;
 }
 
-t.test('a running scenario: progress advances live, then KPIs equal to the API summary, charts painted', async (t) => {
+t.test('a running scenario: progress advances live, then KPIs equal to the API kpis, charts painted', async (t) => {
   await withProcessLogs(t, stack, async () => {
     let id = '';
     let page = undefined as unknown as Page;
@@ -104,10 +104,10 @@ t.test('a running scenario: progress advances live, then KPIs equal to the API s
       'never backwards',
     );
     await page.waitForSelector('[data-testid=kpi-equity_npv]', { timeout: 30_000 });
-    const summary = await succeeded(id);
+    const kpis = await succeeded(id);
     for (const name of ['equity_npv', 'equity_irr', 'lcoe_nominal', 'min_dscr', 'energy_p50_mwh', 'energy_p90_mwh']) {
       const shown = await page.getAttribute(`[data-testid=kpi-${name}]`, 'data-value');
-      t.equal(shown, String(summary[name]), `kpi-${name} is the API's ${summary[name]}`);
+      t.equal(shown, String(kpis[name]), `kpi-${name} is the API's ${kpis[name]}`);
     }
     t.equal(await page.textContent('[data-testid=status]'), 'succeeded');
     await page.waitForSelector('[data-testid=heatmap][data-painted]', { timeout: 30_000 });
@@ -179,8 +179,8 @@ t.test('a dropped connection: the page says so, resumes from the last event, and
     t.pass('the page says the connection is lost');
     await stack.startWeb({ PORT: String(first.port) });
     await page.waitForSelector('[data-testid=kpi-equity_npv]', { timeout: 30_000 });
-    const summary = await succeeded(id);
-    t.equal(await page.getAttribute('[data-testid=kpi-equity_npv]', 'data-value'), String(summary.equity_npv));
+    const kpis = await succeeded(id);
+    t.equal(await page.getAttribute('[data-testid=kpi-equity_npv]', 'data-value'), String(kpis.equity_npv));
     // The network errors of the outage itself.
     clean(t, page, /net::ERR_(CONNECTION_REFUSED|INCOMPLETE_CHUNKED_ENCODING|CONNECTION_RESET|EMPTY_RESPONSE)/);
   });
@@ -446,7 +446,7 @@ t.test('a battery scenario: its dispatch week, SOC heatmap, KPI cards and annual
       storage: { power_mw: 40, energy_mwh: 160 },
     });
     const id = created.json.id as string;
-    const summary = await succeeded(id);
+    const kpis = await succeeded(id);
     const page = await open(t);
     await page.goto(`${base}/scenarios/${id}`);
     await page.waitForSelector('[data-testid=dispatch-chart][data-painted]', { timeout: 30_000 });
@@ -458,9 +458,9 @@ t.test('a battery scenario: its dispatch week, SOC heatmap, KPI cards and annual
       t.ok(right > 1000, `${chart}: ${right} painted pixels in its last quarter (drawn to the end)`);
     }
     for (const name of STORAGE_KPIS) {
-      t.ok(typeof summary[name] === 'number', `the API's summary has ${name}`);
+      t.ok(typeof kpis[name] === 'number', `the API's kpis have ${name}`);
       const shown = await page.getAttribute(`[data-testid=kpi-${name}]`, 'data-value');
-      t.equal(shown, String(summary[name]), `kpi-${name} is the API's ${summary[name]}`);
+      t.equal(shown, String(kpis[name]), `kpi-${name} is the API's ${kpis[name]}`);
     }
     t.equal(await page.locator('[data-testid=storage-annual-table] tbody tr').count(), 25, 'the battery: years 1–25');
     // Another week: the dispatch chart is drawn again.

@@ -119,11 +119,11 @@ t.test('a load through the form: a bad CSV named at its field, then the week, ma
     t.equal(load.backup.price_per_mwh, 90);
     t.equal(stored.inputs.storage.dispatch.strategy, 'load');
 
-    let summary: Record<string, number | null> = {};
+    let kpis: Record<string, number | null> = {};
     await waitUntil(
       async () => {
-        const s = (await getJson(`${base}/api/scenarios/${id}`)).json as { status: string; summary: typeof summary };
-        summary = s.summary;
+        const s = (await getJson(`${base}/api/scenarios/${id}`)).json as { status: string; kpis: typeof kpis };
+        kpis = s.kpis;
         if (s.status === 'failed') throw new Error('the scenario failed');
         return s.status === 'succeeded';
       },
@@ -150,9 +150,9 @@ t.test('a load through the form: a bad CSV named at its field, then the week, ma
     const right = await paintedPixels(page, 'load-week-chart', 0.75);
     t.ok(right > 1000, `load-week-chart: ${right} painted pixels in its last quarter (drawn to the end)`);
     for (const name of LOAD_KPIS) {
-      t.ok(typeof summary[name] === 'number', `the API's summary has ${name}`);
+      t.ok(typeof kpis[name] === 'number', `the API's kpis have ${name}`);
       const shown = await page.getAttribute(`[data-testid=kpi-${name}]`, 'data-value');
-      t.equal(shown, String(summary[name]), `kpi-${name} is the API's ${summary[name]}`);
+      t.equal(shown, String(kpis[name]), `kpi-${name} is the API's ${kpis[name]}`);
     }
     t.match(
       await page.textContent('[data-testid=availability-months-note]'),

@@ -194,9 +194,9 @@ async function saveSucceeded(
   outcome: Extract<EngineOutcome, { ok: true }>,
   times: Timings & { engineDone: number; writesDone: number },
 ): Promise<JobOutcome> {
-  const { summary, ...stored } = outcome.result;
+  const { kpis, ...stored } = outcome.result;
   const seq = await saveResultSucceeded(deps.db, { scenario_id: id, ...stored }, outcome.totals, {
-    summary,
+    kpis,
     statements_url: `/api/scenarios/${id}/statements`,
   }).finally(() => releaseResult(outcome.result));
   const saved = seq !== null;

@@ -265,7 +265,7 @@ export async function saveResultSucceeded(
       status: 'succeeded',
       progress: 1,
       stage: FINAL_STAGE.succeeded,
-      summary: JSON.stringify(succeeded.summary),
+      summary: JSON.stringify(succeeded.kpis),
       totals: JSON.stringify(totals),
       finished_at: sql`now()`,
       updated_at: sql`now()`,

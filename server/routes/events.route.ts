@@ -27,7 +27,7 @@ const scenarioEventStream = defineRoute({
   operationId: 'getScenarioEvents',
   summary: 'Follow a scenario live (server-sent events)',
   description:
-    'Events: queued, running {attempt}, progress {progress, stage, message}, succeeded {summary, statements_url}, failed {error}, cancelled. Each has `id: <seq>`; resume with `Last-Event-ID` or `?last_event_id=`. The stream closes after the terminal event.',
+    'Events: queued, running {attempt}, progress {progress, stage, message}, succeeded {kpis, statements_url}, failed {error}, cancelled. Each has `id: <seq>`; resume with `Last-Event-ID` or `?last_event_id=`. The stream closes after the terminal event.',
   tags: ['scenarios'],
   params: IdParams('scenario'),
   notFound: 'no scenario has this id',

@@ -1,7 +1,8 @@
 // The server-sent events of a scenario, as stored in scenario_events.data and sent as `data:`.
 import { type Static, Type } from '@sinclair/typebox';
 import type { ScenarioEventName } from '../lifecycle.ts';
-import { ScenarioError, Summary } from './scenario.ts';
+import { Kpis } from './result.ts';
+import { ScenarioError } from './scenario.ts';
 
 export const QueuedEvent = Type.Object({
   attempt: Type.Optional(Type.Integer({ description: 'Present on a retry: the attempt that will run next.' })),
@@ -13,7 +14,7 @@ export const ProgressEvent = Type.Object({
   stage: Type.String(),
   message: Type.String(),
 });
-export const SucceededEvent = Type.Object({ summary: Summary, statements_url: Type.String() });
+export const SucceededEvent = Type.Object({ kpis: Kpis, statements_url: Type.String() });
 export const FailedEvent = Type.Object({ error: ScenarioError });
 
 export const CancelledEvent = Type.Object({});

@@ -258,9 +258,6 @@ export const Kpis = Type.Object(
   },
 );
 
-/** The KPIs a scenario shows as its `summary`. */
-export const Summary = Kpis;
-
 /** The wind rose of a scenario's wind resource at hub height (with a wind_resource only). */
 export const WindRose = Type.Object(
   {
@@ -375,6 +372,5 @@ export type IncomeStatementYear = Static<typeof IncomeStatementYear>;
 export type CashFlowYear = Static<typeof CashFlowYear>;
 export type RevenueBreakdown = Static<typeof RevenueBreakdown>;
 export type Kpis = Static<typeof Kpis>;
-export type Summary = Static<typeof Summary>;
 export type ScenarioResult = Static<typeof ScenarioResult>;
 export type WindRose = Static<typeof WindRose>;

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { SCENARIO_STATUSES } from '../lifecycle.ts';
 import { ScenarioInputs } from './inputs.ts';
-import { Summary } from './result.ts';
+import { Kpis } from './result.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -19,8 +19,6 @@ export const ScenarioError = Type.Object(
   { description: 'Why the calculation failed.' },
 );
 
-export { Summary };
-
 const scenarioFields = {
   id: Type.String({ format: 'uuid', description: 'UUIDv7.' }),
   name: Type.String(),
@@ -28,7 +26,7 @@ const scenarioFields = {
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   stage: Type.Union([Type.String(), Type.Null()]),
   attempt: Type.Integer({ minimum: 0, description: 'How many times a worker has started the calculation.' }),
-  summary: Type.Union([Summary, Type.Null()]),
+  kpis: Type.Union([Kpis, Type.Null()], { description: 'Its key figures once it has succeeded, else null.' }),
   error: Type.Union([ScenarioError, Type.Null()]),
   created_at: Timestamp('When the scenario was created.'),
   updated_at: Timestamp('When the scenario last changed.'),

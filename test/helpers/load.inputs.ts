@@ -109,7 +109,7 @@ export const sum = (a: ArrayLike<number>, from = 0, to = a.length): number => {
 /** Each KPI's value worked out by hand, what it is, and its relative tolerance (default 1e-6). */
 export type ExpectedKpis = Record<string, [value: number, what: string, tol?: number]>;
 
-/** The KPIs of each case as the engine's and the API's tests check them (engine `kpis`, API `summary`). */
+/** The KPIs of each case as the engine's and the API's tests check them (the engine's and the API's `kpis`). */
 export const EXPECTED_KPIS = {
   /** constantPlant(30). */
   short: {

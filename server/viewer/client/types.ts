@@ -8,7 +8,7 @@ export interface ScenarioItem {
   progress: number;
   stage: string | null;
   attempt: number;
-  summary: Kpis | null;
+  kpis: Kpis | null;
   error: { code: string; message: string } | null;
   created_at: string;
   finished_at: string | null;

@@ -112,8 +112,8 @@ function sweepRow(s: SweepItem): HTMLElement {
 /** A list row; an unfinished scenario's status follows its event stream. */
 function scenarioRow(s: ScenarioItem, stop: AbortSignal): HTMLElement {
   const status = h('td', {}, statusBadge(s.status, 'row-status'));
-  const npv = h('td', { class: 'num' }, amount(s.summary?.equity_npv));
-  const irr = h('td', { class: 'num' }, percent(s.summary?.equity_irr));
+  const npv = h('td', { class: 'num' }, amount(s.kpis?.equity_npv));
+  const irr = h('td', { class: 'num' }, percent(s.kpis?.equity_irr));
   const row = h(
     'tr',
     {},
@@ -134,10 +134,10 @@ function scenarioRow(s: ScenarioItem, stop: AbortSignal): HTMLElement {
       (e) => {
         if (e.event === 'running' || e.event === 'queued') status.replaceChildren(statusBadge(e.event, 'row-status'));
         if (e.event === 'succeeded') {
-          const summary = (e.data as { summary?: Record<string, number | null> }).summary;
+          const kpis = (e.data as { kpis?: Record<string, number | null> }).kpis;
           status.replaceChildren(statusBadge('succeeded', 'row-status'));
-          npv.textContent = amount(summary?.equity_npv);
-          irr.textContent = percent(summary?.equity_irr);
+          npv.textContent = amount(kpis?.equity_npv);
+          irr.textContent = percent(kpis?.equity_irr);
         }
         if (e.event === 'failed' || e.event === 'cancelled') status.replaceChildren(statusBadge(e.event, 'row-status'));
         return FINISHED.has(e.event);

@@ -152,7 +152,7 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const load = loadSection(s);
   const resource = resourceSection(s);
   body.replaceChildren(
-    kpiCards(s.summary ?? {}),
+    kpiCards(s.kpis ?? {}),
     h(
       'p',
       { class: 'downloads' },

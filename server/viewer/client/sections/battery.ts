@@ -207,7 +207,7 @@ function weekDrawer(
       discharge: cut(data.storage_discharge_hourly),
       grid: cut(grid),
       limitMw: limit,
-      price: Array.from({ length: WEEK_HOURS }, (_, i) => hourPrice(market, s.summary ?? {}, year, from + i)),
+      price: Array.from({ length: WEEK_HOURS }, (_, i) => hourPrice(market, s.kpis ?? {}, year, from + i)),
       currency: String(market.currency ?? ''),
     };
     drawn.dispatchChart(view.dispatchEl, week, () => {
