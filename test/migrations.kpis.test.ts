@@ -1,27 +1,16 @@
 // sql/0011_kpis.sql: a scenario's key figures are `kpis` everywhere. What a database stored before
 // it (a finished scenario's list item, its `succeeded` event) says `summary`; after it, both say
 // `kpis`, with the same figures, and every other field as it was. Run again, it changes nothing.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { createTestDatabase } from './helpers/db.ts';
+import { applyMigration, createTestDatabase } from './helpers/db.ts';
 
-const MIGRATION = readFileSync(new URL('../sql/0011_kpis.sql', import.meta.url), 'utf8');
 const db = await createTestDatabase();
 t.teardown(() => db.drop());
 
 const ID = '01936f3e-0000-7000-8000-0000000000d1';
 const KPIS = { equity_npv: 12.5, equity_irr: 0.0812, lcoe_real_per_mwh: 31.25 };
 
-async function migrate(): Promise<void> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(MIGRATION);
-    await client.query('COMMIT');
-  } finally {
-    client.release();
-  }
-}
+const migrate = () => applyMigration(db.pool, '0011_kpis.sql');
 
 async function stored(): Promise<{ item: Record<string, unknown>; event: Record<string, unknown> }> {
   const { rows } = await db.pool.query<{ list_json: string; data: Record<string, unknown> }>(

@@ -3,15 +3,13 @@
 // and a stored v5 scenario's inputs, posted again, calculate byte for byte as before (the digest
 // of test/engine.solar.v5.digest.test.ts, taken on the commit before v8).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { validateScenario } from '../shared/validate.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
-import { createTestDatabase } from './helpers/db.ts';
+import { applyMigration, createTestDatabase } from './helpers/db.ts';
 
-const MIGRATION = readFileSync(new URL('../sql/0009_solar_model.sql', import.meta.url), 'utf8');
 const db = await createTestDatabase();
 t.teardown(() => db.drop());
 
@@ -53,14 +51,7 @@ t.test('the migration marks what was stored as v5, and only that', async (t) => 
     `INSERT INTO optimizations (id, name, request, workspace)
      VALUES ('01936f3e-0000-7000-8000-0000000000c1', 'o', '{"name":"o","base":{"solar":{"gcr":0.3e0}},"max_evaluations":8}', 'default')`,
   );
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(MIGRATION);
-    await client.query('COMMIT');
-  } finally {
-    client.release();
-  }
+  await applyMigration(db.pool, '0009_solar_model.sql');
   const rows = await db.pool.query<{ id: string; inputs: Record<string, unknown>; text: string }>(
     'SELECT id, inputs, inputs::text AS text FROM scenarios ORDER BY id',
   );

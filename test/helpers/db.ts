@@ -1,6 +1,7 @@
 // Each test file gets its own database, cloned from the migrated template that scripts/test.ts
 // prepared (CREATE DATABASE … TEMPLATE is a file copy: milliseconds).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 function env(name: string): string {
@@ -60,4 +61,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/** Runs a migration file (`sql/<file>`) again, in one transaction, as the migrator does. */
+export async function applyMigration(pool: pg.Pool, file: string): Promise<void> {
+  const text = readFileSync(new URL(`../../sql/${file}`, import.meta.url), 'utf8');
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(text);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
 }
