@@ -209,74 +209,61 @@ function recordsets<V extends { id: string; name: string; index: number; values:
 }
 
 /**
- * Every variant with its `queued` event from one JSON parameter (json_to_recordset: one parameter
- * however many variants; a multi-row VALUES would take ten per variant, 20,000 for 2,000 of them),
- * then their jobs through pg-boss on the same transaction, and a check that each has its own.
+ * Every variant with its first event from one JSON parameter (json_to_recordset: one parameter
+ * however many variants; a multi-row VALUES would take ten per variant, 20,000 for 2,000 of them):
+ * a variant with its inputs is queued, and its job goes through pg-boss on the same transaction,
+ * with a check that each has its own; a point that failed validation is stored failed at once,
+ * with its `failed` event (an optimization's evaluation event comes from the trigger).
  */
 async function insertVariants(
   trx: Tx,
   boss: PgBoss,
   config: Readonly<Config>,
   owner: VariantOwner,
-  variants: readonly VariantScenario[],
+  variants: readonly (VariantScenario | InvalidVariant)[],
 ): Promise<void> {
   if (variants.length === 0) return;
   const sweep = 'sweepId' in owner;
-  for (const rows of recordsets(variants, (v) => ({ inputs: v.inputs }))) {
+  for (const rows of recordsets(variants, (v) => ('error' in v ? { error: v.error } : { inputs: v.inputs }))) {
     await sql`
     WITH v AS (
-      SELECT * FROM json_to_recordset(${rows}::json)
-        AS x(id uuid, name text, inputs json, variant_index int, variant_values json)
+      SELECT *, x.error IS NULL AS valid FROM json_to_recordset(${rows}::json)
+        AS x(id uuid, name text, inputs json, variant_index int, variant_values json, error json)
     ), scenario AS (
-      INSERT INTO scenarios (id, name, inputs, last_seq, sweep_id, optimization_id, optimization_round,
-                             variant_index, variant_values, keep_hourly, workspace)
-      SELECT id, name, inputs, 1, ${sweep ? owner.sweepId : null}::uuid, ${sweep ? null : owner.optimizationId}::uuid,
-             ${sweep ? null : owner.round}::int, variant_index, variant_values, ${sweep ? owner.keepHourly : false},
+      INSERT INTO scenarios (id, name, inputs, status, stage, error, last_seq, sweep_id, optimization_id,
+                             optimization_round, variant_index, variant_values, keep_hourly, finished_at, workspace)
+      SELECT id, name, COALESCE(inputs, '{}'), CASE WHEN valid THEN 'queued' ELSE 'failed' END,
+             CASE WHEN valid THEN NULL ELSE 'failed' END, error, 1, ${sweep ? owner.sweepId : null}::uuid,
+             ${sweep ? null : owner.optimizationId}::uuid, ${sweep ? null : owner.round}::int, variant_index,
+             variant_values, ${sweep ? owner.keepHourly : false}, CASE WHEN valid THEN NULL ELSE now() END,
              ${owner.workspace}
       FROM v
     )
-    INSERT INTO scenario_events (scenario_id, seq, name, data) SELECT id, 1, 'queued', '{}' FROM v`.execute(trx);
+    INSERT INTO scenario_events (scenario_id, seq, name, data)
+    SELECT id, 1, CASE WHEN valid THEN 'queued' ELSE 'failed' END,
+           CASE WHEN valid THEN '{}' ELSE json_build_object('error', error) END FROM v`.execute(trx);
   }
-  const jobs = variants.map((v) => {
+  const queued = variants.filter((v) => !('error' in v));
+  if (queued.length === 0) return;
+  const jobs = queued.map((v) => {
     const { id: _id, ...options } = calculateJobOptions(config, v.id);
     return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
   });
   await boss.insert(CALCULATE_QUEUE, jobs, { db: fromKysely(trx) });
   // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.
   // pgboss.job is pg-boss's table, not one of ours: read (never written) with kysely's sql.
-  const ids = JSON.stringify(variants.map((v) => ({ id: v.id })));
+  const ids = JSON.stringify(queued.map((v) => ({ id: v.id })));
   const { rows: check } = await sql<{ n: string }>`
     SELECT count(*) AS n FROM pgboss.job j JOIN json_to_recordset(${ids}::json) AS v(id uuid) ON v.id = j.id
     WHERE j.name = ${CALCULATE_QUEUE}`.execute(trx);
-  if (Number(check[0].n) !== variants.length) {
-    throw new Error(`${check[0].n} of ${variants.length} variants' jobs were queued`);
-  }
-}
-
-/** Points that failed validation, stored failed with their `failed` event (their evaluation event comes from the trigger). */
-async function insertInvalid(trx: Tx, r: Round, workspace: string) {
-  const { optimizationId, round, invalid } = r;
-  if (invalid.length === 0) return;
-  for (const rows of recordsets(invalid, (e) => ({ error: e.error }))) {
-    await sql`
-    WITH v AS (
-      SELECT * FROM json_to_recordset(${rows}::json)
-        AS x(id uuid, name text, variant_index int, variant_values json, error json)
-    ), scenario AS (
-      INSERT INTO scenarios (id, name, inputs, status, stage, error, last_seq, optimization_id, optimization_round,
-                             variant_index, variant_values, keep_hourly, finished_at, workspace)
-      SELECT id, name, '{}', 'failed', 'failed', error, 1, ${optimizationId}::uuid, ${round}::int, variant_index,
-             variant_values, false, now(), ${workspace} FROM v
-    )
-    INSERT INTO scenario_events (scenario_id, seq, name, data)
-    SELECT id, 1, 'failed', json_build_object('error', error) FROM v`.execute(trx);
+  if (Number(check[0].n) !== queued.length) {
+    throw new Error(`${check[0].n} of ${queued.length} variants' jobs were queued`);
   }
 }
 
 async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: string) {
   const owner = { optimizationId: r.optimizationId, round: r.round, workspace };
-  await insertVariants(trx, boss, config, owner, r.evaluations);
-  await insertInvalid(trx, r, workspace);
+  await insertVariants(trx, boss, config, owner, [...r.evaluations, ...r.invalid]);
 }
 
 /** The parent's own row, as each kind stores it. */
