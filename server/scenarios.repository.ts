@@ -6,10 +6,10 @@ import pg from 'pg';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import { scenarioChannel } from '../shared/channels.ts';
 import { type Db, type EventRow, precompiled, type ScenarioRow } from '../shared/db.ts';
-import { FINAL_STAGE, type ScenarioEventName } from '../shared/lifecycle.ts';
+import { FINAL_STAGE } from '../shared/lifecycle.ts';
 import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/pg.copy.ts';
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
-import { SCENARIO_COLUMNS } from '../shared/scenarios.repository.ts';
+import { SCENARIO_COLUMNS, withEvents } from '../shared/scenarios.repository.ts';
 import { transaction } from '../shared/transaction.ts';
 
 export interface NewScenario {
@@ -135,38 +135,21 @@ export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): P
         ? (['sweep_id', where.sweepId] as const)
         : (['optimization_id', where.optimizationId] as const);
   return transaction(db, async (trx) => {
-    const rows = await trx
-      .with('cancelled', (q) =>
-        q
-          .updateTable('scenarios')
-          .set({
-            status: 'cancelled',
-            stage: FINAL_STAGE.cancelled,
-            finished_at: sql`now()`,
-            updated_at: sql`now()`,
-            last_seq: sql`last_seq + 1`,
-          })
-          .where(column, '=', value)
-          .where('status', '=', 'queued')
-          .returning(['id', 'last_seq']),
-      )
-      .with('event', (q) =>
-        q
-          .insertInto('scenario_events')
-          .columns(['scenario_id', 'seq', 'name', 'data'])
-          .expression((eb) =>
-            eb
-              .selectFrom('cancelled')
-              .select([
-                'id',
-                'last_seq',
-                sql.lit('cancelled' satisfies ScenarioEventName).as('name'),
-                sql.lit('{}').as('data'),
-              ]),
-          ),
-      )
-      .selectFrom('cancelled')
-      .select(['id', 'last_seq as seq'])
+    const cancel = trx
+      .updateTable('scenarios')
+      .set({
+        status: 'cancelled',
+        stage: FINAL_STAGE.cancelled,
+        finished_at: sql`now()`,
+        updated_at: sql`now()`,
+        last_seq: sql`last_seq + 1`,
+      })
+      .where(column, '=', value)
+      .where('status', '=', 'queued')
+      .returning(['id', 'last_seq']);
+    const rows = await withEvents(trx, 'cancelled', '{}', cancel)
+      .selectFrom('event')
+      .select(['scenario_id as id', 'seq'])
       .execute();
     if (rows.length > 0) {
       const ids = rows.map((r) => r.id);

@@ -1,8 +1,9 @@
 // The scenario SQL both processes run. The web's own is in server/scenarios.repository.ts, the
 // worker's writes in worker/scenarios.repository.ts. Functions take `db` (or a transaction) first;
 // callers choose where a transaction starts.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { Database, Db, ScenarioRow } from './db.ts';
+import type { ScenarioEventName } from './lifecycle.ts';
 
 /** The scenario's own columns (not list_json, the stored list item of a finished scenario). */
 export const SCENARIO_COLUMNS = [
@@ -41,4 +42,29 @@ export async function findScenario(
   let q = db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
   if (workspace !== undefined) q = q.where('workspace', '=', workspace);
   return q.executeTakeFirst();
+}
+
+/**
+ * One statement that appends an event to each scenario `update` changes: the update (returning each
+ * scenario's id and new last_seq; bumping it serializes the writers of one scenario) as CTE
+ * `scenario`, and an event row at that seq as CTE `event`, returning its scenario_id and seq. The
+ * caller selects from `event`; nothing is written where the update matches no row.
+ */
+export function withEvents(
+  db: Db | Transaction<Database>,
+  name: ScenarioEventName,
+  data: string,
+  update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', { id: string; last_seq: number }>,
+) {
+  return db
+    .with('scenario', () => update)
+    .with('event', (q) =>
+      q
+        .insertInto('scenario_events')
+        .columns(['scenario_id', 'seq', 'name', 'data'])
+        .expression((eb) =>
+          eb.selectFrom('scenario').select(['id', 'last_seq', sql.val(name).as('name'), sql.val(data).as('data')]),
+        )
+        .returning(['scenario_id', 'seq']),
+    );
 }

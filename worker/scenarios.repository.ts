@@ -2,10 +2,11 @@
 // its change to the scenario and NOTIFYs the scenario's channel (delivered at commit), and each is
 // guarded: it writes only while the scenario is unfinished (or while its attempt is the running
 // one), so a stale attempt, a duplicate job or a late dead letter writes nothing.
-import { sql, type UpdateQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { scenarioChannel } from '../shared/channels.ts';
-import { type Database, type Db, type DbHandle, executePrepared, precompiled, type ScenarioRow } from '../shared/db.ts';
+import { type Db, type DbHandle, executePrepared, precompiled, type ScenarioRow } from '../shared/db.ts';
 import { FINAL_STAGE, STARTING_STAGE, type Stage, UNFINISHED_STATUSES } from '../shared/lifecycle.ts';
+import { withEvents } from '../shared/scenarios.repository.ts';
 import type { EventData, EventName } from '../shared/schemas/events.ts';
 import { type Tx, transaction } from '../shared/transaction.ts';
 
@@ -77,47 +78,15 @@ const eventArgs = (scenarioId: string, data: unknown): EventArgs => ({
   channel: scenarioChannel(scenarioId),
 });
 
-/**
- * One statement that appends an event to its scenario: `update` (of that scenario, returning its
- * new last_seq; bumping it serializes the writers of one scenario) as CTE `scenario`, and the event
- * row at that seq as CTE `event`. The caller selects from `event`, with `notified`; nothing is
- * written when the update matches no row.
- */
-function withEvent(
-  db: Db,
-  name: EventName,
-  a: EventArgs,
-  update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', { last_seq: number }>,
-) {
-  return db
-    .with('scenario', () => update)
-    .with('event', (q) =>
-      q
-        .insertInto('scenario_events')
-        .columns(['scenario_id', 'seq', 'name', 'data'])
-        .expression((eb) =>
-          eb
-            .selectFrom('scenario')
-            .select([
-              sql.val(a.id).as('scenario_id'),
-              'last_seq',
-              sql.val(name).as('name'),
-              sql.val(a.data).as('data'),
-            ]),
-        )
-        .returning('seq'),
-    );
-}
-
 /** The NOTIFY of the new seq, delivered at commit. */
 const notified = (a: EventArgs) => sql<null>`pg_notify(${a.channel}, seq::text)`.as('notified');
 
 /** The `running` event: only while the scenario is unfinished; started_at is the transaction's time, as the event's created_at. */
 const appendRunningQuery = precompiled((db, a: EventArgs & { attempt: number }) =>
-  withEvent(
+  withEvents(
     db,
     'running',
-    a,
+    a.data,
     db
       .updateTable('scenarios')
       .set({
@@ -131,7 +100,7 @@ const appendRunningQuery = precompiled((db, a: EventArgs & { attempt: number }) 
       })
       .where('id', '=', a.id)
       .where('status', 'in', UNFINISHED_STATUSES)
-      .returning('last_seq'),
+      .returning(['id', 'last_seq']),
   )
     .selectFrom('event')
     .select(['seq', notified(a)]),
@@ -177,17 +146,17 @@ export async function appendRetryRunning(db: Db, scenarioId: string, attempt: nu
  * wait (synchronous_commit off for this transaction).
  */
 const appendProgressQuery = precompiled((db, a: EventArgs & { attempt: number; progress: number; stage: Stage }) =>
-  withEvent(
+  withEvents(
     db,
     'progress',
-    a,
+    a.data,
     db
       .updateTable('scenarios')
       .set({ last_seq: sql`last_seq + 1`, progress: a.progress, stage: a.stage, updated_at: sql`now()` })
       .where('id', '=', a.id)
       .where('status', '=', 'running')
       .where('attempt', '=', a.attempt)
-      .returning('last_seq'),
+      .returning(['id', 'last_seq']),
   )
     .selectFrom('event')
     .select(['seq', notified(a), sql<string>`set_config('synchronous_commit', 'off', true)`.as('async_commit')]),
@@ -272,8 +241,8 @@ export async function saveResultSucceeded(
     })
     .where('id', '=', r.scenario_id)
     .where('status', 'in', UNFINISHED_STATUSES)
-    .returning('last_seq');
-  const row = await withEvent(db, 'succeeded', a, update)
+    .returning(['id', 'last_seq']);
+  const row = await withEvents(db, 'succeeded', a.data, update)
     .with('result', (q) =>
       q
         .insertInto('scenario_results')
