@@ -24,7 +24,8 @@ const SAMPLE_DAYS = 3;
 /** The sun's elevation changes by at most this × cos(latitude) per hour. */
 const EARTH_ROTATION_DEG_PER_HOUR = 15.041;
 
-export interface HourlyGeometryOptions {
+/** Where the sun is seen from, and the year whose sun it is. */
+export interface SunSite {
   latitude: number;
   longitude: number;
   elevationM: number;
@@ -32,6 +33,9 @@ export interface HourlyGeometryOptions {
   timezoneHours: number;
   /** The calendar year whose sun is used; Feb 29 is skipped when it is a leap year. */
   year: number;
+}
+
+export interface HourlyGeometryOptions extends SunSite {
   /** Defaults: the standard atmosphere at the elevation. */
   pressureMbar?: number;
   temperatureC?: number;

@@ -3,7 +3,13 @@
 // hourly year (prepareSolarSystem and solarSteps in solar.ts), with the module's thermal
 // memory taken from the previous step's cell temperature and irradiance when they are known.
 
-import { estimateDeltaT, type HourlySunGeometry, pressureAtElevation, sunPosition } from './solar.position.ts';
+import {
+  estimateDeltaT,
+  type HourlySunGeometry,
+  pressureAtElevation,
+  type SunSite,
+  sunPosition,
+} from './solar.position.ts';
 import { fuentesStateAfter, initialFuentesState, PVWATTS_WIND_HEIGHT_M } from './solar.temperature.ts';
 import { prepareSolarSystem, type SolarSystem, solarDetail, solarSteps } from './solar.ts';
 
@@ -63,10 +69,7 @@ export interface SolarTimestepResult {
 }
 
 /** The sun at one instant, as the one-entry geometry that prepareSolarSystem (and PVWatts v8's model) takes. */
-export function instantSun(
-  system: Pick<SolarSystem, 'latitude' | 'longitude' | 'elevationM' | 'timezoneHours'>,
-  w: SolarInstant,
-): HourlySunGeometry {
+export function instantSun(system: Omit<SunSite, 'year'>, w: SolarInstant): HourlySunGeometry {
   const position = sunPosition(
     {
       year: w.year,

@@ -8,7 +8,7 @@
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
 import { coverTransmittanceCurve, type PerezSunTerms, perezSkyDiffuse, perezSunTerms } from './solar.irradiance.ts';
-import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
+import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry, type SunSite } from './solar.position.ts';
 import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import {
   type FuentesModel,
@@ -35,15 +35,8 @@ export const MODULE_TYPES: Readonly<Record<ModuleType, { gamma: number; antiRefl
 const INVERTER_REFERENCE_EFFICIENCY = 0.9637;
 const T_REF_C = 25;
 
-/** The PV system in plain numbers. */
-export interface SolarSystem {
-  latitude: number;
-  longitude: number;
-  elevationM: number;
-  /** Offset of local standard time from UTC, hours. */
-  timezoneHours: number;
-  /** Calendar year whose sun geometry is used for every year. */
-  year: number;
+/** The PV system in plain numbers; the sun geometry of its site's `year` is used for every year. */
+export interface SolarSystem extends SunSite {
   albedo: number;
   /** DC nameplate in any power unit; outputs are energy per hour in the same unit × h. */
   capacityDc: number;
@@ -83,6 +76,17 @@ export interface SolarModel {
 /** The inputs prepareSolar reads (a ResolvedInputs is one). */
 export type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year'>;
 
+/** The site and the start year, whose sun geometry both solar models use for every year. */
+export function sunSite({ site, start_year }: Pick<ResolvedInputs, 'site' | 'start_year'>): SunSite {
+  return {
+    latitude: site.latitude,
+    longitude: site.longitude,
+    elevationM: site.elevation_m,
+    timezoneHours: site.timezone_offset_hours,
+    year: start_year,
+  };
+}
+
 /** The system's total loss, %: a breakdown compounds, 1 − Π(1 − l/100); else losses_percent. */
 export function solarLossesPercent(solar: SolarInputs['solar']): number {
   const breakdown = solar.losses_breakdown;
@@ -96,11 +100,7 @@ export function prepareSolar(inputs: SolarInputs): SolarModel | null {
   const { site, solar } = inputs;
   if (!(solar.capacity_mw_dc > 0)) return null;
   return prepareSolarSystem({
-    latitude: site.latitude,
-    longitude: site.longitude,
-    elevationM: site.elevation_m,
-    timezoneHours: site.timezone_offset_hours,
-    year: inputs.start_year,
+    ...sunSite(inputs),
     albedo: site.albedo,
     capacityDc: solar.capacity_mw_dc,
     dcAcRatio: solar.dc_ac_ratio,
@@ -176,25 +176,27 @@ export function prepareSolarSystem(
   };
 }
 
-/** Hourly intermediate results, for tests and diagnostics. */
-export interface SolarDetail {
-  /** Plane-of-array irradiance before the cover, W/m². */
-  poa: Float64Array;
-  /** Irradiance transmitted through the cover, W/m². */
-  poaTransmitted: Float64Array;
-  cellTempC: Float64Array;
-  /** DC after system losses, capacity units. */
-  dc: Float64Array;
+/** One Float64Array series for each name. */
+export type Series<Names extends readonly string[]> = Record<Names[number], Float64Array>;
+
+/** A zeroed series of `steps` entries for each name. */
+export function emptySeries<Names extends readonly string[]>(names: Names, steps: number): Series<Names> {
+  const series = {} as Series<Names>;
+  for (const name of names) series[name as Names[number]] = new Float64Array(steps);
+  return series;
 }
+
+/**
+ * Hourly intermediate results, for tests and diagnostics: plane-of-array irradiance before the
+ * cover (poa) and transmitted through it (poaTransmitted), W/m²; the cell temperature, °C; DC after
+ * system losses, capacity units.
+ */
+const SOLAR_DETAIL = ['poa', 'poaTransmitted', 'cellTempC', 'dc'] as const;
+export type SolarDetail = Series<typeof SOLAR_DETAIL>;
 
 /** Empty detail series for `steps` steps (a year's hours, or one instant). */
 export function solarDetail(steps = HOURS_PER_YEAR): SolarDetail {
-  return {
-    poa: new Float64Array(steps),
-    poaTransmitted: new Float64Array(steps),
-    cellTempC: new Float64Array(steps),
-    dc: new Float64Array(steps),
-  };
+  return emptySeries(SOLAR_DETAIL, steps);
 }
 
 /** AC energy in each hour of a weather year, at plant scale, before yearly degradation. */

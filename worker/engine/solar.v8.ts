@@ -18,7 +18,7 @@ import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './sol
 import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import { SnowCover } from './solar.snow.ts';
 import { type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
-import { solarLossesPercent } from './solar.ts';
+import { emptySeries, type Series, solarLossesPercent, sunSite } from './solar.ts';
 import { fixedRowShade, v8Layout } from './solar.v8.layout.ts';
 import {
   airMassModifier,
@@ -113,11 +113,7 @@ export function prepareSolarV8(
   inputs: SolarInputs,
   layoutCapacityKw: number,
   sun: HourlySunGeometry = hourlySunGeometry({
-    latitude: inputs.site.latitude,
-    longitude: inputs.site.longitude,
-    elevationM: inputs.site.elevation_m,
-    timezoneHours: inputs.site.timezone_offset_hours,
-    year: inputs.start_year,
+    ...sunSite(inputs),
     horizonDeg: SPA_SUNRISE_DEG,
     ...instantaneous(inputs),
   }),
@@ -218,28 +214,17 @@ export function hourlyAlbedo(model: SolarV8Model, weather: WeatherYear, out: Flo
   return out;
 }
 
-/** Hourly intermediate results of v8, for tests and diagnostics. */
-export interface SolarV8Detail {
-  albedo: Float64Array;
-  /** Front plane-of-array irradiance after the rows' shading, W/m². */
-  poaFront: Float64Array;
-  /** Rear irradiance counted (× bifaciality, after the rows' sky derate), W/m². */
-  poaRear: Float64Array;
-  cellTempC: Float64Array;
-  /** The snow's DC derate, % (SSC's dcsnowderate). */
-  snowDeratePercent: Float64Array;
-  dc: Float64Array;
-}
+/**
+ * Hourly intermediate results of v8, for tests and diagnostics: the ground's albedo; the front
+ * plane-of-array irradiance after the rows' shading (poaFront) and the rear irradiance counted
+ * (poaRear: × bifaciality, after the rows' sky derate), W/m²; the cell temperature, °C; the snow's
+ * DC derate, % (snowDeratePercent, SSC's dcsnowderate); DC.
+ */
+const SOLAR_V8_DETAIL = ['albedo', 'poaFront', 'poaRear', 'cellTempC', 'snowDeratePercent', 'dc'] as const;
+export type SolarV8Detail = Series<typeof SOLAR_V8_DETAIL>;
 
 export function solarV8Detail(steps = HOURS_PER_YEAR): SolarV8Detail {
-  return {
-    albedo: new Float64Array(steps),
-    poaFront: new Float64Array(steps),
-    poaRear: new Float64Array(steps),
-    cellTempC: new Float64Array(steps),
-    snowDeratePercent: new Float64Array(steps),
-    dc: new Float64Array(steps),
-  };
+  return emptySeries(SOLAR_V8_DETAIL, steps);
 }
 
 /** AC energy in each hour of a weather year (capacity units × h), before yearly degradation. */

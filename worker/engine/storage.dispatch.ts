@@ -75,6 +75,16 @@ export interface HorizonPlan {
   discharge: Float64Array;
 }
 
+/**
+ * Hour t's reward as a function of the SOC decrease v: its pieces' lengths and slopes, left to right
+ * (slopes decreasing), of which the first `charging` charge and the rest discharge.
+ */
+interface RewardPieces {
+  len: Float64Array;
+  slope: Float64Array;
+  charging: number;
+}
+
 const MAX_HOURS = 48;
 /** Each hour adds at most six pieces (four charging tiers with a load, and two discharges). */
 const MAX_PIECES = 6 * MAX_HOURS + 4;
@@ -90,9 +100,7 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
-  private readonly fLen = new Float64Array(6);
-  private readonly fSlope = new Float64Array(6);
-  private readonly chargePieces = new Int32Array(1);
+  private readonly reward: RewardPieces = { len: new Float64Array(6), slope: new Float64Array(6), charging: 0 };
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
   private readonly master = new CycleMaster();
@@ -207,16 +215,16 @@ export class HorizonSolver {
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
-    const { count, skip, fLen } = this;
+    const { count, skip, reward } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
       const nf = h.load
-        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], fLen, this.fSlope, this.chargePieces)
-        : rewardPieces(b, h, t, this.penalty[t], fLen, this.fSlope, this.chargePieces);
+        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], reward)
+        : rewardPieces(b, h, t, this.penalty[t], reward);
       count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
-      for (let c = 0; c < this.chargePieces[0]; c++) charging += fLen[c];
+      for (let c = 0; c < reward.charging; c++) charging += reward.len[c];
       skip[t] = charging;
     }
   }
@@ -227,7 +235,8 @@ export class HorizonSolver {
    * by decreasing slope; neighbours of one owner and one slope become one piece. Returns the count.
    */
   private merge(t: number, nf: number, span: number, last: boolean): number {
-    const { len, slope, own, fLen, fSlope } = this;
+    const { len, slope, own } = this;
+    const { len: fLen, slope: fSlope } = this.reward;
     const from = (t + 1) * MAX_PIECES;
     const end = last ? from : from + this.count[t + 1];
     let cut = last ? 0 : this.skip[t + 1];
@@ -297,16 +306,9 @@ export class HorizonSolver {
   }
 }
 
-/** Hour t's reward pieces as a function of the SOC decrease v, left to right (slopes decreasing). */
-function rewardPieces(
-  b: HorizonBattery,
-  h: HorizonHours,
-  t: number,
-  penalty: number,
-  fLen: Float64Array,
-  fSlope: Float64Array,
-  chargePieces: Int32Array,
-): number {
+/** Hour t's reward pieces, written into `f`; returns their count. */
+function rewardPieces(b: HorizonBattery, h: HorizonHours, t: number, penalty: number, f: RewardPieces): number {
+  const { len: fLen, slope: fSlope } = f;
   const p = h.price[t];
   const cap = b.powerMw;
   const free = Math.min(cap, h.free[t]);
@@ -328,7 +330,7 @@ function rewardPieces(
     fSlope[n] = (pricedFirst ? freeCost : pricedCost) / b.etaIn;
     n++;
   }
-  chargePieces[0] = n;
+  f.charging = n;
   // Discharging: only into room under the limit, and only where it earns more than it costs.
   const margin = p - b.dischargeCost - penalty;
   const y = Math.min(cap, h.room[t]);
@@ -380,10 +382,9 @@ function loadRewardPieces(
   l: LoadHours,
   t: number,
   penalty: number,
-  fLen: Float64Array,
-  fSlope: Float64Array,
-  chargePieces: Int32Array,
+  f: RewardPieces,
 ): number {
+  const { len: fLen, slope: fSlope } = f;
   loadTiers(b, h, l, t, tierCost, tierAmount);
   // The output that serves the load (tier 3) is never worth storing: a MWh of it is worth more than
   // the battery returns for it in any hour (value ÷ η_in > value' × η_out, the weight dominating).
@@ -401,7 +402,7 @@ function loadRewardPieces(
     fSlope[n] = tierCost[k] / b.etaIn;
     n++;
   }
-  chargePieces[0] = n;
+  f.charging = n;
   const room = Math.min(b.powerMw, h.room[t]);
   const toLoad = Math.min(room, l.unmet[t]);
   const loadMargin = l.value[t] - b.dischargeCost - penalty;
