@@ -12,11 +12,11 @@
 // albedo × isotropic sky, albedo × (beam + circumsolar) on the ground, the back's own beam and
 // circumsolar), computed once per scenario from the geometry alone.
 
+import { DEG } from './angles.ts';
 import { GroundStrips, groundShade, type Section, STRIPS, skyFactors } from './solar.bifacial.ground.ts';
 import type { HourlySunGeometry } from './solar.position.ts';
 import type { SurfaceGeometry } from './solar.tracking.ts';
 
-const DEG = Math.PI / 180;
 const CELL_ROWS = 6;
 const GLASS_N = 1.526;
 const R0 = ((GLASS_N - 1) / (GLASS_N + 1)) ** 2;

@@ -1,7 +1,7 @@
 // Plane-of-array irradiance as PVWatts v5 computes it: Perez 1990 sky diffuse, isotropic
 // ground reflection, and the module cover's transmittance of the beam.
+import { DEG } from './angles.ts';
 
-const DEG = Math.PI / 180;
 const COS_85 = Math.cos(85 * DEG);
 /** Perez's normalisation of sky brightness (PVWatts uses the solar constant, not the day's value). */
 export const PEREZ_SOLAR_CONSTANT = 1367;

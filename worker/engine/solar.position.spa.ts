@@ -1,9 +1,9 @@
 // NREL's Solar Position Algorithm (Reda & Andreas 2008, NREL/TP-560-34302): the sun's
 // topocentric zenith and azimuth to ±0.0003° at any instant. The hourly geometry in
 // solar.position.ts evaluates its costly geocentric part every few days and interpolates.
+import { DEG } from './angles.ts';
 import { B_TERMS, L_TERMS, NUTATION_TERMS, R_TERMS } from './solar.position.terms.ts';
 
-const DEG = Math.PI / 180;
 const SUN_RADIUS_DEG = 0.26667;
 /** SPA's default refraction at sunrise and sunset, degrees. */
 export const STANDARD_REFRACTION_DEG = 0.5667;

@@ -2,6 +2,7 @@
 // per-hour geometry of a reference year that the solar model reuses for every project year.
 
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { DEG } from './angles.ts';
 import {
   completeTopocentric,
   emptyTopocentric,
@@ -17,7 +18,6 @@ import {
 export { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 export * from './solar.position.spa.ts';
 
-const DEG = Math.PI / 180;
 const HOUR_DAYS = 1 / 24;
 /** Days between full evaluations of the geocentric sun; cubic interpolation keeps it within 0.00002°. */
 const SAMPLE_DAYS = 3;

@@ -9,8 +9,8 @@
 // - Sky diffuse: the share of the sky dome a module still sees between the rows, averaged over its
 //   width, as a function of its tilt (a table by whole degree, as SSC keeps it).
 // - Ground-reflected: the view of the sunlit and the shaded ground between rows of 1,000.
+import { DEG } from './angles.ts';
 
-const DEG = Math.PI / 180;
 const tand = (x: number) => Math.tan(x * DEG);
 const sind = (x: number) => Math.sin(x * DEG);
 const cosd = (x: number) => Math.cos(x * DEG);

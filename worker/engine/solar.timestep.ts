@@ -3,6 +3,7 @@
 // hourly year (prepareSolarSystem and solarSteps in solar.ts), with the module's thermal
 // memory taken from the previous step's cell temperature and irradiance when they are known.
 
+import { DEG } from './angles.ts';
 import {
   estimateDeltaT,
   type HourlySunGeometry,
@@ -12,8 +13,6 @@ import {
 } from './solar.position.ts';
 import { fuentesStateAfter, initialFuentesState, PVWATTS_WIND_HEIGHT_M } from './solar.temperature.ts';
 import { prepareSolarSystem, type SolarSystem, solarDetail, solarSteps } from './solar.ts';
-
-const DEG = Math.PI / 180;
 
 /** The weather of one instant, at the system's site. */
 export interface SolarInstant {

@@ -2,9 +2,8 @@
 // backtracking) and two-axis, as PVWatts v5 models them. Everything here depends only on
 // the sun's geometry, so it is computed once per scenario and reused every year.
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
+import { DEG } from './angles.ts';
 import type { HourlySunGeometry } from './solar.position.ts';
-
-const DEG = Math.PI / 180;
 
 export type ArrayType = ResolvedInputs['solar']['array_type'];
 

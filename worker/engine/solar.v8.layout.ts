@@ -4,9 +4,10 @@
 // along a row; strings of 7. Only self-shading and the rear side's geometry read it. And the
 // fixed array's shade on the row behind (Appelbaum & Bany 1979, as SSC's self-shading applies it
 // to the beam of a fixed open rack).
+
+import { DEG } from './angles.ts';
 import type { ArrayType } from './solar.tracking.ts';
 
-const DEG = Math.PI / 180;
 const MODULE_W = 300;
 const ASPECT = 1.7;
 const MODULES_PER_STRING = 7;

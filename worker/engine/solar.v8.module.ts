@@ -10,8 +10,7 @@
 //   First Solar FS-6435A);
 // - the inverter: Sandia's model with C0 … C3 = 0 (a straight line from the self-consumption Pso
 //   to the rating), clipped at the AC rating.
-
-const DEG = Math.PI / 180;
+import { DEG } from './angles.ts';
 
 // Cover optics (the same constants as PVWatts v5's): glass n = 1.526, K = 4 /m, 2 mm; the
 // coating n = 1.3, a hundredth of the glass thickness.

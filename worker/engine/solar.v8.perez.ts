@@ -3,8 +3,8 @@
 // isotropic sky beyond a zenith of 87.5°, and no ground-reflected light from a sky without
 // diffuse or beyond 87.5°. (PVWatts v5's Perez, solar.irradiance.ts, stays as v5 was validated.)
 // Split into isotropic, circumsolar and horizon parts, which the rear side needs separately.
+import { DEG } from './angles.ts';
 
-const DEG = Math.PI / 180;
 const MAX_ZENITH_RAD = 1.5271631;
 const B2 = 0.000005534;
 const F11 = [-0.0083117, 0.1299457, 0.3296958, 0.5682053, 0.873028, 1.1326077, 1.0601591, 0.677747];

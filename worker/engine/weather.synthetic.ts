@@ -12,13 +12,13 @@ import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import { pressureFromElevation } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
+import { DEG } from './angles.ts';
 import { deriveSeed, lnGamma, normalCdf, normalPdf, normalQuantile, Rng } from './random.ts';
 
 const HOURS = HOURS_PER_YEAR;
 const DAYS = 365;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const SOLAR_CONSTANT = 1367;
-const DEG = Math.PI / 180;
 
 /** Independent random streams per year, so changing one part of the synthesis leaves the others' draws alone. */
 const STREAM = { year: 0, solar: 1, temp: 2, wind: 3 } as const;
