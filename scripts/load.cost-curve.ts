@@ -9,14 +9,9 @@
 // biome does.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../shared/config.ts';
-import { migrateAll } from '../shared/migrate.ts';
-import { withDatabase } from '../test/helpers/db.ts';
-import { startWeb, startWorker } from '../test/helpers/processes.ts';
 import { CHROMIUM } from './chromium.ts';
-import { serverOrEmbedded } from './embedded-postgres.ts';
+import { startOwnStack } from './own.stack.ts';
 
 const JSON_OUT = new URL('../docs/load-cost-curve.json', import.meta.url);
 const PNG_OUT = new URL('../docs/screenshots/load-cost-curve.png', import.meta.url);
@@ -63,39 +58,20 @@ interface Measured {
 const round = (x: number) => Number(x.toFixed(3));
 
 async function measure(): Promise<Measured[]> {
-  const config = loadConfig();
-  const server = await serverOrEmbedded(config.databaseUrl, 'load-cost-curve');
-  const name = `hourglass_load_curve_${process.pid}`;
-  const admin = new pg.Client({ connectionString: server.adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = withDatabase(server.adminUrl, name);
-  await migrateAll(config, url);
-  const web = await startWeb(url, {}, { entry: 'server/main.ts' });
-  const worker = await startWorker(url);
-  const get = async (path: string) => (await fetch(`${web.baseUrl}${path}`)).json();
+  const stack = await startOwnStack('load-cost-curve', { entry: 'server/main.ts' });
   try {
     const ids: string[] = [];
-    for (const x of TARGETS) {
-      const res = await fetch(`${web.baseUrl}/api/optimizations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(request(x)),
-      });
-      const body = (await res.json()) as { id: string };
-      if (res.status !== 201) throw new Error(`POST /api/optimizations: ${res.status} ${JSON.stringify(body)}`);
-      ids.push(body.id);
-    }
+    for (const x of TARGETS) ids.push(await stack.create('/api/optimizations', request(x)));
     const out: Measured[] = [];
     for (const [i, id] of ids.entries()) {
-      let o: { status: string; evaluations: number; rounds: number; best: Measured['best'] | null };
-      for (;;) {
-        o = (await get(`/api/optimizations/${id}`)) as typeof o;
-        if (o.status !== 'running') break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+      const o = await stack.finished<{
+        status: string;
+        evaluations: number;
+        rounds: number;
+        best: Measured['best'] | null;
+      }>(`/api/optimizations/${id}`);
       if (o.status !== 'succeeded' || !o.best) throw new Error(`optimization ${id}: ${o.status}`);
-      const { evaluations } = (await get(`/api/optimizations/${id}/evaluations`)) as {
+      const { evaluations } = (await stack.get(`/api/optimizations/${id}/evaluations`)) as {
         evaluations: Array<{ kpis: Kpis | null }>;
       };
       const points = evaluations
@@ -106,11 +82,7 @@ async function measure(): Promise<Measured[]> {
     }
     return out;
   } finally {
-    await worker.stop();
-    await web.stop();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await server.stop();
+    await stack.stop();
   }
 }
 

@@ -4,65 +4,34 @@
 // file, one serving a buyer's load), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
 
 import { mkdirSync, readFileSync } from 'node:fs';
-import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../shared/config.ts';
-import { migrateAll } from '../shared/migrate.ts';
-import { withDatabase } from '../test/helpers/db.ts';
-import { startWeb, startWorker } from '../test/helpers/processes.ts';
 import { CHROMIUM } from './chromium.ts';
-import { serverOrEmbedded } from './embedded-postgres.ts';
+import { startOwnStack } from './own.stack.ts';
 
 const OUT = new URL('../docs/screenshots/', import.meta.url);
 const site = { latitude: 35.2, longitude: -101.8, elevation_m: 1100 };
+/** The plant the scenario pages show, alone, behind a limit with a battery, and serving a load. */
+const hybrid = { site, solar: { capacity_mw_dc: 150 }, wind: { capacity_mw: 100 } };
 
-const config = loadConfig();
-const server = await serverOrEmbedded(config.databaseUrl, 'screenshots');
-const name = `hourglass_screens_${process.pid}`;
-const admin = new pg.Client({ connectionString: server.adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = withDatabase(server.adminUrl, name);
-await migrateAll(config, url);
-const web = await startWeb(url);
-const worker = await startWorker(url);
+const stack = await startOwnStack('screenshots');
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: ['--no-sandbox'],
 });
-
-async function post(path: string, body: unknown): Promise<string> {
-  const res = await fetch(`${web.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return ((await res.json()) as { id: string }).id;
-}
-
-async function finished(path: string): Promise<void> {
-  for (;;) {
-    const s = (await (await fetch(`${web.baseUrl}${path}`)).json()) as { status: string; finished_at?: string | null };
-    if (s.status === 'succeeded' || s.status === 'failed' || s.finished_at) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const { create, finished } = stack;
 
 try {
   mkdirSync(OUT, { recursive: true });
-  const scenario = await post('/api/scenarios', {
+  const scenario = await create('/api/scenarios', {
     name: 'Amarillo hybrid, 150 MW solar + 100 MW wind',
-    site,
-    solar: { capacity_mw_dc: 150 },
-    wind: { capacity_mw: 100 },
+    ...hybrid,
     grid: { export_limit_mw: 200 },
     finance: { tax_credits: { solar: { itc_percent: 30 }, wind: { ptc_per_mwh: 27.5 } } },
   });
-  const battery = await post('/api/scenarios', {
+  const battery = await create('/api/scenarios', {
     name: 'Behind a 120 MW limit: a 40 MW / 160 MWh battery, evening prices, wind from an SRW file',
-    site,
-    solar: { capacity_mw_dc: 150 },
-    wind: { capacity_mw: 100, turbine: { hub_height_m: 80 } },
+    ...hybrid,
+    wind: { ...hybrid.wind, turbine: { hub_height_m: 80 } },
     wind_resource: {
       source: 'srw',
       text: readFileSync(new URL('../test/fixtures/reference/az_eastern_rolling_hills.srw', import.meta.url), 'utf8'),
@@ -77,11 +46,9 @@ try {
     },
     storage: { power_mw: 40, energy_mwh: 160 },
   });
-  const load = await post('/api/scenarios', {
+  const load = await create('/api/scenarios', {
     name: 'A data centre: 60 MW, 90 MW in the evening, served by solar, wind and a 40 MW / 160 MWh battery',
-    site,
-    solar: { capacity_mw_dc: 150 },
-    wind: { capacity_mw: 100 },
+    ...hybrid,
     grid: { export_limit_mw: 150 },
     storage: { power_mw: 40, energy_mwh: 160, dispatch: { strategy: 'load' } },
     load: {
@@ -97,14 +64,14 @@ try {
       backup: { price_per_mwh: 90 },
     },
   });
-  await post('/api/scenarios', {
+  await create('/api/scenarios', {
     name: 'Solar only, PPA price solved for 9 %',
     site,
     wind: { capacity_mw: 0 },
     market: { ppa_price_per_mwh: 'solve' },
     finance: { target_equity_irr_percent: 9 },
   });
-  const sweep = await post('/api/sweeps', {
+  const sweep = await create('/api/sweeps', {
     name: 'Mix and export limit',
     base: { site },
     vary: [
@@ -112,7 +79,7 @@ try {
       { path: '/grid/export_limit_mw', values: [100, 150, 200, 250] },
     ],
   });
-  const optimization = await post('/api/optimizations', {
+  const optimization = await create('/api/optimizations', {
     name: 'Amarillo best mix',
     base: { site, seed: 42, grid: { export_limit_mw: 150 }, finance: { capex: { solar_per_kw_dc: 700 } } },
     variables: [
@@ -151,7 +118,7 @@ try {
     const page = await context.newPage();
     for (const [pageName, path, ready] of pages) {
       const open = async () => {
-        await page.goto(`${web.baseUrl}${path}`);
+        await page.goto(`${stack.baseUrl}${path}`);
         for (const selector of ready) await page.waitForSelector(selector);
       };
       // Opened once to measure it, then again in a window as tall as the page: charts redrawn by a
@@ -170,9 +137,5 @@ try {
   }
 } finally {
   await browser.close();
-  await worker.stop();
-  await web.stop();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-  await admin.end();
-  await server.stop();
+  await stack.stop();
 }

@@ -2,12 +2,9 @@
 // server/main.ts runs it; a host that embeds it may add routes of its own.
 import { createServer } from 'node:http';
 import type { Router } from 'express';
-import type { PgBoss } from 'pg-boss';
-import { loadConfigOrExit } from '../shared/config.ts';
 import { openDb } from '../shared/db.ts';
-import { createLogger } from '../shared/logger.ts';
+import { processBasics, startOrExit, stopOnSignals } from '../shared/process.common.ts';
 import { createBoss } from '../shared/queue.ts';
-import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { createApp } from './app.ts';
 import type { AppDeps } from './deps.ts';
 import type { ResponseCheck } from './route.ts';
@@ -21,49 +18,32 @@ export interface WebProcessOptions {
 }
 
 export async function runWebProcess(options: WebProcessOptions = {}): Promise<void> {
-  const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, 'web');
-  if (!config.databaseUrl) {
-    logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
-    process.exit(1);
-  }
+  const basics = processBasics('web');
+  const { config, logger, databaseUrl } = basics;
 
   // The one database handle: kysely over the main pool, and a pool in node-pg's pipeline mode for
   // the create's pipelined transaction (server/scenarios.create.ts); the main pool stays in plain
   // mode, which binary COPY reads need.
-  const db = openDb(config.databaseUrl, {
+  const db = openDb(databaseUrl, {
     max: config.poolMax,
     statementTimeoutMs: config.statementTimeoutMs,
     applicationName: 'hourglass-web',
     pipelined: true,
   });
-  const databaseUrl = config.databaseUrl;
   const listener = new ChannelListener(databaseUrl, logger);
 
-  let boss: PgBoss;
-  try {
-    // pg-boss checks its schema on start (the release phase migrates it): wait until it can.
-    boss = await retryWithBackoff(
-      'start',
-      async () => {
-        const candidate = createBoss(config, databaseUrl, 'web');
-        try {
-          return await candidate.start();
-        } catch (err) {
-          await candidate.stop({ graceful: false, close: true }).catch(() => {});
-          throw err;
-        }
-      },
-      logger,
-      { firstDelayMs: 250, maxDelayMs: config.dbRetryMaxDelayMs },
-    );
-    // The listening connection reconnects by itself from here on, outages included.
-    await listener.start();
-  } catch (err) {
-    // A signal while waiting needs no handler: nothing is served or claimed yet, so the default (exit) is right.
-    logger.fatal({ err }, 'could not start: a configuration error');
-    process.exit(1);
-  }
+  // pg-boss checks its schema on start (the release phase migrates it): wait until it can.
+  const boss = await startOrExit(basics, async () => {
+    const candidate = createBoss(config, databaseUrl, 'web');
+    try {
+      return await candidate.start();
+    } catch (err) {
+      await candidate.stop({ graceful: false, close: true }).catch(() => {});
+      throw err;
+    }
+  });
+  // The listening connection reconnects by itself from here on, outages included (start never throws).
+  await listener.start();
 
   const deps: AppDeps = { config, db, boss, listener, logger };
   const app = createApp({ ...deps, routes: options.routes?.(deps), checkResponses: options.checkResponses });
@@ -84,10 +64,7 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
     logger.info({ port }, `listening on http://localhost:${port}`);
   });
 
-  let stopping = false;
   async function shutdown(signal: string): Promise<void> {
-    if (stopping) return;
-    stopping = true;
     logger.info({ signal }, 'stopping');
     server.close();
     server.closeIdleConnections();
@@ -101,6 +78,5 @@ export async function runWebProcess(options: WebProcessOptions = {}): Promise<vo
     logger.info('stopped');
     process.exit(0);
   }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(shutdown);
 }

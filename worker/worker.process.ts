@@ -3,10 +3,10 @@
 // worker/main.ts runs it; a test or a bench that runs it gives its own engine (WorkerProcessOptions).
 import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import { type Config, loadConfigOrExit } from '../shared/config.ts';
+import type { Config } from '../shared/config.ts';
 import { type DbHandle, openDb } from '../shared/db.ts';
 import type { JobOutcome } from '../shared/lifecycle.ts';
-import { createLogger } from '../shared/logger.ts';
+import { processBasics, startOrExit, stopOnSignals } from '../shared/process.common.ts';
 import {
   CALCULATE_DEAD_QUEUE,
   CALCULATE_QUEUE,
@@ -15,7 +15,6 @@ import {
   ensureQueues,
   VARIANT_PRIORITY,
 } from '../shared/queue.ts';
-import { retryWithBackoff } from '../shared/startup.backoff.ts';
 import { transaction } from '../shared/transaction.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
@@ -45,13 +44,8 @@ interface WorkerProcess {
 }
 
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<void> {
-  const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, 'worker');
-  if (!config.databaseUrl) {
-    logger.fatal('DATABASE_URL is not set (use `npm start` to run on an embedded Postgres)');
-    process.exit(1);
-  }
-  const databaseUrl = config.databaseUrl;
+  const basics = processBasics('worker');
+  const { config, logger, databaseUrl } = basics;
   const db = openDb(databaseUrl, { max: config.workerConcurrency + 2, applicationName: 'hourglass-worker' });
   const engines = new EnginePool({
     size: config.workerConcurrency,
@@ -68,16 +62,8 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
     inflight: new Set(),
   };
 
-  try {
-    // Started during an outage, or before the release phase migrated pg-boss: wait, do not exit.
-    await retryWithBackoff('start', () => startQueue(worker, databaseUrl), logger, {
-      firstDelayMs: 250,
-      maxDelayMs: config.dbRetryMaxDelayMs,
-    });
-  } catch (err) {
-    logger.fatal({ err }, 'could not start: a configuration error');
-    process.exit(1);
-  }
+  // Started during an outage, or before the release phase migrated pg-boss: wait, do not exit.
+  await startOrExit(basics, () => startQueue(worker, databaseUrl));
   if (config.retentionDays > 0) {
     worker.stopRetention = startRetention({
       db: worker.db,
@@ -88,14 +74,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
     });
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    void shutdown(worker, signal);
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopOnSignals((signal) => shutdown(worker, signal));
 }
 
 /**

@@ -8,8 +8,6 @@
 import type { HourlyYear } from './types.ts';
 
 const HOURS_PER_DAY = 24;
-export const WEEK_HOURS = HOURS_PER_DAY * 7;
-export const WEEKS = 52;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** A year's hours split by how the load was served (module header), MWh. */
@@ -62,16 +60,4 @@ export function monthHourMatch(load: number[], delivered: number[]): Array<Array
         sums[m][hour][1] += load[k] ?? 0;
       }
   return sums.map((row) => row.map(([dl, l]) => (l > 0 ? (100 * dl) / l : null)));
-}
-
-/** The week of the year with the most unmet load (where the chart starts). */
-export function worstWeek(unmet: number[]): number {
-  let best = 0;
-  let bestSum = -1;
-  for (let w = 0; w < WEEKS; w++) {
-    let sum = 0;
-    for (let i = w * WEEK_HOURS; i < (w + 1) * WEEK_HOURS; i++) sum += unmet[i];
-    if (sum > bestSum) [best, bestSum] = [w, sum];
-  }
-  return best;
 }

@@ -7,12 +7,13 @@ import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '
 import { KPI_CARDS, kpiText } from '../kpis.ts';
 import { charts, loadCharts } from '../lazy.ts';
 import { statusBadge } from '../live.ts';
-import { batterySection, type YearFetcher } from '../sections/battery.ts';
+import { batterySection } from '../sections/battery.ts';
 import { loadSection } from '../sections/load.ts';
 import { optimizeForm } from '../sections/optimize.ts';
 import { resourceSection } from '../sections/resource.ts';
 import { HEATMAP_PAINTED } from '../timings.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements } from '../types.ts';
+import type { YearFetcher } from '../weeks.ts';
 
 export async function scenarioPage(id: string, stop: AbortSignal): Promise<void> {
   const m = main();

@@ -3,18 +3,22 @@
 // and the annual table. The price is computed here from the stored inputs as docs/storage.md
 // defines it; with a solved PPA price, at the solved price (the revenue's price, not the dispatch's
 // stand-in); with a load, the merchant price its excess sells at.
-import { amount, card, chartBox, controls, decimal, h, yearSelect } from '../dom.ts';
+import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { charts } from '../lazy.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements, StorageAnnualName } from '../types.ts';
+import {
+  drawPickedWeeks,
+  heaviestWeek,
+  type PickedWeek,
+  WEEK_HOURS,
+  type WeekPickers,
+  weekPickers,
+  type YearFetcher,
+} from '../weeks.ts';
 
 type ChartModule = Awaited<ReturnType<typeof charts>>;
-/** One operating year's hourly data, fetched once; null when the scenario kept none. */
-export type YearFetcher = (year: number) => Promise<HourlyYear | null>;
 
 const HOURS_PER_DAY = 24;
-const DAYS_PER_WEEK = 7;
-const WEEK_HOURS = HOURS_PER_DAY * DAYS_PER_WEEK;
-const WEEKS = 52;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 interface MarketInputs {
@@ -66,18 +70,6 @@ function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number)
   return share * ppa + (1 - share) * merchant;
 }
 
-/** The week of the year whose battery discharged most (where the chart starts). */
-function busiestWeek(discharge: number[]): number {
-  let best = 0;
-  let bestSum = -1;
-  for (let w = 0; w < WEEKS; w++) {
-    let sum = 0;
-    for (let i = w * WEEK_HOURS; i < (w + 1) * WEEK_HOURS; i++) sum += discharge[i] ?? 0;
-    if (sum > bestSum) [best, bestSum] = [w, sum];
-  }
-  return best;
-}
-
 const ANNUAL_COLUMNS: Array<[StorageAnnualName, string]> = [
   ['storage_charge_from_plant_mwh', 'Charged from the plant (MWh)'],
   ['storage_charge_from_grid_mwh', 'Charged from the grid (MWh)'],
@@ -120,22 +112,27 @@ function annualTable(st: Statements): HTMLElement {
 }
 
 /** The battery card's parts: its pickers and where its charts and table go. */
-interface BatteryView {
-  year: HTMLSelectElement;
-  week: HTMLSelectElement;
+interface BatteryView extends WeekPickers {
   dispatchEl: HTMLElement;
   socEl: HTMLElement;
   table: HTMLElement;
 }
 
+/** A year's battery hours, when the scenario kept them. */
+interface StorageHours {
+  charge: number[];
+  discharge: number[];
+  soc: number[];
+}
+
+function storageHours(data: HourlyYear): StorageHours | null {
+  const { storage_charge_hourly: charge, storage_discharge_hourly: discharge, storage_soc_hourly: soc } = data;
+  return charge && discharge && soc ? { charge, discharge, soc } : null;
+}
+
 function batteryView(): BatteryView {
   return {
-    year: yearSelect('battery-year'),
-    week: h(
-      'select',
-      { id: 'battery-week' },
-      ...Array.from({ length: WEEKS }, (_, w) => h('option', { value: String(w) }, `Week ${w + 1}`)),
-    ),
+    ...weekPickers('battery'),
     dispatchEl: chartBox('dispatch-chart', "A week of the battery's dispatch", { tall: true }),
     socEl: chartBox('soc-heatmap', 'Battery state of charge heatmap', { tall: true }),
     table: h('div', {}),
@@ -163,10 +160,13 @@ export function batterySection(s: ScenarioItem): {
     element,
     async draw(st, drawn, fetchYear) {
       view.table.replaceChildren(annualTable(st));
-      const redraw = weekDrawer(s, view, drawn, fetchYear);
-      view.year.addEventListener('change', () => void redraw(true));
-      view.week.addEventListener('change', () => void redraw(false));
-      await redraw(true);
+      await drawPickedWeeks(view, fetchYear, {
+        charts: [view.dispatchEl, view.socEl],
+        hours: storageHours,
+        // The week whose battery discharged most.
+        firstWeek: (storage) => heaviestWeek(storage.discharge),
+        draw: weekDrawer(s, view, drawn),
+      });
     },
   };
 }
@@ -176,35 +176,18 @@ function weekDrawer(
   s: ScenarioItem,
   view: BatteryView,
   drawn: ChartModule,
-  fetchYear: YearFetcher,
-): (yearChanged: boolean) => Promise<void> {
+): (picked: PickedWeek<StorageHours>) => void {
   // With a load the PPA is not used: the battery's excess sells at the whole merchant price (docs/load.md).
   const market = { ...(s.inputs?.market ?? {}), ...(s.inputs?.load ? { ppa_share: 0 } : {}) } as MarketInputs;
   const limit = (s.inputs?.grid as { export_limit_mw?: number } | undefined)?.export_limit_mw ?? null;
-  let chosen = false;
-  return async (yearChanged) => {
-    const year = Number(view.year.value);
-    const data = await fetchYear(year);
-    if (!data?.storage_discharge_hourly || !data.storage_charge_hourly || !data.storage_soc_hourly) {
-      view.dispatchEl.replaceChildren(
-        h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'),
-      );
-      view.socEl.replaceChildren();
-      return;
-    }
-    if (!chosen) {
-      view.week.value = String(busiestWeek(data.storage_discharge_hourly));
-      chosen = true;
-    }
-    const from = Number(view.week.value) * WEEK_HOURS;
-    const cut = (a: number[]) => a.slice(from, from + WEEK_HOURS);
+  return ({ year, data, hours: storage, firstHour: from, cut, yearChanged }) => {
     const grid = data.grid_hourly ?? data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);
     const week = {
       firstHour: from,
       solar: cut(data.solar_hourly),
       wind: cut(data.wind_hourly),
-      charge: cut(data.storage_charge_hourly),
-      discharge: cut(data.storage_discharge_hourly),
+      charge: cut(storage.charge),
+      discharge: cut(storage.discharge),
       grid: cut(grid),
       limitMw: limit,
       price: Array.from({ length: WEEK_HOURS }, (_, i) => hourPrice(market, s.kpis ?? {}, year, from + i)),
@@ -214,7 +197,7 @@ function weekDrawer(
       view.dispatchEl.dataset.painted = `${year}-${view.week.value}`;
     });
     if (yearChanged) {
-      drawn.heatmap(view.socEl, data.storage_soc_hourly, 'Stored', drawn.COLORS.battery, () => {
+      drawn.heatmap(view.socEl, storage.soc, 'Stored', drawn.COLORS.battery, () => {
         view.socEl.dataset.painted = String(data.calendar_year);
       });
     }

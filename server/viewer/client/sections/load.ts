@@ -1,11 +1,18 @@
 // A scenario's load (only when it has one, docs/load.md): a chosen week of the load against what
 // served it (each hour split by load.hours.ts), the month × hour match of the chosen year, and
 // availability per period against the contract's thresholds, with the shortfall.
-import { amount, card, chartBox, controls, decimal, h, yearSelect } from '../dom.ts';
+import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { loadCharts } from '../lazy.ts';
-import { monthHourMatch, servedHours, WEEK_HOURS, WEEKS, worstWeek } from '../load.hours.ts';
+import { monthHourMatch, type ServedHours, servedHours } from '../load.hours.ts';
 import type { ScenarioItem, Statements } from '../types.ts';
-import type { YearFetcher } from './battery.ts';
+import {
+  drawPickedWeeks,
+  heaviestWeek,
+  type PickedWeek,
+  type WeekPickers,
+  weekPickers,
+  type YearFetcher,
+} from '../weeks.ts';
 
 type LoadChartModule = Awaited<ReturnType<typeof loadCharts>>;
 
@@ -43,9 +50,7 @@ function thresholds(load: LoadInputs): Partial<Record<Period, number>> {
   return Object.fromEntries((load.contract?.availability ?? []).map((a) => [a.period, a.min_percent]));
 }
 
-interface LoadView {
-  year: HTMLSelectElement;
-  week: HTMLSelectElement;
+interface LoadView extends WeekPickers {
   weekEl: HTMLElement;
   matchEl: HTMLElement;
   yearsEl: HTMLElement;
@@ -57,12 +62,7 @@ interface LoadView {
 
 function loadView(): LoadView {
   return {
-    year: yearSelect('load-year'),
-    week: h(
-      'select',
-      { id: 'load-week' },
-      ...Array.from({ length: WEEKS }, (_, w) => h('option', { value: String(w) }, `Week ${w + 1}`)),
-    ),
+    ...weekPickers('load'),
     weekEl: chartBox('load-week-chart', 'A week of the load against what served it', { tall: true }),
     matchEl: chartBox('match-heatmap', 'Hourly match by month and hour of day', { tall: true }),
     yearsEl: chartBox('availability-years', 'Availability of each year against its threshold'),
@@ -133,10 +133,13 @@ export function loadSection(s: ScenarioItem): {
     element,
     async draw(st, drawn, fetchYear) {
       drawAvailability(st, load, view, drawn);
-      const redraw = yearDrawer(st, load, view, drawn, fetchYear);
-      view.year.addEventListener('change', () => void redraw(true));
-      view.week.addEventListener('change', () => void redraw(false));
-      await redraw(true);
+      await drawPickedWeeks(view, fetchYear, {
+        charts: [view.weekEl, view.matchEl],
+        hours: servedHours,
+        // The week with the most unmet load.
+        firstWeek: (served) => heaviestWeek(served.unmet),
+        draw: yearDrawer(st, load, view, drawn),
+      });
     },
   };
 }
@@ -186,29 +189,13 @@ function yearDrawer(
   load: LoadInputs,
   view: LoadView,
   drawn: LoadChartModule,
-  fetchYear: YearFetcher,
-): (yearChanged: boolean) => Promise<void> {
+): (picked: PickedWeek<ServedHours>) => void {
   const min = thresholds(load);
-  let chosen = false;
-  return async (yearChanged) => {
-    const year = Number(view.year.value);
-    const data = await fetchYear(year);
-    const served = data ? servedHours(data) : null;
-    if (!data || !served) {
-      view.weekEl.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
-      view.matchEl.replaceChildren();
-      return;
-    }
-    if (!chosen) {
-      view.week.value = String(worstWeek(served.unmet));
-      chosen = true;
-    }
-    const from = Number(view.week.value) * WEEK_HOURS;
-    const cut = (a: number[]) => a.slice(from, from + WEEK_HOURS);
+  return ({ year, data, hours: served, firstHour, cut, yearChanged }) => {
     drawn.loadWeekChart(
       view.weekEl,
       {
-        firstHour: from,
+        firstHour,
         load: cut(served.load),
         direct: cut(served.direct),
         battery: cut(served.battery),
