@@ -11,6 +11,7 @@ import {
   type TNull,
   type TNumber,
   type TOptional,
+  type TProperties,
   type TSchema,
   type TUnion,
   Type,
@@ -21,6 +22,9 @@ import { KPIS, type KpiDefinition } from '../kpis.ts';
 export { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
 const Money = (description: string) => Type.Number({ description });
+/** An object of the statements: its fields and no others. */
+const Closed = <T extends TProperties>(fields: T, description?: string) =>
+  Type.Object(fields, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 const ProjectYear = (description: string) => Type.Integer({ minimum: 0, maximum: YEARS, description });
@@ -36,7 +40,7 @@ const Hourly = (description: string, minimum: number | undefined = 0) =>
 
 const Mwh = (description: string) => Type.Optional(Type.Number({ minimum: 0, description }));
 
-export const AnnualEnergy = Type.Object(
+export const AnnualEnergy = Closed(
   {
     year: ProjectYear('Operating year, 1 = start_year.'),
     solar_mwh: Type.Number({ minimum: 0, description: 'Solar energy delivered after degradation and curtailment.' }),
@@ -83,10 +87,10 @@ export const AnnualEnergy = Type.Object(
       "MWh below the contract's availability thresholds (each threshold's periods, added), penalised.",
     ),
   },
-  { additionalProperties: false, description: 'Energy of one operating year, MWh.' },
+  'Energy of one operating year, MWh.',
 );
 
-export const RevenueLines = Type.Object(
+export const RevenueLines = Closed(
   {
     ppa_solar: Money('Solar energy sold under the PPA.'),
     ppa_wind: Money('Wind energy sold under the PPA.'),
@@ -106,10 +110,10 @@ export const RevenueLines = Type.Object(
     load_excess: Type.Optional(Money('With a load: excess sold × the hour’s escalated merchant price.')),
     total: Money('Sum of the lines.'),
   },
-  { additionalProperties: false, description: 'Revenue, nominal money of the year.' },
+  'Revenue, nominal money of the year.',
 );
 
-export const OperatingExpenses = Type.Object(
+export const OperatingExpenses = Closed(
   {
     fixed_om: Money('Fixed O&M per kW (solar per kW DC, wind per kW).'),
     variable_om: Money('Variable O&M per MWh delivered.'),
@@ -131,14 +135,10 @@ export const OperatingExpenses = Type.Object(
     ),
     total: Money('Sum of the lines above.'),
   },
-  {
-    additionalProperties: false,
-    description:
-      'O&M and land lease: year-1 money × (1 + inflation)^(year − 1) × (1 + O&M escalation)^(year − 1), as SAM escalates O&M.',
-  },
+  'O&M and land lease: year-1 money × (1 + inflation)^(year − 1) × (1 + O&M escalation)^(year − 1), as SAM escalates O&M.',
 );
 
-export const TaxCredits = Type.Object(
+export const TaxCredits = Closed(
   {
     itc_solar: Money('Solar investment tax credit (year 1 only).'),
     itc_wind: Money('Wind investment tax credit (year 1 only).'),
@@ -147,14 +147,10 @@ export const TaxCredits = Type.Object(
     itc_storage: Type.Optional(Money('Storage investment tax credit (year 1 only).')),
     total: Money('Sum of the lines.'),
   },
-  {
-    additionalProperties: false,
-    description:
-      'Tax credits of the year, by technology; used against tax as they arise (SAM Single Owner: the owner has the tax appetite).',
-  },
+  'Tax credits of the year, by technology; used against tax as they arise (SAM Single Owner: the owner has the tax appetite).',
 );
 
-export const IncomeStatementYear = Type.Object(
+export const IncomeStatementYear = Closed(
   {
     year: ProjectYear('Operating year, 1 = start_year.'),
     revenue: RevenueLines,
@@ -175,10 +171,10 @@ export const IncomeStatementYear = Type.Object(
     tax_credits: TaxCredits,
     net_income: Money('pre_tax_income − income_tax + tax_credits.total.'),
   },
-  { additionalProperties: false, description: 'Income statement of one operating year.' },
+  'Income statement of one operating year.',
 );
 
-export const CashFlowYear = Type.Object(
+export const CashFlowYear = Closed(
   {
     year: ProjectYear('0 = construction, then operating years 1–25.'),
     capex: Money('Installed cost paid (year 0 only).'),
@@ -203,33 +199,25 @@ export const CashFlowYear = Type.Object(
     ),
     cumulative_equity_cash_flow: Money('Sum of equity_cash_flow from year 0 through this year.'),
   },
-  { additionalProperties: false, description: 'Cash flow of one year.' },
+  'Cash flow of one year.',
 );
 
-export const RevenueBreakdown = Type.Object(
+export const RevenueBreakdown = Closed(
   {
-    by_source: Type.Object(
-      {
-        ppa: Money('PPA revenue, all years.'),
-        merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
-        contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
-      },
-      { additionalProperties: false },
-    ),
-    by_technology: Type.Object(
-      {
-        solar: Money('Solar revenue, all years.'),
-        wind: Money('Wind revenue, all years.'),
-        storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
-        load: Type.Optional(
-          Money('With a load: the contract and excess revenue, all years (not split by technology).'),
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    by_source: Closed({
+      ppa: Money('PPA revenue, all years.'),
+      merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
+      contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
+    }),
+    by_technology: Closed({
+      solar: Money('Solar revenue, all years.'),
+      wind: Money('Wind revenue, all years.'),
+      storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+      load: Type.Optional(Money('With a load: the contract and excess revenue, all years (not split by technology).')),
+    }),
     total: Money('Revenue, all years.'),
   },
-  { additionalProperties: false, description: 'Lifetime revenue (undiscounted sum of nominal money).' },
+  'Lifetime revenue (undiscounted sum of nominal money).',
 );
 
 type KpiSchema<D extends KpiDefinition> = D['presence'] extends 'always'
@@ -249,17 +237,13 @@ function kpiSchema<D extends KpiDefinition>(d: D): KpiSchema<D> {
 
 type KpiProperties = { -readonly [K in keyof typeof KPIS]: KpiSchema<(typeof KPIS)[K]> };
 
-export const Kpis = Type.Object(
+export const Kpis = Closed(
   Object.fromEntries(Object.entries(KPIS).map(([name, d]) => [name, kpiSchema(d)])) as unknown as KpiProperties,
-  {
-    additionalProperties: false,
-    description:
-      'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n. `x-better` says whether a higher or a lower value is better.',
-  },
+  'Key figures. Nominal discount rate = (1 + real)(1 + inflation) − 1; year 0 is undiscounted, year n is divided by (1 + rate)^n. `x-better` says whether a higher or a lower value is better.',
 );
 
 /** The wind rose of a scenario's wind resource at hub height (with a wind_resource only). */
-export const WindRose = Type.Object(
+export const WindRose = Closed(
   {
     hub_height_m: Type.Number({ description: 'The hub height the speeds and directions are taken at, m.' }),
     sectors: Type.Literal(16, { description: 'Direction sectors of 22.5°, sector 0 centred on north, clockwise.' }),
@@ -280,11 +264,7 @@ export const WindRose = Type.Object(
       description: "Mean hub-height speed of each sector's steps, m/s; null for a sector the wind never came from.",
     }),
   },
-  {
-    additionalProperties: false,
-    description:
-      "How often the wind comes from each direction at each speed, over the wind_resource's steps at hub height. Only when the scenario has a wind_resource with directions.",
-  },
+  "How often the wind comes from each direction at each speed, over the wind_resource's steps at hub height. Only when the scenario has a wind_resource with directions.",
 );
 
 export const ScenarioResult = Type.Object(
@@ -336,7 +316,7 @@ const YearHours = (description: string, minimum: number | undefined) =>
   });
 
 /** One operating year's hourly output (GET …/statements?year=N): what a chart of one year needs. */
-export const HourlyYear = Type.Object(
+export const HourlyYear = Closed(
   {
     scenario_id: Type.String({ format: 'uuid' }),
     year: Type.Integer({ minimum: 1, maximum: YEARS, description: 'Operating year (1 = start_year).' }),
@@ -361,7 +341,7 @@ export const HourlyYear = Type.Object(
     load_hourly: Type.Optional(YearHours("The buyer's load in each hour, MWh. With a load only.", 0)),
     delivered_hourly: Type.Optional(YearHours('MWh delivered to the load in each hour.', 0)),
   },
-  { additionalProperties: false, description: "One operating year's hourly delivered energy." },
+  "One operating year's hourly delivered energy.",
 );
 
 export type HourlyYear = Static<typeof HourlyYear>;
