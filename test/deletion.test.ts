@@ -9,28 +9,20 @@ import { loadConfig } from '../shared/config.ts';
 import { createDb } from '../shared/db.ts';
 import { createBoss } from '../shared/queue.ts';
 import { retentionRun } from '../worker/retention.ts';
-import { alive, killAll, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
+import { alive, HEARTBEAT, subtestWorkers, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postJson, postScenario } from './helpers/http.ts';
-import { type Proc, slowEngine } from './helpers/processes.ts';
+import type { Proc } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 const stack = await startStack({ web: HEARTBEAT });
 const { web, pool } = stack;
 t.teardown(() => stack.stop());
 
-let workers: Proc[] = [];
-t.afterEach(async () => {
-  await killAll(workers);
-  workers = [];
-});
-async function worker(delayMs: number, env: Record<string, string> = {}): Promise<Proc> {
-  const w = await stack.startWorker({ ...HEARTBEAT, ...env }, slowEngine(delayMs));
-  workers.push(w);
-  return w;
-}
+const workerWith = subtestWorkers(t, stack);
+/** A worker whose calculations each take `delayMs` longer. */
+const worker = (delayMs: number, env: Record<string, string> = {}) => workerWith(env, delayMs);
 
 const del = async (path: string) => (await fetch(`${web.baseUrl}${path}`, { method: 'DELETE' })).status;
 const get = async (path: string) => (await fetch(`${web.baseUrl}${path}`)).status;

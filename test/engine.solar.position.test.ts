@@ -18,6 +18,19 @@ const near = (actual: number, expected: number, tolerance: number) => Math.abs(a
 /** Angular difference of two azimuths, degrees. */
 const azimuthGap = (a: number, b: number) => Math.abs(((a - b + 540) % 360) - 180);
 
+/** Golden, Colorado (NREL), in 2027: the hourly geometry's options. */
+const GOLDEN = { latitude: 39.73, longitude: -105.18, elevationM: 1820, timezoneHours: -7, year: 2027 };
+
+/** The full SPA's site for the hourly geometry's options: standard pressure and temperature at the elevation. */
+const spaSite = (o: { latitude: number; longitude: number; elevationM: number; year: number }): SiteLocation => ({
+  latitude: o.latitude,
+  longitude: o.longitude,
+  elevationM: o.elevationM,
+  pressureMbar: pressureAtElevation(o.elevationM),
+  temperatureC: 15 - 0.0065 * o.elevationM,
+  deltaT: estimateDeltaT(o.year),
+});
+
 t.test('SPA worked example (NREL/TP-560-34302, Table A5.1)', async (t) => {
   const time = { year: 2003, month: 10, day: 17, hour: 12, minute: 30, second: 30, timezoneHours: -7 };
   const site: SiteLocation = {
@@ -64,16 +77,8 @@ t.test('equator at the March equinox: the sun is overhead at apparent noon', asy
 });
 
 t.test('the hourly geometry agrees with the full SPA at mid-hour', async (t) => {
-  const opts = { latitude: 39.73, longitude: -105.18, elevationM: 1820, timezoneHours: -7, year: 2027 };
-  const g = hourlySunGeometry(opts);
-  const site: SiteLocation = {
-    latitude: opts.latitude,
-    longitude: opts.longitude,
-    elevationM: opts.elevationM,
-    pressureMbar: pressureAtElevation(opts.elevationM),
-    temperatureC: 15 - 0.0065 * opts.elevationM,
-    deltaT: estimateDeltaT(2027),
-  };
+  const g = hourlySunGeometry(GOLDEN);
+  const site = spaSite(GOLDEN);
   const jan1 = julianDay({ year: 2027, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: -7 });
   let worst = 0;
   let checked = 0;
@@ -89,16 +94,8 @@ t.test('the hourly geometry agrees with the full SPA at mid-hour', async (t) => 
 });
 
 t.test('sunrise and sunset hours are evaluated in the middle of their sunlit part (PVWatts)', async (t) => {
-  const opts = { latitude: 39.73, longitude: -105.18, elevationM: 1820, timezoneHours: -7, year: 2027 };
-  const g = hourlySunGeometry(opts);
-  const site: SiteLocation = {
-    latitude: opts.latitude,
-    longitude: opts.longitude,
-    elevationM: opts.elevationM,
-    pressureMbar: pressureAtElevation(opts.elevationM),
-    temperatureC: 15 - 0.0065 * opts.elevationM,
-    deltaT: estimateDeltaT(2027),
-  };
+  const g = hourlySunGeometry(GOLDEN);
+  const site = spaSite(GOLDEN);
   // January 1: the sun rises in the 07:00 hour and sets in the 16:00 hour (MST).
   const jan1 = julianDay({ year: 2027, month: 1, day: 1, hour: 0, minute: 0, second: 0, timezoneHours: -7 });
   const elevation = (jd: number) => sunPositionAtJd(jd, site).elevationTrue;
@@ -127,14 +124,7 @@ t.test('sunrise and sunset hours are evaluated in the middle of their sunlit par
 t.test('Feb 29 is skipped: hour 1428 of a leap year is March 1, 12:00–13:00', async (t) => {
   const opts = { latitude: 10, longitude: 20, elevationM: 0, timezoneHours: 1, year: 2028 };
   const g = hourlySunGeometry(opts);
-  const site: SiteLocation = {
-    latitude: 10,
-    longitude: 20,
-    elevationM: 0,
-    pressureMbar: pressureAtElevation(0),
-    temperatureC: 15,
-    deltaT: estimateDeltaT(2028),
-  };
+  const site = spaSite(opts);
   const h = 59 * 24 + 12;
   const march1 = sunPosition({ year: 2028, month: 3, day: 1, hour: 12, minute: 30, second: 0, timezoneHours: 1 }, site);
   t.ok(near(g.zenith[h], march1.zenith, 1e-4), `zenith ${g.zenith[h]} vs ${march1.zenith}`);

@@ -3,38 +3,26 @@
 // web listens and serves, the worker calculates). A malformed DATABASE_URL, a configuration error,
 // exits 1 at once. This test runs a Postgres of its own (persistent data in a temp folder), of the
 // suite's server's major version (helpers/own-postgres), so it can start it late.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type pg from 'pg';
 import t from 'tap';
-import { ensureDatabase } from '../scripts/embedded-postgres.ts';
-import { loadConfig } from '../shared/config.ts';
-import { migrateAll } from '../shared/migrate.ts';
 import { quietPool } from './helpers/db.ts';
 import { alive, killAll, scenarioProblems, waitForAllFinished } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
-import { restartablePort } from './helpers/ports.ts';
+import { restartableMigratedPostgres } from './helpers/own-postgres.ts';
 import { launchWeb, launchWorker, type Proc, webListening, workerStarted } from './helpers/processes.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-cold-'));
 // Made and migrated once, then stopped: the processes start against a server that is not there.
-let server: OwnPostgres = await startOwnPostgres({ dataDir, port: await restartablePort(), persistent: true });
-const port = server.port;
-t.comment(`the test's own Postgres: ${server.kind}`);
-await ensureDatabase(server.adminUrl, 'hourglass');
-const url = server.urlFor('hourglass');
-await migrateAll(loadConfig({}), url);
-await server.stop();
+const postgres = await restartableMigratedPostgres('hourglass-pg-cold-');
+t.comment(`the test's own Postgres: ${postgres.kind}`);
+const { url } = postgres;
+await postgres.stop();
 
 const procs: Proc[] = [];
 let pool: pg.Pool | undefined;
 t.teardown(async () => {
   await killAll(procs);
   await pool?.end().catch(() => {});
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await postgres.remove();
 });
 
 const retries = (p: Proc) => p.logs.filter((l) => /the database is not available yet; retrying/.test(String(l.msg)));
@@ -64,7 +52,7 @@ t.test('started during an outage, the web and the worker wait, then serve and ca
     t.equal(proc.logs.filter((l) => l.level === 60).length, 0, `${name}: nothing fatal logged`);
   }
 
-  server = await startOwnPostgres({ dataDir, port, persistent: true });
+  await postgres.start();
   pool = quietPool(url, { max: 2 });
 
   const serving = await webListening(web, 30_000).catch((err: Error) => {

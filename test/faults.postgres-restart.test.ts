@@ -5,36 +5,24 @@
 // before the outage succeeds, and neither process restarts. This test runs a Postgres of its own
 // (persistent data in a temp folder), of the suite's server's major version (helpers/own-postgres),
 // so it can stop it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { ensureDatabase } from '../scripts/embedded-postgres.ts';
-import { loadConfig } from '../shared/config.ts';
-import { migrateAll } from '../shared/migrate.ts';
-import { alive, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
+import { alive, HEARTBEAT, scenarioProblems, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { type OwnPostgres, startOwnPostgres } from './helpers/own-postgres.ts';
-import { restartablePort } from './helpers/ports.ts';
+import { restartableMigratedPostgres } from './helpers/own-postgres.ts';
 import { slowEngine } from './helpers/processes.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
-
-const dataDir = mkdtempSync(join(tmpdir(), 'hourglass-pg-restart-'));
-let server: OwnPostgres = await startOwnPostgres({ dataDir, port: await restartablePort(), persistent: true });
-const port = server.port;
-t.comment(`the test's own Postgres: ${server.kind}`);
-await ensureDatabase(server.adminUrl, 'hourglass');
-const url = server.urlFor('hourglass');
-await migrateAll(loadConfig({}), url);
+const postgres = await restartableMigratedPostgres('hourglass-pg-restart-');
+t.comment(`the test's own Postgres: ${postgres.kind}`);
+const { url } = postgres;
 const stack = await startStack({ databaseUrl: url, web: false });
 const { pool } = stack;
 t.teardown(async () => {
   await stack.stop();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await postgres.remove();
 });
 
 t.test('a Postgres restart mid-calculation: 503s during it, everything recovers by itself', (t) =>
@@ -52,7 +40,7 @@ t.test('a Postgres restart mid-calculation: 503s during it, everything recovers 
     await Promise.all(streams.map((s) => s.until((e) => e.event === 'queued')));
     await waitForEvent(pool, ids[0], (e) => e.name === 'progress', 30_000, 'progress');
 
-    await server.stop();
+    await postgres.stop();
 
     const t0 = Date.now();
     const refused = await postScenario(
@@ -71,7 +59,7 @@ t.test('a Postgres restart mid-calculation: 503s during it, everything recovers 
     t.equal((await getJson(`${web.baseUrl}/readyz`)).status, 503, '/readyz: 503');
     t.equal((await getJson(`${web.baseUrl}/healthz`)).status, 200, '/healthz: still 200 (the process is alive)');
 
-    server = await startOwnPostgres({ dataDir, port, persistent: true });
+    await postgres.start();
 
     await waitUntil(async () => (await getJson(`${web.baseUrl}/readyz`)).status === 200, {
       timeoutMs: 30_000,
@@ -121,7 +109,7 @@ t.test('a Postgres restart mid-calculation: 503s during it, everything recovers 
 
 /** The postmaster (first line of postmaster.pid) and its children: the whole cluster, to freeze. */
 function clusterPids(): number[] {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(readFileSync(join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {

@@ -4,12 +4,12 @@
 // `variant` event per variant and one `finished`.
 import t, { type Test } from 'tap';
 import { isTerminal } from '../shared/lifecycle.ts';
+import { HEARTBEAT } from './helpers/faults.ts';
 import { getJson } from './helpers/http.ts';
 import { slowEngine } from './helpers/processes.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 const stack = await startStack({ web: HEARTBEAT });
 t.teardown(() => stack.stop());
 const site = { latitude: 35.2, longitude: -101.8 };
@@ -27,6 +27,13 @@ async function createSweep(count: number, name: string): Promise<string> {
   if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
+
+/** How many of the sweep's variants have that status. */
+const variantsIn = async (id: string, status: string): Promise<number> =>
+  Number(
+    (await stack.pool.query(`SELECT count(*) AS n FROM scenarios WHERE sweep_id = $1 AND status = $2`, [id, status]))
+      .rows[0].n,
+  );
 
 const finished = (id: string) =>
   waitUntil(async () => (await getJson(`${stack.web.baseUrl}/api/sweeps/${id}`)).json.finished_at, {
@@ -92,17 +99,10 @@ t.test('cancels racing two workers that claim variants', async (t) => {
   await withProcessLogs(t, stack, async () => {
     const id = await createSweep(150, 'race');
     const workers = [await stack.startWorker(HEARTBEAT), await stack.startWorker(HEARTBEAT)];
-    await waitUntil(
-      async () =>
-        Number(
-          (
-            await stack.pool.query(`SELECT count(*) AS n FROM scenarios WHERE sweep_id = $1 AND status = 'succeeded'`, [
-              id,
-            ])
-          ).rows[0].n,
-        ) >= 8,
-      { timeoutMs: 60_000, what: 'eight variants done' },
-    );
+    await waitUntil(async () => (await variantsIn(id, 'succeeded')) >= 8, {
+      timeoutMs: 60_000,
+      what: 'eight variants done',
+    });
     // Three cancels at once, while both workers keep claiming.
     const answers = await Promise.all(
       [0, 1, 2].map(() =>
@@ -126,24 +126,10 @@ t.test('a worker SIGKILLed in the middle of a sweep: every variant finishes exac
   await withProcessLogs(t, stack, async () => {
     const id = await createSweep(12, 'killed');
     const doomed = await stack.startWorker(HEARTBEAT, slowEngine(1500));
-    await waitUntil(
-      async () =>
-        Number(
-          (
-            await stack.pool.query(`SELECT count(*) AS n FROM scenarios WHERE sweep_id = $1 AND status = 'succeeded'`, [
-              id,
-            ])
-          ).rows[0].n,
-        ) >= 2 &&
-        Number(
-          (
-            await stack.pool.query(`SELECT count(*) AS n FROM scenarios WHERE sweep_id = $1 AND status = 'running'`, [
-              id,
-            ])
-          ).rows[0].n,
-        ) >= 1,
-      { timeoutMs: 60_000, what: 'a variant running after two done' },
-    );
+    await waitUntil(async () => (await variantsIn(id, 'succeeded')) >= 2 && (await variantsIn(id, 'running')) >= 1, {
+      timeoutMs: 60_000,
+      what: 'a variant running after two done',
+    });
     t.equal(await doomed.stop('SIGKILL'), null, 'killed mid-calculation');
     await stack.startWorker(HEARTBEAT);
     await finished(id);

@@ -6,40 +6,26 @@ import t from 'tap';
 import {
   alive,
   eventLog,
+  HEARTBEAT,
   jobOf,
-  killAll,
   runningAttempts,
   scenarioProblems,
   scenarioRow,
+  subtestWorkers,
   waitForAllFinished,
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { type Proc, slowEngine } from './helpers/processes.ts';
 import { follow } from './helpers/sse.ts';
 import { startStack } from './helpers/stack.ts';
-
-// The shortest heartbeat pg-boss allows. It travels with each job, so the web (which sends the job)
-// needs it too. pg-boss checks heartbeats at most every 10 s, and a retried job is picked up by the
-// fallback poll (10 s): a lost job runs again some 10–30 s after the kill.
-const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
 const stack = await startStack({ web: HEARTBEAT });
 const { web } = stack;
 t.teardown(() => stack.stop());
 
-/** Workers of the current subtest; each subtest ends with none left, so the next starts clean. */
-let workers: Proc[] = [];
-t.afterEach(async () => {
-  await killAll(workers);
-  workers = [];
-});
-
-async function worker(env: Record<string, string> = {}): Promise<Proc> {
-  const w = await stack.startWorker({ ...HEARTBEAT, ...env }, slowEngine(4000));
-  workers.push(w);
-  return w;
-}
+const workerWith = subtestWorkers(t, stack);
+/** A worker whose calculations each take 4 s longer. */
+const worker = (env: Record<string, string> = {}) => workerWith(env, 4000);
 
 const progressOf =
   (attempt: number) =>

@@ -3,37 +3,23 @@
 import t from 'tap';
 import {
   eventLog,
+  HEARTBEAT,
   jobOf,
-  killAll,
   runningAttempts,
   scenarioProblems,
   scenarioRow,
+  subtestWorkers,
   waitForAllFinished,
   waitForEvent,
 } from './helpers/faults.ts';
 import { DEFAULT_SCENARIO, postScenario } from './helpers/http.ts';
-import { type Proc, slowEngine } from './helpers/processes.ts';
 import { startStack } from './helpers/stack.ts';
-
-const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
 
 const stack = await startStack({ web: HEARTBEAT });
 const { web } = stack;
 t.teardown(() => stack.stop());
 
-/** Workers of the current subtest; each subtest ends with none left, so the next starts clean. */
-let workers: Proc[] = [];
-t.afterEach(async () => {
-  await killAll(workers);
-  workers = [];
-});
-
-/** A worker; with `delayMs`, each of its calculations takes that much longer. */
-async function worker(env: Record<string, string>, delayMs?: number): Promise<Proc> {
-  const w = await stack.startWorker({ ...HEARTBEAT, ...env }, delayMs === undefined ? {} : slowEngine(delayMs));
-  workers.push(w);
-  return w;
-}
+const worker = subtestWorkers(t, stack);
 
 async function create(name: string): Promise<string> {
   const res = await postScenario(web.baseUrl, { ...DEFAULT_SCENARIO, name });

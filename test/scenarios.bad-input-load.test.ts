@@ -3,25 +3,18 @@
 // and of a solar profile) is accepted.
 import t from 'tap';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
+import { type BadInput, postRaw, rejectsEach, rowCounts } from './helpers/bad-input.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 
 const stack = await startStack();
-const { web } = stack;
 t.teardown(() => stack.stop());
 
 const year = (mw: number) => Array(HOURS_PER_YEAR).fill(mw);
 const profile = (hourly: unknown) => ({ capacity_mw_dc: 100, profile: { hourly_mw: hourly, for_capacity_mw_dc: 100 } });
 const load = { flat_mw: 50 };
 
-interface Case {
-  name: string;
-  /** A body, or its JSON text (to send what JSON.stringify cannot write). */
-  body: unknown;
-  path: string;
-}
-
-const cases: Case[] = [
+const cases: BadInput[] = [
   {
     name: 'a profile of 8,761 values',
     body: { ...DEFAULT_SCENARIO, solar: profile(year(1).concat([1])) },
@@ -182,31 +175,7 @@ const cases: Case[] = [
   },
 ];
 
-async function counts(): Promise<{ scenarios: number; jobs: number }> {
-  const { rows } = await stack.pool.query<{ scenarios: number; jobs: number }>(
-    `SELECT (SELECT count(*)::int FROM scenarios) AS scenarios, (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
-  );
-  return rows[0];
-}
-
-const post = (body: unknown) =>
-  fetch(`${web.baseUrl}/api/scenarios`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-
-for (const c of cases) {
-  t.test(c.name, async (t) => {
-    const res = await post(c.body);
-    t.equal(res.status, 400, 'status');
-    t.match(res.headers.get('content-type'), /^application\/problem\+json/);
-    const problem = (await res.json()) as { errors?: Array<{ path: string; message: string }> };
-    const named = problem.errors?.find((e) => e.path === c.path && e.message.length > 0);
-    t.ok(named, `names ${c.path}: ${JSON.stringify(problem.errors).slice(0, 300)}`);
-    t.same(await counts(), { scenarios: 0, jobs: 0 }, 'nothing written');
-  });
-}
+rejectsEach(t, stack, cases);
 
 t.test('25 years of hourly load and of a solar profile (several MB) are accepted', async (t) => {
   const years = (f: (h: number) => number) => Array.from({ length: 25 * HOURS_PER_YEAR }, (_, h) => f(h));
@@ -223,7 +192,7 @@ t.test('25 years of hourly load and of a solar profile (several MB) are accepted
     storage: { power_mw: 20, energy_mwh: 80, dispatch: { strategy: 'load' } },
   });
   t.ok(body.length > 2_000_000, `${(body.length / 1e6).toFixed(1)} MB`);
-  const res = await post(body);
+  const res = await postRaw(stack.web.baseUrl, body);
   t.equal(res.status, 201, 'created');
-  t.same(await counts(), { scenarios: 1, jobs: 1 }, 'one scenario, one job');
+  t.same(await rowCounts(stack.pool), { scenarios: 1, jobs: 1 }, 'one scenario, one job');
 });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
+import { type BadInput, postRaw, rejectsEach } from './helpers/bad-input.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
@@ -30,15 +31,7 @@ const turbine = {
 const srw = (text: string) => ({ source: 'srw', text });
 const base = { ...DEFAULT_SCENARIO, wind_resource: srw(SRW), wind: { turbine } };
 
-interface Case {
-  name: string;
-  body: unknown;
-  path: string;
-  /** What the message must say. */
-  message: RegExp;
-}
-
-const cases: Case[] = [
+const cases: Array<BadInput & { message: RegExp }> = [
   {
     name: 'a speed that is not a number on line 101',
     body: { ...base, wind_resource: srw(srwWithLine(101, '15,0.95,five,180')) },
@@ -143,35 +136,13 @@ const cases: Case[] = [
   },
 ];
 
-async function counts(): Promise<{ scenarios: number; jobs: number }> {
-  const { rows } = await stack.pool.query<{ scenarios: number; jobs: number }>(
-    `SELECT (SELECT count(*)::int FROM scenarios) AS scenarios, (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
-  );
-  return rows[0];
-}
-
-const post = (body: unknown) =>
-  fetch(`${web.baseUrl}/api/scenarios`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
-for (const c of cases) {
-  t.test(c.name, async (t) => {
-    const res = await post(c.body);
-    t.equal(res.status, 400, 'status');
-    t.match(res.headers.get('content-type'), /^application\/problem\+json/);
-    const problem = (await res.json()) as { errors?: Array<{ path: string; message: string }> };
-    const named = problem.errors?.find((e) => e.path === c.path);
-    t.ok(named, `names ${c.path}: ${JSON.stringify(problem.errors)}`);
-    t.match(named?.message ?? '', c.message, 'says what and where');
-    t.same(await counts(), { scenarios: 0, jobs: 0 }, 'no row created');
-  });
-}
+rejectsEach(t, stack, cases);
 
 t.test('a good SRW file with a 2-turbine layout and the simple wake model runs to its statements', async (t) => {
-  const res = await post({ ...base, wind: { turbine, wake_model: 'simple', layout: { x_m: [0, 616], y_m: [0, 0] } } });
+  const res = await postRaw(web.baseUrl, {
+    ...base,
+    wind: { turbine, wake_model: 'simple', layout: { x_m: [0, 616], y_m: [0, 0] } },
+  });
   t.equal(res.status, 201, await res.clone().text());
   const scenario = (await res.json()) as { id: string; inputs: { wind: { capacity_mw: number } } };
   t.equal(scenario.inputs.wind.capacity_mw, 3, 'the capacity is the layout’s 2 × 1.5 MW');

@@ -1,6 +1,7 @@
 // Bad input: every case gets its problem+json status, names what is wrong, and creates no row.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { rowCounts } from './helpers/bad-input.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 
@@ -373,13 +374,6 @@ const cases: Case[] = [
   { name: 'form-encoded', body: 'name=x', contentType: 'application/x-www-form-urlencoded', status: 415 },
 ];
 
-async function counts(): Promise<{ scenarios: number; jobs: number }> {
-  const { rows } = await stack.pool.query<{ scenarios: number; jobs: number }>(
-    `SELECT (SELECT count(*)::int FROM scenarios) AS scenarios, (SELECT count(*)::int FROM pgboss.job WHERE name = 'calculate') AS jobs`,
-  );
-  return rows[0];
-}
-
 for (const c of cases) {
   t.test(c.name, async (t) => {
     const headers: Record<string, string> = {};
@@ -404,7 +398,7 @@ for (const c of cases) {
       );
     }
     t.notMatch(JSON.stringify(problem), /at \w+ \(|node_modules|SELECT|INSERT/, 'no stack trace, no SQL');
-    t.same(await counts(), { scenarios: 0, jobs: 0 }, 'no row created');
+    t.same(await rowCounts(stack.pool), { scenarios: 0, jobs: 0 }, 'no row created');
   });
 }
 

@@ -4,29 +4,21 @@
 // width, labels, keyboard and contrast, the API key asked for once and never put in a URL; and
 // throughout, no console error and no request to another origin.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { CHROMIUM, NO_CHROMIUM } from '../scripts/chromium.ts';
 import { HEATMAP_PAINTED, SWEEP_TABLE_SORTED } from '../server/viewer/client/timings.ts';
-import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
+import { browserAndStack, clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
 import { slowEngine } from './helpers/processes.ts';
-import { startStack, withProcessLogs } from './helpers/stack.ts';
+import { withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
-
-if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
 
 // Calculations stretched to ~2 s so a page can watch one run.
 const WORKER = slowEngine(2000);
-const stack = await startStack();
+const { browser, stack } = await browserAndStack(t);
 await stack.startWorker({}, WORKER);
-const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-t.teardown(async () => {
-  await browser.close();
-  await stack.stop();
-});
 const base = stack.web.baseUrl;
 const site = { latitude: 35.2, longitude: -101.8 };
 

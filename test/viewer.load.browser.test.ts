@@ -8,26 +8,16 @@
 // threshold, and the load's KPI cards show the API's values. The page's split of each hour (served
 // directly, from the battery, unmet, excess) is checked against the engine's own annual figures.
 
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
 import t from 'tap';
-import { CHROMIUM, NO_CHROMIUM } from '../scripts/chromium.ts';
 import { monthHourMatch, servedHours } from '../server/viewer/client/load.hours.ts';
 import type { HourlyYear } from '../server/viewer/client/types.ts';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
-import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
+import { browserAndStack, clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { getJson } from './helpers/http.ts';
-import { startStack, withProcessLogs } from './helpers/stack.ts';
+import { withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
-
-const stack = await startStack({ workers: [{}] });
-const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-t.teardown(async () => {
-  await browser.close();
-  await stack.stop();
-});
+const { browser, stack } = await browserAndStack(t, { workers: [{}] });
 const base = stack.web.baseUrl;
 
 /** A data centre's 40 MW with an evening peak of 70 MW (18:00–22:00). */

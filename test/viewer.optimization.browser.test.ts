@@ -5,23 +5,12 @@
 // the points tried against each variable. A bad range shows the server's named problem. A finished
 // optimization without a best (no evaluation has its objective) says so.
 
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
 import t from 'tap';
-import { CHROMIUM, NO_CHROMIUM } from '../scripts/chromium.ts';
-import { clean, openPage, paintedPixels, until } from './helpers/browser.ts';
+import { browserAndStack, clean, openPage, paintedPixels, until } from './helpers/browser.ts';
 import { accepted, getJson, postJson, postScenario } from './helpers/http.ts';
-import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
-if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
-
-const stack = await startStack({ workers: [{}] });
-const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-t.teardown(async () => {
-  await browser.close();
-  await stack.stop();
-});
+const { browser, stack } = await browserAndStack(t, { workers: [{}] });
 const base = stack.web.baseUrl;
 
 async function finishedScenario(): Promise<string> {

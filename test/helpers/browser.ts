@@ -1,9 +1,27 @@
-// What the browser tests share: a page that records what it should not see (console errors,
-// exceptions, 5xx answers, requests to another origin), the check of it, painted canvas pixels, and
-// polling an expression in the page.
-import type { Browser, Page } from 'playwright-core';
+// What the browser tests share: Chromium beside a stack, a page that records what it should not see
+// (console errors, exceptions, 5xx answers, requests to another origin), the check of it, painted
+// canvas pixels, and polling an expression in the page.
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Test } from 'tap';
+import { CHROMIUM, NO_CHROMIUM } from '../../scripts/chromium.ts';
+import { type Stack, type StackOptions, startStack } from './stack.ts';
 import { waitUntil } from './wait.ts';
+
+/** A stack (startStack's `options`) and Chromium, both closed when `t` ends; without Chromium, an error. */
+export async function browserAndStack(
+  t: Test,
+  options: StackOptions = {},
+): Promise<{ browser: Browser; stack: Stack }> {
+  if (!existsSync(CHROMIUM)) throw new Error(NO_CHROMIUM);
+  const stack = await startStack(options);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  t.teardown(async () => {
+    await browser.close();
+    await stack.stop();
+  });
+  return { browser, stack };
+}
 
 const pageProblems = new WeakMap<Page, string[]>();
 

@@ -2,8 +2,10 @@
 // finished, has exactly one result (or none when failed), and an event log without gaps, with
 // exactly one terminal event, last. Plus small pollers that wait on rows, never on time.
 import type pg from 'pg';
+import type { Test } from 'tap';
 import { type ScenarioStatus, TERMINAL_STATUSES, UNFINISHED_STATUSES } from '../../shared/lifecycle.ts';
-import type { Proc } from './processes.ts';
+import { type Proc, slowEngine } from './processes.ts';
+import type { Stack } from './stack.ts';
 import { waitUntil } from './wait.ts';
 
 export type Status = ScenarioStatus;
@@ -184,4 +186,30 @@ export async function killAll(procs: readonly Proc[]): Promise<void> {
 /** Is the OS process still there (a zombie that exited is not)? */
 export function alive(proc: Proc): boolean {
   return proc.child.exitCode === null && proc.child.signalCode === null;
+}
+
+// The shortest heartbeat pg-boss allows. It travels with each job, so the web (which sends the job)
+// needs it too. pg-boss checks heartbeats at most every 10 s, and a retried job is picked up by the
+// fallback poll (10 s): a lost job runs again some 10–30 s after the kill.
+export const HEARTBEAT = { JOB_HEARTBEAT_SECONDS: '10', SUPERVISE_INTERVAL_SECONDS: '1' };
+
+/**
+ * Workers for the subtests of `t` on `stack`, with the short HEARTBEAT (and `env`); with `delayMs`,
+ * each of a worker's calculations takes that much longer. Each subtest ends with its workers
+ * killed, so the next starts clean.
+ */
+export function subtestWorkers(
+  t: Test,
+  stack: Stack,
+): (env?: Record<string, string>, delayMs?: number) => Promise<Proc> {
+  let workers: Proc[] = [];
+  t.afterEach(async () => {
+    await killAll(workers);
+    workers = [];
+  });
+  return async (env = {}, delayMs) => {
+    const w = await stack.startWorker({ ...HEARTBEAT, ...env }, delayMs === undefined ? {} : slowEngine(delayMs));
+    workers.push(w);
+    return w;
+  };
 }

@@ -3,10 +3,19 @@
 // it is a Postgres 15 cluster made with the machine's own binaries (initdb and pg_ctl, as the
 // `postgres` user); run on the embedded Postgres, it is another embedded one.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import pg from 'pg';
-import { type EmbeddedServer, freePort, startEmbeddedPostgres } from '../../scripts/embedded-postgres.ts';
+import {
+  type EmbeddedServer,
+  ensureDatabase,
+  freePort,
+  startEmbeddedPostgres,
+} from '../../scripts/embedded-postgres.ts';
+import { loadConfig } from '../../shared/config.ts';
+import { migrateAll } from '../../shared/migrate.ts';
+import { restartablePort } from './ports.ts';
 
 export interface OwnPostgres extends EmbeddedServer {
   /** Where its binaries come from, for the test's messages. */
@@ -102,6 +111,47 @@ export async function startOwnPostgres(options: {
         // Already stopped.
       }
       if (!options.persistent) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RestartablePostgres {
+  /** Where its binaries come from, for the test's messages. */
+  kind: string;
+  /** Its data folder (postmaster.pid and the server's log are there). */
+  dataDir: string;
+  /** The migrated `hourglass` database. */
+  url: string;
+  /** Starts the server again, on the same port, with the same data. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the server and deletes its data. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A Postgres of the test's own (startOwnPostgres), persistent in a temp folder named from
+ * `prefix`, on a port it can start again on (restartablePort), its `hourglass` database made and
+ * migrated; left running.
+ */
+export async function restartableMigratedPostgres(prefix: string): Promise<RestartablePostgres> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  let server = await startOwnPostgres({ dataDir, port: await restartablePort(), persistent: true });
+  const port = server.port;
+  await ensureDatabase(server.adminUrl, 'hourglass');
+  const url = server.urlFor('hourglass');
+  await migrateAll(loadConfig({}), url);
+  return {
+    kind: server.kind,
+    dataDir,
+    url,
+    async start() {
+      server = await startOwnPostgres({ dataDir, port, persistent: true });
+    },
+    stop: () => server.stop(),
+    async remove() {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
