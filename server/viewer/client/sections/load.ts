@@ -37,11 +37,18 @@ function loadOf(s: ScenarioItem): LoadInputs | null {
   return load && (load.flat_mw !== undefined || load.hourly_mw !== undefined) ? load : null;
 }
 
+/** The largest value, by a loop: a 25-year hourly load (219,000 values) is too many arguments for Math.max(...). */
+function peak(values: readonly number[]): number {
+  let most = Number.NEGATIVE_INFINITY;
+  for (const x of values) if (x > most) most = x;
+  return most;
+}
+
 function describe(load: LoadInputs): string {
   const shape =
     load.flat_mw !== undefined
       ? `flat ${decimal(load.flat_mw, 1)} MW`
-      : `hourly profile, peak ${decimal(Math.max(...(load.hourly_mw ?? [0])), 1)} MW`;
+      : `hourly profile, peak ${decimal(peak(load.hourly_mw ?? [0]), 1)} MW`;
   return `Load: ${shape}`;
 }
 
