@@ -10,6 +10,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { loadSizing } from '../test/helpers/load.inputs.ts';
 import { CHROMIUM } from './chromium.ts';
 import { startOwnStack } from './own.stack.ts';
 
@@ -26,14 +27,7 @@ export const request = (x: number) => ({
     load: { flat_mw: 100 },
     storage: { power_mw: 50, energy_mwh: 1000, dispatch: { strategy: 'load' } },
   },
-  variables: [
-    { path: '/solar/capacity_mw_dc', min: 0, max: 1000, step: 50 },
-    { path: '/wind/capacity_mw', min: 0, max: 1000, step: 50 },
-    { path: '/storage/power_mw', min: 0, max: 300, step: 25 },
-    { path: '/storage/energy_mwh', min: 100, max: 3000, step: 100 },
-  ],
-  objective: { minimize: 'lcod_nominal' },
-  constraints: [{ kpi: 'hourly_match_percent', min: x }],
+  ...loadSizing(x, { solar: [0, 1000, 50], wind: [0, 1000, 50], power: [0, 300, 25], energy: [100, 3000, 100] }),
   max_evaluations: 300,
 });
 

@@ -6,7 +6,7 @@
 // valid point.
 import t from 'tap';
 import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
-import { noonSolarToEvening } from './helpers/load.inputs.ts';
+import { loadSizing, noonSolarToEvening } from './helpers/load.inputs.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 
 const stack = await startStack({ workers: [{}] });
@@ -80,14 +80,7 @@ t.test('minimise lcod_nominal subject to hourly_match_percent ≥ 90: accepted a
         load: { flat_mw: 40 },
         storage: { power_mw: 20, energy_mwh: 80, dispatch: { strategy: 'load' } },
       },
-      variables: [
-        { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 20 },
-        { path: '/wind/capacity_mw', min: 0, max: 300, step: 20 },
-        { path: '/storage/power_mw', min: 0, max: 80, step: 10 },
-        { path: '/storage/energy_mwh', min: 0, max: 320, step: 40 },
-      ],
-      objective: { minimize: 'lcod_nominal' },
-      constraints: [{ kpi: 'hourly_match_percent', min: 90 }],
+      ...loadSizing(90, { solar: [0, 300, 20], wind: [0, 300, 20], power: [0, 80, 10], energy: [0, 320, 40] }),
       max_evaluations: 24,
     };
     const res = await fetch(`${web.baseUrl}/api/optimizations`, {

@@ -171,3 +171,24 @@ export function expectKpis(t: Test, kpis: object, expected: ExpectedKpis): void 
 /** Asserts |a − b| ≤ tol × max(1, |b|). */
 export const close = (t: Test, a: number | undefined, b: number, what: string, tol = 1e-6) =>
   t.ok(a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: ${a} ≈ ${b}`);
+
+/** A variable's range: [min, max, step]. */
+type Range = readonly [number, number, number];
+
+/**
+ * The buyer's sizing problem (docs/load.md): solar, wind, the battery's power (0 is none) and its
+ * energy over these ranges, minimising lcod_nominal with the hourly match at least `match` %.
+ */
+export function loadSizing(match: number, r: { solar: Range; wind: Range; power: Range; energy: Range }) {
+  const variable = (path: string, [min, max, step]: Range) => ({ path, min, max, step });
+  return {
+    variables: [
+      variable('/solar/capacity_mw_dc', r.solar),
+      variable('/wind/capacity_mw', r.wind),
+      variable('/storage/power_mw', r.power),
+      variable('/storage/energy_mwh', r.energy),
+    ],
+    objective: { minimize: 'lcod_nominal' },
+    constraints: [{ kpi: 'hourly_match_percent', min: match }],
+  };
+}

@@ -17,6 +17,7 @@ import {
 } from '../../shared/optimizations.search.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
+import { loadSizing } from './load.inputs.ts';
 
 export interface TestProblem {
   name: string;
@@ -154,14 +155,7 @@ export const LOAD_PROBLEMS: TestProblem[] = [
   {
     name: 'a flat 100 MW load: solar, wind, battery power and energy, min LCOD, hourly match ≥ 90 %',
     base: loadBase,
-    variables: [
-      { path: '/solar/capacity_mw_dc', min: 0, max: 500, step: 100 },
-      { path: '/wind/capacity_mw', min: 0, max: 500, step: 100 },
-      { path: '/storage/power_mw', min: 0, max: 200, step: 50 },
-      { path: '/storage/energy_mwh', min: 600, max: 1800, step: 400 },
-    ],
-    objective: { minimize: 'lcod_nominal' },
-    constraints: [{ kpi: 'hourly_match_percent', min: 90 }],
+    ...loadSizing(90, { solar: [0, 500, 100], wind: [0, 500, 100], power: [0, 200, 50], energy: [600, 1800, 400] }),
   },
   {
     name: 'the same load at 70 % with a dear battery (1,000 per kW, 800 per kWh): solar, wind, battery power, min LCOD',
