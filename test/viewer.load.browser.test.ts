@@ -13,7 +13,7 @@ import { monthHourMatch, servedHours } from '../server/viewer/client/load.hours.
 import type { HourlyYear } from '../server/viewer/client/types.ts';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import { browserAndStack, clean, openPage, paintedPixels, until } from './helpers/browser.ts';
-import { getJson } from './helpers/http.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
 import { withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -200,5 +200,29 @@ t.test('a load through the form: a bad CSV named at its field, then the week, ma
       near((100 * sums.delivered) / a.load_mwh, a.availability_year_percent, 0.01),
       'delivered ÷ load = availability',
     );
+  });
+});
+
+t.test('a 25-year hourly load: the page names its peak and paints its week', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    // 25 years of hours, the peak (95 MW) once, in year 20: more values than Math.max(...) takes.
+    const years: number[] = Array.from({ length: 25 * HOURS_PER_YEAR }, (_, i) => LOAD[i % HOURS_PER_YEAR]);
+    years[19 * HOURS_PER_YEAR + 1000] = 95;
+    const created = await postScenario(base, {
+      ...DEFAULT_SCENARIO,
+      name: 'a 25-year load',
+      load: { hourly_mw: years },
+    });
+    t.equal(created.status, 201);
+    const id = created.json.id as string;
+    await waitUntil(async () => (await getJson(`${base}/api/scenarios/${id}`)).json.status === 'succeeded', {
+      timeoutMs: 90_000,
+      what: 'the 25-year load scenario',
+    });
+    const page = await openPage(browser, t, base);
+    await page.goto(`${base}/scenarios/${id}`);
+    await page.waitForSelector('[data-testid=load-week-chart][data-painted]', { timeout: 30_000 });
+    t.match(await page.textContent('body'), /hourly profile, peak 95\.0 MW/, 'the peak of all 25 years');
+    clean(t, page);
   });
 });
