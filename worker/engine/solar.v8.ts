@@ -10,6 +10,7 @@
 //
 // The sun, the surface's orientation and the Perez sky are v5's (solar-position.ts,
 // solar.tracking.ts, solar.irradiance.ts): SSC computes them with the same code in both models.
+import { MONTH_OF_HOUR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import { hourlyFileMinute } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
@@ -57,18 +58,6 @@ export const ALBEDO_DEFAULT_SNOW = 0.6;
 
 /** SPA's sunrise and sunset (the upper limb, standard refraction), which SSC's irradiance processor takes. */
 const SPA_SUNRISE_DEG = -0.8333;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Month (0–11) of each hour of the year. */
-const MONTH_OF_HOUR = (() => {
-  const out = new Uint8Array(HOURS_PER_YEAR);
-  let h = 0;
-  DAYS_IN_MONTH.forEach((days, m) => {
-    out.fill(m, h, h + days * 24);
-    h += days * 24;
-  });
-  return out;
-})();
 
 export interface SolarV8Model {
   readonly kind: 'pvwatts_v8';
