@@ -34,7 +34,7 @@ import {
   tablePower,
   V8_MODULES,
 } from './solar.v8.module.ts';
-import { type PerezSky, perezSky, type SkyParts, skyParts } from './solar.v8.perez.ts';
+import { type PerezSky, type PerezSun, perezSky, perezSun, type SkyParts, skyParts } from './solar.v8.perez.ts';
 
 type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year' | 'weather'>;
 export type AlbedoChoice = number | number[] | 'weather_file';
@@ -62,6 +62,8 @@ const SPA_SUNRISE_DEG = -0.8333;
 export interface SolarV8Model {
   readonly kind: 'pvwatts_v8';
   sun: HourlySunGeometry;
+  /** The Perez sky's terms of the sun alone, each step (the same in every weather year). */
+  perezSun: PerezSun;
   surface: SurfaceGeometry;
   /** cos of the modules' tilt, each hour. */
   cosTilt: Float64Array;
@@ -152,6 +154,7 @@ export function prepareSolarV8(
   return {
     kind: 'pvwatts_v8',
     sun,
+    perezSun: perezSun(sun.zenith, sun.up),
     surface,
     cosTilt: surface.skyView.map((v) => 2 * v - 1),
     beamOnModules,
@@ -237,7 +240,7 @@ export function solarV8Year(
     const beamNormal = Math.max(dni[h], 0);
     const diffuse = Math.max(dhi[h], 0);
     const alb = albedo[h];
-    const perez = perezSky(sun.zenith[h], beamNormal, dhi[h], sky0);
+    const perez = perezSky(model.perezSun, h, beamNormal, dhi[h], sky0);
     skyParts(perez, dhi[h], surface.cosAoi[h], model.cosTilt[h], surface.sinTilt[h], parts);
     let sky = parts.isotropic + parts.circumsolar + parts.horizon;
     let ground = perez.mode === 2 ? (beamNormal * sun.cosZenith[h] + diffuse) * alb * surface.groundView[h] : 0;
