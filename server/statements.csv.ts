@@ -1,7 +1,6 @@
 // The hourly data as CSV, generated from the stored statements' hourly arrays one year at a time.
-import { HOURS_PER_YEAR } from '../shared/calendar.ts';
+import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../shared/calendar.ts';
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const HOURS = HOURS_PER_YEAR;
 
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -17,7 +16,7 @@ function hourSuffixes(timezoneHours: number): string[] {
   const tz = offsetText(timezoneHours);
   const out: string[] = [];
   for (let m = 0; m < 12; m++) {
-    for (let d = 1; d <= DAYS[m]; d++) {
+    for (let d = 1; d <= DAYS_IN_MONTH[m]; d++) {
       for (let h = 0; h < 24; h++) out.push(`-${pad(m + 1)}-${pad(d)}T${pad(h)}:00:00${tz}`);
     }
   }

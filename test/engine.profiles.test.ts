@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, type GenerationProfile, type ProfileCache, profileKeys } from '../worker/engine/index.ts';
+import { canonicalJson } from '../worker/engine/profiles.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 class MapCache implements ProfileCache {
@@ -84,4 +85,33 @@ t.test('profile keys: what changes generation changes the key, what does not lea
   t.not(same({ wind: { turbine: { hub_height_m: 120 } } }).wind, base.wind, 'the hub height changes wind');
   t.not(same({ site: { latitude: 36 } }).solar, base.solar, 'the latitude changes solar');
   t.equal(same({ wind: { capacity_mw: 0 } }).wind, null, 'no wind, no wind key');
+});
+
+t.test("an array of numbers (a profile's hours) has the text of its numbers written one by one", async (t) => {
+  const tricky = [
+    NaN,
+    -0,
+    0,
+    1e21,
+    1e-7,
+    -1.5e-300,
+    5e-324,
+    Number.MAX_VALUE,
+    Infinity,
+    -Infinity,
+    0.1 + 0.2,
+    123456789.125,
+  ];
+  const oneByOne = (values: unknown[]) => `[${values.map((v) => canonicalJson(v)).join(',')}]`;
+  t.equal(canonicalJson(tricky), oneByOne(tricky), 'the numbers at once and one by one');
+  t.equal(
+    canonicalJson(tricky),
+    '[null,0,0,1e+21,1e-7,-1.5e-300,5e-324,1.7976931348623157e+308,null,null,0.30000000000000004,123456789.125]',
+  );
+  const mixed = [1, { b: 2, a: -0 }, undefined, 'x', NaN];
+  t.equal(canonicalJson(mixed), '[1,{"a":0,"b":2},null,"x",null]', 'not all numbers: each value on its own');
+  // biome-ignore lint/suspicious/noSparseArray: a hole (JSON.stringify would write null; one by one, nothing)
+  const holes = [1, , 2];
+  t.equal(canonicalJson(holes), oneByOne(holes), 'a hole is not a number');
+  t.equal(canonicalJson({ hourly_mw: tricky }), `{"hourly_mw":${oneByOne(tricky)}}`, 'inside an object');
 });

@@ -3,24 +3,15 @@
 // the rest of the output is excess (sold at the merchant price, or curtailed). Excess in one hour
 // never serves another: only the battery moves energy between hours. From the hours come the
 // contract's revenue, its shortfall penalties, and the load's KPIs.
-import { HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../shared/calendar.ts';
 import type { LoadInputs, ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../shared/schemas/result.ts';
 import { nominalRate, npv } from './finance.metrics.ts';
 import type { MarketModel } from './market.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** A served hour, for hours_load_met_percent: delivered ≥ 95 % of the load (HOPP's time_load_met). */
 const MET_SHARE = 0.95;
-
-/** The month (0–11) of each hour of the year. */
-const MONTH_OF_HOUR = (() => {
-  const out = new Uint8Array(HOURS_PER_YEAR);
-  let h = 0;
-  for (let m = 0; m < 12; m++) for (let d = 0; d < DAYS_IN_MONTH[m] * HOURS_PER_DAY; d++) out[h++] = m;
-  return out;
-})();
 
 /** The load and its contract, ready for the hours. */
 export interface LoadModel {

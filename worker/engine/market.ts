@@ -3,7 +3,7 @@
 // escalation. Prices change only from year to year, so a year's revenue needs
 // one pass over the hours: energy-weighted merchant price sums.
 
-import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../shared/schemas/result.ts';
 
@@ -19,8 +19,6 @@ export interface MarketModel {
   /** The PPA's time-of-delivery factor of each hour of the year; null = 1 everywhere. */
   ppaMultiplier: Float64Array | null;
 }
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** The month-hour table spread over the 8,760 hours of the year. */
 function hourlyMultipliers(table: readonly (readonly number[])[]): Float64Array {

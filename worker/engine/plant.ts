@@ -1,7 +1,7 @@
 // Stages 3–4 of the engine, year by year: each technology's profile × (capacity × degradation),
 // the export limit, then the year's revenue. Cheap (a few passes over 8,760 hours a year), so a
 // variant that reuses cached profiles costs milliseconds.
-import { HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
@@ -10,7 +10,7 @@ import { degradationFactor, hybridYear } from './hybrid.ts';
 import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from './load.ts';
 import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from './market.ts';
 import { type StorageYears, storageYears } from './storage.plant.ts';
-import { batteryOf } from './storage.ts';
+import { batteryConstants, batteryOf } from './storage.ts';
 
 /**
  * Called once per year, in order, with that year's final delivered MWh (views into the result's arrays)
@@ -158,11 +158,7 @@ function serveLoadOf(load: LoadModel, market: MarketModel, out: PlantYears, batt
     discharge: st.run.discharge,
     soc: st.run.soc,
     grid: st.grid,
-    battery: {
-      etaIn: Math.sqrt(battery.round_trip_efficiency_percent / 100),
-      keep: (1 - battery.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY),
-      initialSoc: (battery.energy_mwh * battery.initial_soc_percent) / 100,
-    },
+    battery: batteryConstants(battery),
   });
 }
 

@@ -83,7 +83,11 @@ function v8LayoutKey(solar: ResolvedInputs['solar']): string {
 
 /** JSON text with every object's keys in sorted order. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    // An uploaded profile's 8,760 × n hours: all numbers (no holes), whose text JSON.stringify writes
+    // in one call exactly as it writes each alone (NaN and ±Infinity null, -0 as 0).
+    return allNumbers(value) ? JSON.stringify(value) : `[${value.map(canonicalJson).join(',')}]`;
+  }
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     const parts: string[] = [];
@@ -94,4 +98,9 @@ export function canonicalJson(value: unknown): string {
     return `{${parts.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+function allNumbers(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'number') return false;
+  return true;
 }

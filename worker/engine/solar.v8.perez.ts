@@ -25,30 +25,72 @@ export interface PerezSky {
   invZh: number;
 }
 
-/** The hour's coefficients: `zenithDeg` the apparent zenith, `dn` and `df` beam normal and diffuse horizontal. */
-export function perezSky(zenithDeg: number, dn: number, df: number, out: PerezSky): PerezSky {
-  const zen = zenithDeg * DEG;
+/**
+ * The terms of each hour's sky that depend on the sun alone, the same in every weather year: made
+ * once per geometry. Hours with the sun down, below 0 or beyond 87.5° keep zeros (`perezSky`
+ * gives them an isotropic sky without reading them).
+ */
+export interface PerezSun {
+  /** 1: beyond 87.5° or below 0 (an isotropic sky). */
+  isotropic: Uint8Array;
+  /** The apparent zenith, rad. */
+  zenithRad: Float64Array;
+  airMass: Float64Array;
+  /** zenith³ (in degrees) × B2. */
+  zenithCubedB2: Float64Array;
+  /** 1 / max(cos Z, cos 85°). */
+  invZh: Float64Array;
+}
+
+/** The sun's terms of each step of a geometry: `zenithDeg` the apparent zenith (read where `up`). */
+export function perezSun(zenithDeg: Float64Array, up: Uint8Array): PerezSun {
+  const n = zenithDeg.length;
+  const out: PerezSun = {
+    isotropic: new Uint8Array(n),
+    zenithRad: new Float64Array(n),
+    airMass: new Float64Array(n),
+    zenithCubedB2: new Float64Array(n),
+    invZh: new Float64Array(n),
+  };
+  for (let h = 0; h < n; h++) {
+    if (!up[h]) continue;
+    const z = zenithDeg[h];
+    const zen = z * DEG;
+    if (zen < 0 || zen > MAX_ZENITH_RAD) {
+      out.isotropic[h] = 1;
+      continue;
+    }
+    const cz = Math.cos(zen);
+    out.zenithRad[h] = zen;
+    out.airMass[h] = 1 / (cz + 0.15 * (93.9 - z) ** -1.253);
+    out.zenithCubedB2[h] = z ** 3 * B2;
+    out.invZh[h] = 1 / (cz > 0.0871557 ? cz : 0.0871557);
+  }
+  return out;
+}
+
+/** The coefficients of step `h` of `sun`: `dn` and `df` beam normal and diffuse horizontal. */
+export function perezSky(sun: PerezSun, h: number, dn: number, df: number, out: PerezSky): PerezSky {
   out.mode = 0;
   out.f1 = 0;
   out.f2 = 0;
   out.invZh = 0;
-  if (zen < 0 || zen > MAX_ZENITH_RAD) {
+  if (sun.isotropic[h]) {
     out.mode = 1;
     return out;
   }
   if (df <= 0) return out;
   const beam = dn < 0 ? 0 : dn;
-  const cz = Math.cos(zen);
-  const airMass = 1 / (cz + 0.15 * (93.9 - zenithDeg) ** -1.253);
-  const delta = (df * airMass) / 1367;
-  const t = zenithDeg ** 3;
-  const eps = ((beam + df) / df + t * B2) / (1 + t * B2);
+  const zen = sun.zenithRad[h];
+  const delta = (df * sun.airMass[h]) / 1367;
+  const tB2 = sun.zenithCubedB2[h];
+  const eps = ((beam + df) / df + tB2) / (1 + tB2);
   let i = 0;
   while (i < 7 && eps > EPS_BINS[i]) i++;
   out.mode = 2;
   out.f1 = Math.max(0, F11[i] + F12[i] * delta + F13[i] * zen);
   out.f2 = F21[i] + F22[i] * delta + F23[i] * zen;
-  out.invZh = 1 / (cz > 0.0871557 ? cz : 0.0871557);
+  out.invZh = sun.invZh[h];
   return out;
 }
 

@@ -10,6 +10,7 @@
 //
 // The sun, the surface's orientation and the Perez sky are v5's (solar-position.ts,
 // solar.tracking.ts, solar.irradiance.ts): SSC computes them with the same code in both models.
+import { MONTH_OF_HOUR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import { hourlyFileMinute } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
@@ -33,7 +34,7 @@ import {
   tablePower,
   V8_MODULES,
 } from './solar.v8.module.ts';
-import { type PerezSky, perezSky, type SkyParts, skyParts } from './solar.v8.perez.ts';
+import { type PerezSky, type PerezSun, perezSky, perezSun, type SkyParts, skyParts } from './solar.v8.perez.ts';
 
 type SolarInputs = Pick<ResolvedInputs, 'site' | 'solar' | 'start_year' | 'weather'>;
 export type AlbedoChoice = number | number[] | 'weather_file';
@@ -58,21 +59,11 @@ export const ALBEDO_DEFAULT_SNOW = 0.6;
 /** SPA's sunrise and sunset (the upper limb, standard refraction), which SSC's irradiance processor takes. */
 const SPA_SUNRISE_DEG = -0.8333;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Month (0–11) of each hour of the year. */
-const MONTH_OF_HOUR = (() => {
-  const out = new Uint8Array(HOURS_PER_YEAR);
-  let h = 0;
-  DAYS_IN_MONTH.forEach((days, m) => {
-    out.fill(m, h, h + days * 24);
-    h += days * 24;
-  });
-  return out;
-})();
-
 export interface SolarV8Model {
   readonly kind: 'pvwatts_v8';
   sun: HourlySunGeometry;
+  /** The Perez sky's terms of the sun alone, each step (the same in every weather year). */
+  perezSun: PerezSun;
   surface: SurfaceGeometry;
   /** cos of the modules' tilt, each hour. */
   cosTilt: Float64Array;
@@ -163,6 +154,7 @@ export function prepareSolarV8(
   return {
     kind: 'pvwatts_v8',
     sun,
+    perezSun: perezSun(sun.zenith, sun.up),
     surface,
     cosTilt: surface.skyView.map((v) => 2 * v - 1),
     beamOnModules,
@@ -248,7 +240,7 @@ export function solarV8Year(
     const beamNormal = Math.max(dni[h], 0);
     const diffuse = Math.max(dhi[h], 0);
     const alb = albedo[h];
-    const perez = perezSky(sun.zenith[h], beamNormal, dhi[h], sky0);
+    const perez = perezSky(model.perezSun, h, beamNormal, dhi[h], sky0);
     skyParts(perez, dhi[h], surface.cosAoi[h], model.cosTilt[h], surface.sinTilt[h], parts);
     let sky = parts.isotropic + parts.circumsolar + parts.horizon;
     let ground = perez.mode === 2 ? (beamNormal * sun.cosZenith[h] + diffuse) * alb * surface.groundView[h] : 0;

@@ -59,9 +59,28 @@ export function batteryOf(inputs: ResolvedInputs): StorageInputs | null {
   return s && s.power_mw > 0 && s.energy_mwh > 0 ? s : null;
 }
 
+/** The battery's constants from its inputs, for the dispatch and the load's account of its hours. */
+export interface BatteryConstants {
+  /** Charging (= discharging) efficiency: the square root of the round trip's. */
+  etaIn: number;
+  /** The share of the stored energy an hour keeps after standing loss. */
+  keep: number;
+  /** SOC at the start, MWh. */
+  initialSoc: number;
+}
+
+/** One definition, so that the dispatch and the load's account of the battery's hours agree to the bit. */
+export function batteryConstants(s: StorageInputs): BatteryConstants {
+  return {
+    etaIn: Math.sqrt(s.round_trip_efficiency_percent / 100),
+    keep: (1 - s.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY),
+    initialSoc: (s.energy_mwh * s.initial_soc_percent) / 100,
+  };
+}
+
 /** The horizon problem's battery at a capacity (MWh). */
 export function horizonBattery(s: StorageInputs, capacityMwh: number, dischargeCost: number): HorizonBattery {
-  const eta = Math.sqrt(s.round_trip_efficiency_percent / 100);
+  const eta = batteryConstants(s).etaIn;
   const cycles = s.dispatch.max_cycles_per_day;
   return {
     powerMw: s.power_mw,
@@ -171,9 +190,9 @@ export function runStorage(
   };
   const w = workSpace(s.dispatch.strategy === 'load' && plant.load !== undefined);
   const life = new BatteryLifetime(s.degradation.cycle, s.degradation.calendar);
-  const keep = (1 - s.standing_loss_percent_per_day / 100) ** (1 / HOURS_PER_DAY);
+  const { keep, initialSoc } = batteryConstants(s);
   const replaceAt = s.replacement.at_capacity_percent;
-  const state = { soc: (s.energy_mwh * s.initial_soc_percent) / 100, direction: 0 };
+  const state = { soc: initialSoc, direction: 0 };
   life.turn(100 - s.initial_soc_percent);
   for (let from = 0; from < HOURS; from += HOURS_PER_DAY) {
     const year = Math.floor(from / HOURS_PER_YEAR);

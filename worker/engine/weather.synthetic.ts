@@ -8,7 +8,7 @@
 // factor ~ N(1, cv), so the spread of annual totals is the configured one, not an accident
 // of sampling. Geometry and tables depend only on the inputs and are cached across years.
 
-import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import { pressureFromElevation } from '../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../shared/weather/types.ts';
@@ -17,7 +17,6 @@ import { deriveSeed, lnGamma, normalCdf, normalPdf, normalQuantile, Rng } from '
 
 const HOURS = HOURS_PER_YEAR;
 const DAYS = 365;
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const SOLAR_CONSTANT = 1367;
 
 /** Independent random streams per year, so changing one part of the synthesis leaves the others' draws alone. */
@@ -88,7 +87,7 @@ function climateOf(inputs: ResolvedInputs): Climate {
 function smoothDaily(values: readonly number[], monthOfDay: Uint8Array): Float64Array {
   const mids: number[] = [];
   let start = 0;
-  for (const len of MONTH_DAYS) {
+  for (const len of DAYS_IN_MONTH) {
     mids.push(start + (len - 1) / 2);
     start += len;
   }
@@ -105,7 +104,7 @@ function smoothDaily(values: readonly number[], monthOfDay: Uint8Array): Float64
     }
     const sums = new Float64Array(12);
     for (let d = 0; d < DAYS; d++) sums[monthOfDay[d]] += out[d];
-    for (let m = 0; m < 12; m++) nodes[m] += values[m] - sums[m] / MONTH_DAYS[m];
+    for (let m = 0; m < 12; m++) nodes[m] += values[m] - sums[m] / DAYS_IN_MONTH[m];
   }
   return out;
 }
@@ -224,7 +223,7 @@ function buildPrep(inputs: ResolvedInputs): SyntheticPrep {
   const climate = climateOf(inputs);
   const kt = monthly(climate.clearness_index);
   const monthOfDay = new Uint8Array(DAYS);
-  for (let m = 0, d = 0; m < 12; m++) for (let i = 0; i < MONTH_DAYS[m]; i++) monthOfDay[d++] = m;
+  for (let m = 0, d = 0; m < 12; m++) for (let i = 0; i < DAYS_IN_MONTH[m]; i++) monthOfDay[d++] = m;
   const pressureMbar = pressureFromElevation(inputs.site.elevation_m);
   const sun = sunAndDayShape(inputs.site, pressureMbar);
   const sky = clearSky(sun, inputs.site.elevation_m, kt, monthOfDay);

@@ -1,6 +1,7 @@
 // The charts of a scenario's load (docs/load.md), drawn with charts.ts's helpers: a week of the
 // load against what served it, the month × hour match, and availability against a threshold.
-import { COLORS, chart, MONTHS, weekAxis, weekHours } from './charts.ts';
+import { MONTHS } from '../../../shared/calendar.ts';
+import { COLORS, chart, weekAxis, weekHours } from './charts.ts';
 
 export const LOAD_COLORS = {
   direct: '#2f855a',

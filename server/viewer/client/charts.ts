@@ -1,5 +1,6 @@
 // Charts with Apache ECharts (canvas renderer), only the parts the pages use. Every chart is kept
 // so the router can dispose of them when the page changes, and resized with the window.
+
 import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   GridComponent,
@@ -10,6 +11,7 @@ import {
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
+import { DAYS_IN_MONTH, MONTHS } from '../../../shared/calendar.ts';
 
 echarts.use([
   BarChart,
@@ -120,9 +122,6 @@ export function annualChart(el: HTMLElement, annual: AnnualRow[]): void {
     'year',
   );
 }
-
-export const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** One year's hourly MWh as day of year (x) × hour of day (y). `painted` is called once drawn. */
 export function heatmap(el: HTMLElement, hourly: number[], label: string, color: string, painted?: () => void): void {

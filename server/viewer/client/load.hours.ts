@@ -5,10 +5,8 @@
 // has excess to sell, so an hour has g or excess, not both); served directly = min(L, A − (x − g));
 // from the battery = D − that; unmet = L − D; excess = A + y − (x − g) − D (after any curtailment,
 // so 0 with excess "curtail"). Plain functions with no DOM: tests check them against the engine.
+import { DAYS_IN_MONTH, HOURS_PER_DAY } from '../../../shared/calendar.ts';
 import type { HourlyYear } from './types.ts';
-
-const HOURS_PER_DAY = 24;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** A year's hours split by how the load was served (module header), MWh. */
 export interface ServedHours {

@@ -3,6 +3,7 @@
 // and the annual table. The price is computed here from the stored inputs as docs/storage.md
 // defines it; with a solved PPA price, at the solved price (the revenue's price, not the dispatch's
 // stand-in); with a load, the merchant price its excess sells at.
+import { DAYS_IN_MONTH, HOURS_PER_DAY } from '../../../../shared/calendar.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { charts } from '../lazy.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements, StorageAnnualName } from '../types.ts';
@@ -17,9 +18,6 @@ import {
 } from '../weeks.ts';
 
 type ChartModule = Awaited<ReturnType<typeof charts>>;
-
-const HOURS_PER_DAY = 24;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 interface MarketInputs {
   currency?: string;

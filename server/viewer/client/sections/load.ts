@@ -1,6 +1,7 @@
 // A scenario's load (only when it has one, docs/load.md): a chosen week of the load against what
 // served it (each hour split by load.hours.ts), the month × hour match of the chosen year, and
 // availability per period against the contract's thresholds, with the shortfall.
+import { MONTHS } from '../../../../shared/calendar.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { loadCharts } from '../lazy.ts';
 import { monthHourMatch, type ServedHours, servedHours } from '../load.hours.ts';
@@ -15,8 +16,6 @@ import {
 } from '../weeks.ts';
 
 type LoadChartModule = Awaited<ReturnType<typeof loadCharts>>;
-
-const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 type Period = 'year' | 'month' | 'peak';
 
@@ -218,9 +217,9 @@ function yearDrawer(
       view.matchEl.dataset.painted = String(data.calendar_year);
     });
     const months = st.annual[year - 1]?.availability_month_percent ?? [];
-    drawn.availabilityChart(view.monthsEl, MONTH_NAMES, months, min.month ?? null, () => {
+    drawn.availabilityChart(view.monthsEl, MONTHS, months, min.month ?? null, () => {
       view.monthsEl.dataset.painted = String(year);
     });
-    view.monthsNote.textContent = `Year ${year}: ${belowText(MONTH_NAMES, months, min.month, 'monthly')}`;
+    view.monthsNote.textContent = `Year ${year}: ${belowText(MONTHS, months, min.month, 'monthly')}`;
   };
 }
