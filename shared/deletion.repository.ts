@@ -16,7 +16,7 @@ import { fromKysely, type PgBoss } from 'pg-boss';
 import { parentChannel, scenarioChannel } from './channels.ts';
 import type { Database, Db } from './db.ts';
 import { type ParentKind, TERMINAL_STATUSES } from './lifecycle.ts';
-import { markCancelling, ownerColumn } from './parents.repository.ts';
+import { markCancelling, ownerColumn, parentTable } from './parents.repository.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
 
 type Tx = Transaction<Database>;
@@ -64,7 +64,7 @@ export async function deleteParent(
   id: string,
   workspace: string,
 ): Promise<boolean> {
-  const table = kind === 'sweep' ? 'sweeps' : 'optimizations';
+  const table = parentTable(kind);
   const exists = await db
     .selectFrom(table)
     .select('id')
@@ -135,7 +135,7 @@ export async function deleteExpired(db: Db, boss: PgBoss, before: Date, limit: n
     });
   }
   const oldParent = async (kind: ParentKind) => {
-    const table = kind === 'sweep' ? 'sweeps' : 'optimizations';
+    const table = parentTable(kind);
     const p = await db
       .selectFrom(table)
       .select(['id', 'workspace'])

@@ -100,6 +100,9 @@ export interface VariantRow {
 /** The scenarios' column that names a variant's parent of this kind. */
 export const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
 
+/** The table of the parents of this kind. */
+export const parentTable = (kind: ParentKind) => (kind === 'sweep' ? 'sweeps' : 'optimizations');
+
 /** The variants' counts by status, as one JSON object, for the parent row `p` of this kind. */
 const countsOf = (kind: ParentKind) =>
   sql<Record<ScenarioStatus, number>>`(SELECT json_build_object(${sql.join(
