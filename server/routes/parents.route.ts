@@ -50,6 +50,8 @@ interface Reads<Row> {
   find: (db: RouteDeps['db'], id: string, workspace: string) => Promise<Row | undefined>;
   findByKey: (db: RouteDeps['db'], key: string, workspace: string) => Promise<Row | undefined>;
   list: (db: RouteDeps['db'], workspace: string, limit: number, before: string | null) => Promise<Row[]>;
+  /** Whether the workspace has it, without reading it (a stream asks after every empty read). */
+  exists: (db: RouteDeps['db'], id: string, workspace: string) => Promise<boolean>;
 }
 
 /** The variants' table of one parent: its JSON answer and its CSV columns. */
@@ -252,7 +254,7 @@ function eventSource<Row extends ParentRow, Body, Plan>(
   return {
     channel: parentChannel(r.noun, id),
     terminal: FINISHED,
-    exists: async () => (await r.reads.find(deps.db, id, workspace)) !== undefined,
+    exists: () => r.reads.exists(deps.db, id, workspace),
     async read(after, more) {
       const rows = await parentEventsAfter(deps.db, r.noun, id, after);
       more.full = rows.length === PARENT_EVENTS_PAGE;
