@@ -350,14 +350,15 @@ function cancelRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
       409: problem(`The ${r.noun} has finished: nothing to cancel.`),
     },
     async handle({ params, workspace, res }, deps) {
-      await orNotFound(deps, params.id, workspace);
+      // Whether it is the workspace's: its row only (the answer below reads it whole).
+      if (!(await r.reads.exists(deps.db, params.id, workspace))) throw new HttpProblem('not_found', notFound);
       if (!(await markCancelling(deps.db, r.noun, params.id))) {
         throw new HttpProblem('conflict', `the ${r.noun} has finished: nothing to cancel`);
       }
       await cancelQueued(
         deps.db,
         deps.boss,
-        r.noun === 'sweep' ? { sweepId: params.id } : { optimizationId: params.id },
+        r.noun === 'sweep' ? { sweepId: params.id, workspace } : { optimizationId: params.id, workspace },
       );
       res.json(r.present(await orNotFound(deps, params.id, workspace)));
     },
