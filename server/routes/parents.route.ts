@@ -54,9 +54,9 @@ interface Reads<Row> {
   exists: (db: RouteDeps['db'], id: string, workspace: string) => Promise<boolean>;
 }
 
-/** The variants' table of one parent: its JSON answer and its CSV columns. */
+/** The variants' table of one parent: its JSON answer (built only when it is sent) and its CSV columns. */
 interface VariantTable {
-  json: unknown;
+  json: () => unknown;
   columns: string[];
   cells: (v: VariantRow) => unknown[];
 }
@@ -329,7 +329,7 @@ function variantsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, 
       const table = r.variants.table(row, rows);
       res.setHeader('Cache-Control', 'private, no-cache');
       if (wantsCsv(query.format, (types) => req.accepts(types))) sendTable(res, `${r.noun}-${row.id}.csv`, table, rows);
-      else res.json(table.json);
+      else res.json(table.json());
     },
   });
 }
