@@ -93,7 +93,7 @@ export async function findByIdempotencyKey(db: Db, key: string, workspace: strin
     .executeTakeFirst();
 }
 
-/** What an event stream needs to open: the status and the newest seq (not the inputs). */
+/** What an event stream needs to open, or a cancel's 409: the status and the newest seq (not the inputs). */
 export async function findStreamState(
   db: Db,
   id: string,
@@ -117,8 +117,15 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
     .execute();
 }
 
-/** Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations. */
-export type CancelTarget = { scenarioId: string } | { sweepId: string } | { optimizationId: string };
+/**
+ * Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations,
+ * of the workspace only (another workspace's scenario is not cancelled).
+ */
+export type CancelTarget = { workspace: string } & (
+  | { scenarioId: string }
+  | { sweepId: string }
+  | { optimizationId: string }
+);
 
 /**
  * Cancels queued scenarios (one, or a sweep's) with their jobs, in one transaction: each becomes
@@ -145,6 +152,7 @@ export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): P
         last_seq: sql`last_seq + 1`,
       })
       .where(column, '=', value)
+      .where('workspace', '=', where.workspace)
       .where('status', '=', 'queued')
       .returning(['id', 'last_seq']);
     const rows = await withEvents(trx, 'cancelled', '{}', cancel)

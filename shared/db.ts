@@ -82,9 +82,9 @@ interface ParentColumns {
   name: string;
   idempotency_key: string | null;
   request_hash: string | null;
-  last_seq: ColumnType<number, number | undefined, number>;
-  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_seq: Optional<number>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
 }
 
 interface SweepsTable extends ParentColumns {
@@ -98,10 +98,10 @@ interface SweepsTable extends ParentColumns {
 
 interface OptimizationsTable extends ParentColumns {
   request: Json<unknown>;
-  status: ColumnType<OptimizationStatus, OptimizationStatus | undefined, OptimizationStatus>;
-  rounds: ColumnType<number, number | undefined, number>;
-  best_scenario_id: ColumnType<string | null, string | null | undefined, string | null>;
-  feasible: ColumnType<boolean, boolean | undefined, boolean>;
+  status: Optional<OptimizationStatus>;
+  rounds: Optional<number>;
+  best_scenario_id: Optional<string | null>;
+  feasible: Optional<boolean>;
 }
 
 interface ParentEventColumns {

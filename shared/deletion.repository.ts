@@ -16,7 +16,7 @@ import { fromKysely, type PgBoss } from 'pg-boss';
 import { parentChannel, scenarioChannel } from './channels.ts';
 import type { Database, Db } from './db.ts';
 import { type ParentKind, TERMINAL_STATUSES } from './lifecycle.ts';
-import { markCancelling, ownerColumn } from './parents.repository.ts';
+import { markCancelling, ownerColumn, parentExists, parentTable } from './parents.repository.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
 
 type Tx = Transaction<Database>;
@@ -64,14 +64,7 @@ export async function deleteParent(
   id: string,
   workspace: string,
 ): Promise<boolean> {
-  const table = kind === 'sweep' ? 'sweeps' : 'optimizations';
-  const exists = await db
-    .selectFrom(table)
-    .select('id')
-    .where('id', '=', id)
-    .where('workspace', '=', workspace)
-    .executeTakeFirst();
-  if (!exists) return false;
+  if (!(await parentExists(db, kind, id, workspace))) return false;
   // No search step writes a round after this (it checks the status under the row's lock).
   if (kind === 'optimization') await markCancelling(db, kind, id);
   return db.transaction().execute(async (trx) => {
@@ -82,7 +75,7 @@ export async function deleteParent(
       variants.map((v) => v.id),
     );
     const parent = await trx
-      .deleteFrom(table)
+      .deleteFrom(parentTable(kind))
       .where('id', '=', id)
       .where('workspace', '=', workspace)
       .executeTakeFirst();
@@ -135,7 +128,7 @@ export async function deleteExpired(db: Db, boss: PgBoss, before: Date, limit: n
     });
   }
   const oldParent = async (kind: ParentKind) => {
-    const table = kind === 'sweep' ? 'sweeps' : 'optimizations';
+    const table = parentTable(kind);
     const p = await db
       .selectFrom(table)
       .select(['id', 'workspace'])

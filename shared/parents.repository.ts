@@ -100,6 +100,9 @@ export interface VariantRow {
 /** The scenarios' column that names a variant's parent of this kind. */
 export const ownerColumn = (kind: ParentKind) => (kind === 'sweep' ? 'sweep_id' : 'optimization_id');
 
+/** The table of the parents of this kind. */
+export const parentTable = (kind: ParentKind) => (kind === 'sweep' ? 'sweeps' : 'optimizations');
+
 /** The variants' counts by status, as one JSON object, for the parent row `p` of this kind. */
 const countsOf = (kind: ParentKind) =>
   sql<Record<ScenarioStatus, number>>`(SELECT json_build_object(${sql.join(
@@ -148,11 +151,25 @@ function optimizationsQuery(db: On) {
     );
 }
 
+/** Whether the workspace has this parent: its row only, nothing of its variants counted or read. */
+export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: string): Promise<boolean> {
+  const row = await db
+    .selectFrom(parentTable(kind))
+    .select((eb) => eb.lit(1).as('one'))
+    .where('id', '=', id)
+    .where('workspace', '=', workspace)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * One parent kind's reads, each within a workspace (another workspace's parent is not found): by
- * id, by its Idempotency-Key, and a keyset page newest first.
+ * id, by its Idempotency-Key, a keyset page newest first, and whether it exists (no row read).
  */
-function parentReads<Row>(query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>) {
+function parentReads<Row>(
+  kind: ParentKind,
+  query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>,
+) {
   // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
   const within = (db: Db, workspace: string) =>
     (query(db) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', workspace);
@@ -166,11 +183,12 @@ function parentReads<Row>(query: (db: On) => ReturnType<typeof sweepsQuery> | Re
       if (before !== null) q = q.where('p.id', '<', before);
       return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
     },
+    exists: (db: Db, id: string, workspace: string): Promise<boolean> => parentExists(db, kind, id, workspace),
   };
 }
 
-export const sweepReads = parentReads<SweepRow>(sweepsQuery);
-export const optimizationReads = parentReads<OptimizationRow>(optimizationsQuery);
+export const sweepReads = parentReads<SweepRow>('sweep', sweepsQuery);
+export const optimizationReads = parentReads<OptimizationRow>('optimization', optimizationsQuery);
 
 /** Variants as one JSON array of scenario columns, for json_to_recordset. */
 /** The most JSON text one insert statement carries: far below V8's string limit (~512 MB) and quick to send. */

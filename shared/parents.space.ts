@@ -60,7 +60,9 @@ export function spacePath(
 /**
  * The scenario inputs at one point: the base, the parent's seed unless the base (or the point)
  * sets one, so every variant is compared under the same weather, then each value at its pointer;
- * validated as POST /api/scenarios would.
+ * validated as POST /api/scenarios would. The values are set as they are, not copied: their
+ * pointers never overlap (spacePath), so nothing here writes into one, and validateScenario fills
+ * its defaults into a copy; the inputs it answers share nothing with them.
  */
 export function pointInputs(
   base: Record<string, unknown>,
@@ -70,7 +72,7 @@ export function pointInputs(
 ): Validation {
   const inputs = copyJson(base) as Record<string, unknown>;
   if (inputs.seed === undefined) inputs.seed = seed;
-  for (const [segments, value] of values) setAt(inputs, segments as string[], copyJson(value));
+  for (const [segments, value] of values) setAt(inputs, segments as string[], value);
   inputs.name = name.slice(0, 200);
   return validateScenario(inputs);
 }

@@ -136,6 +136,7 @@ export function planSweep(body: SweepRequest, options: { maxVariants: number; se
     const values: Record<string, unknown> = {};
     const label: string[] = [];
     const settings = parameters.map((p, k) => {
+      // The variant's own copy (no object shared between variants); pointInputs sets it as it is.
       const v = copyJson(p.values[picks[k]]);
       values[p.path] = v;
       label.push(`${p.path.split('/').pop()}=${printValue(v)}`);

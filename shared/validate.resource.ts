@@ -14,10 +14,19 @@ import { WeatherFileError } from './weather/weather.error.ts';
 type WeatherFile = { source: 'sam_csv' | 'epw'; text: string };
 
 /**
+ * What one read of a file found: its errors, and what else the read saw that a later check needs
+ * (a weather file's snow depth problem, so the snow model's check does not read the file again).
+ */
+interface FileRead {
+  errors: FieldError[];
+  note: string | null;
+}
+
+/**
  * The answers of the last few file checks, by a digest of what was checked: a file posted again (a
  * retry, the next scenario of a study) is read once, not once per request.
  */
-const recent = new Map<string, FieldError[]>();
+const recent = new Map<string, FileRead>();
 const RECENT_FILES = 16;
 
 /**
@@ -26,9 +35,9 @@ const RECENT_FILES = 16;
  * in one pass and carry the same strings, which a Map finds without hashing their bytes again (V8
  * keeps a string's hash). Forgotten when the pass ends, so no file outlives its request.
  */
-let thisPass: Map<string, Map<string, FieldError[]>> | null = null;
+let thisPass: Map<string, Map<string, FileRead>> | null = null;
 
-function passMemo(text: string): Map<string, FieldError[]> {
+function passMemo(text: string): Map<string, FileRead> {
   if (!thisPass) {
     thisPass = new Map();
     queueMicrotask(() => {
@@ -43,39 +52,56 @@ function passMemo(text: string): Map<string, FieldError[]> {
   return byContext;
 }
 
-/** Reads a file's `text` with `read` (once for the same text and `context`); a file error becomes a field error at `path`. */
-function readFile(text: string, context: string, path: string, read: () => unknown, out: FieldError[]): void {
+/**
+ * Reads a file's `text` with `read` (once for the same text and `context`); a file error becomes a
+ * field error at `path`. Returns what `read` returned (null when it threw): a short note, never
+ * what was parsed, since it is kept with the answer.
+ */
+function readFile(
+  text: string,
+  context: string,
+  path: string,
+  read: () => string | null,
+  out: FieldError[],
+): string | null {
   const memo = passMemo(text);
   const key = `${path}\n${context}`;
-  let errors = memo.get(key);
-  if (!errors) {
+  let found = memo.get(key);
+  if (!found) {
     // A digest, not the text, is kept across requests: the files are up to 8 MB each.
     const digest = createHash('sha256').update(key).update('\n').update(text).digest('base64');
-    errors = recent.get(digest);
-    if (!errors) {
-      errors = readErrors(path, read);
+    found = recent.get(digest);
+    if (!found) {
+      found = readChecked(path, read);
       if (recent.size >= RECENT_FILES) recent.delete(recent.keys().next().value as string);
-      recent.set(digest, errors);
+      recent.set(digest, found);
     }
-    memo.set(key, errors);
+    memo.set(key, found);
   }
-  out.push(...errors);
+  out.push(...found.errors);
+  return found.note;
 }
 
-function readErrors(path: string, read: () => unknown): FieldError[] {
+function readChecked(path: string, read: () => string | null): FileRead {
   try {
-    read();
-    return [];
+    return { errors: [], note: read() };
   } catch (err) {
     if (err instanceof HubHeightError)
-      return [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }];
-    if (err instanceof WeatherFileError) return [{ path, message: err.message }];
+      return { errors: [{ path: '/wind/turbine/hub_height_m', message: `${err.message} (${path})` }], note: null };
+    if (err instanceof WeatherFileError) return { errors: [{ path, message: err.message }], note: null };
     throw err;
   }
 }
 
-function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): void {
-  readFile(w.text, w.source, path, () => (w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)), out);
+/** A weather file's errors; returns what the snow model would find wrong with its snow depth, or null. */
+function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): string | null {
+  return readFile(
+    w.text,
+    w.source,
+    path,
+    () => snowDepthProblem((w.source === 'epw' ? parseEpw(w.text) : parseSamCsv(w.text)).snowDepthCm),
+    out,
+  );
 }
 
 function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
@@ -91,7 +117,10 @@ function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
       text,
       `srw\n${hub}\n${r.shear_exponent}`,
       path,
-      () => srwHubSteps(parseSrw(text), hub, r.shear_exponent),
+      () => {
+        srwHubSteps(parseSrw(text), hub, r.shear_exponent);
+        return null;
+      },
       out,
     );
   }
@@ -136,13 +165,15 @@ function layoutErrors(v: ScenarioInputs, out: FieldError[]): void {
 /** The files of the weather and the wind resource, and the wind farm's layout. */
 export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
   const w = v.weather;
-  if (w.source === 'sam_csv' || w.source === 'epw') weatherFileErrors(w, '/weather/text', out);
+  // Each file's snow depth problem (or null), in the files' order: read with the file, checked below.
+  const snow: Array<string | null> = [];
+  if (w.source === 'sam_csv' || w.source === 'epw') snow.push(weatherFileErrors(w, '/weather/text', out));
   if (w.source === 'years') {
     w.years.forEach((y, i) => {
-      weatherFileErrors(y, `/weather/years/${i}/text`, out);
+      snow.push(weatherFileErrors(y, `/weather/years/${i}/text`, out));
     });
   }
-  if (out.length === 0) snowDepthErrors(v, out);
+  if (out.length === 0) snowDepthErrors(v, snow, out);
   if (v.solar.albedo === 'weather_file' && (w.source === 'synthetic' || w.source === 'supplied')) {
     out.push({
       path: '/solar/albedo',
@@ -156,32 +187,28 @@ export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
 /** SSC stops PVWatts v8's snow model at this many unusable snow depths (missing, < 0 or > 610 cm). */
 export const MAX_BAD_SNOW_DEPTHS = 500;
 
-/** The snow model reads the weather file's snow depth: every file must have one SSC would use. */
-function snowDepthErrors(v: ScenarioInputs, out: FieldError[]): void {
+/** What the snow model would find wrong with a weather file's snow depth (SSC's check), or null. */
+function snowDepthProblem(depth: ArrayLike<number> | null | undefined): string | null {
+  if (!depth) return 'the weather file has no snow depth column';
+  let bad = 0;
+  for (let h = 0; h < depth.length; h++) if (!(depth[h] >= 0 && depth[h] <= 610)) bad++;
+  return bad >= MAX_BAD_SNOW_DEPTHS ? `the weather file's snow depth is missing or invalid in ${bad} hours` : null;
+}
+
+/**
+ * The snow model reads the weather file's snow depth: every file must have one SSC would use.
+ * `snow`: each weather file's snow depth problem, as its read found it (weatherFileErrors).
+ */
+function snowDepthErrors(v: ScenarioInputs, snow: ReadonlyArray<string | null>, out: FieldError[]): void {
   if (!v.solar.snow_model || v.solar.capacity_mw_dc === 0) return;
   const w = v.weather;
   const path = '/solar/snow_model';
-  const files = w.source === 'sam_csv' || w.source === 'epw' ? [w] : w.source === 'years' ? w.years : [];
-  if (files.length === 0) {
+  if (snow.length === 0) {
     out.push({ path, message: `needs a weather file with a snow depth column; ${w.source} weather has none` });
     return;
   }
-  for (const file of files) {
-    readFile(
-      file.text,
-      `${file.source}:snow`,
-      path,
-      () => {
-        const depth = (file.source === 'epw' ? parseEpw(file.text) : parseSamCsv(file.text)).snowDepthCm;
-        if (!depth) throw new WeatherFileError(3, 'the weather file has no snow depth column');
-        let bad = 0;
-        for (const d of depth) if (!(d >= 0 && d <= 610)) bad++;
-        if (bad >= MAX_BAD_SNOW_DEPTHS) {
-          throw new WeatherFileError(3, `the weather file's snow depth is missing or invalid in ${bad} hours`);
-        }
-      },
-      out,
-    );
+  for (const problem of snow) {
+    if (problem !== null) out.push({ path, message: new WeatherFileError(3, problem).message });
   }
 }
 

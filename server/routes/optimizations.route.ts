@@ -100,7 +100,7 @@ export const optimizationRoutes = parentRoutes<OptimizationRow, OptimizationRequ
       const variables = row.request.variables.map((v) => v.path);
       const of = evaluationOf(row);
       return {
-        json: {
+        json: () => ({
           optimization_id: row.id,
           variables,
           evaluations: rows.map((e) => ({
@@ -111,17 +111,20 @@ export const optimizationRoutes = parentRoutes<OptimizationRow, OptimizationRequ
             values: e.values,
             ...of(e),
           })),
-        },
+        }),
         columns: ['index', 'round', 'scenario_id', 'status', 'feasible', ...variables, ...KPI_NAMES],
-        cells: (e) => [
-          e.index,
-          e.round,
-          e.scenario_id,
-          e.status,
-          of(e).feasible,
-          ...variables.map((p) => e.values[p]),
-          ...kpiCells({ ...e, kpis: of(e).kpis }),
-        ],
+        cells: (e) => {
+          const { kpis, feasible } = of(e);
+          return [
+            e.index,
+            e.round,
+            e.scenario_id,
+            e.status,
+            feasible,
+            ...variables.map((p) => e.values[p]),
+            ...kpiCells({ ...e, kpis }),
+          ];
+        },
       };
     },
   },

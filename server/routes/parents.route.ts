@@ -50,11 +50,13 @@ interface Reads<Row> {
   find: (db: RouteDeps['db'], id: string, workspace: string) => Promise<Row | undefined>;
   findByKey: (db: RouteDeps['db'], key: string, workspace: string) => Promise<Row | undefined>;
   list: (db: RouteDeps['db'], workspace: string, limit: number, before: string | null) => Promise<Row[]>;
+  /** Whether the workspace has it, without reading it (a stream asks after every empty read). */
+  exists: (db: RouteDeps['db'], id: string, workspace: string) => Promise<boolean>;
 }
 
-/** The variants' table of one parent: its JSON answer and its CSV columns. */
+/** The variants' table of one parent: its JSON answer (built only when it is sent) and its CSV columns. */
 interface VariantTable {
-  json: unknown;
+  json: () => unknown;
   columns: string[];
   cells: (v: VariantRow) => unknown[];
 }
@@ -252,7 +254,7 @@ function eventSource<Row extends ParentRow, Body, Plan>(
   return {
     channel: parentChannel(r.noun, id),
     terminal: FINISHED,
-    exists: async () => (await r.reads.find(deps.db, id, workspace)) !== undefined,
+    exists: () => r.reads.exists(deps.db, id, workspace),
     async read(after, more) {
       const rows = await parentEventsAfter(deps.db, r.noun, id, after);
       more.full = rows.length === PARENT_EVENTS_PAGE;
@@ -327,7 +329,7 @@ function variantsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, 
       const table = r.variants.table(row, rows);
       res.setHeader('Cache-Control', 'private, no-cache');
       if (wantsCsv(query.format, (types) => req.accepts(types))) sendTable(res, `${r.noun}-${row.id}.csv`, table, rows);
-      else res.json(table.json);
+      else res.json(table.json());
     },
   });
 }
@@ -348,14 +350,15 @@ function cancelRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
       409: problem(`The ${r.noun} has finished: nothing to cancel.`),
     },
     async handle({ params, workspace, res }, deps) {
-      await orNotFound(deps, params.id, workspace);
+      // Whether it is the workspace's: its row only (the answer below reads it whole).
+      if (!(await r.reads.exists(deps.db, params.id, workspace))) throw new HttpProblem('not_found', notFound);
       if (!(await markCancelling(deps.db, r.noun, params.id))) {
         throw new HttpProblem('conflict', `the ${r.noun} has finished: nothing to cancel`);
       }
       await cancelQueued(
         deps.db,
         deps.boss,
-        r.noun === 'sweep' ? { sweepId: params.id } : { optimizationId: params.id },
+        r.noun === 'sweep' ? { sweepId: params.id, workspace } : { optimizationId: params.id, workspace },
       );
       res.json(r.present(await orNotFound(deps, params.id, workspace)));
     },

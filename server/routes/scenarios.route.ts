@@ -17,7 +17,7 @@ import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.t
 import { scenarioPath, toScenario } from '../scenario.view.ts';
 import { createQueuedScenario } from '../scenarios.create.ts';
 import { MAX_PAGE, sendPage, streamAll } from '../scenarios.list.ts';
-import { cancelQueued, findByIdempotencyKey } from '../scenarios.repository.ts';
+import { cancelQueued, findByIdempotencyKey, findStreamState } from '../scenarios.repository.ts';
 
 const NO_SUCH_SCENARIO = 'no scenario has this id';
 const statusList = `(${STATUSES.join('|')})`;
@@ -171,20 +171,22 @@ const cancelScenario = defineRoute({
     409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
   },
   async handle({ params, workspace, res }, deps: RouteDeps) {
-    // Another workspace's scenario is not found, and not cancelled.
-    if (!(await findScenario(deps.db, params.id, workspace))) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
-    const cancelled = await cancelQueued(deps.db, deps.boss, { scenarioId: params.id });
-    const row = await findScenario(deps.db, params.id, workspace);
-    if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
+    // Another workspace's scenario is not cancelled (the cancel is the workspace's), and not found.
+    const cancelled = await cancelQueued(deps.db, deps.boss, { scenarioId: params.id, workspace });
     if (cancelled.length === 0) {
+      // Why not: its status only, not its inputs.
+      const state = await findStreamState(deps.db, params.id, workspace);
+      if (!state) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
       throw new HttpProblem(
         'conflict',
-        row.status === 'running'
+        state.status === 'running'
           ? 'the scenario is running: it is let finish, not cancelled'
-          : `the scenario is ${row.status}: nothing to cancel`,
-        { extra: { scenario_status: row.status } },
+          : `the scenario is ${state.status}: nothing to cancel`,
+        { extra: { scenario_status: state.status } },
       );
     }
+    const row = await findScenario(deps.db, params.id, workspace);
+    if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     res.json(toScenario(row));
   },
 });

@@ -104,11 +104,11 @@ export const sweepRoutes = parentRoutes<SweepRow, SweepRequest, SweepPlan>({
     schema: SweepResults,
     csv: 'one row per variant, one column per parameter and per KPI, then the energy totals.',
     table: (row, variants) => ({
-      json: {
+      json: () => ({
         sweep_id: row.id,
         parameters: row.parameters,
         variants: variants.map(({ round: _round, ...v }) => v),
-      },
+      }),
       columns: [
         'index',
         'scenario_id',
