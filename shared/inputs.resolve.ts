@@ -71,7 +71,7 @@ export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): Reso
       ...wind,
       // A laid-out farm's capacity is its turbines × their rating (the validator checks a given one agrees).
       capacity_mw: wind.layout ? (wind.layout.x_m.length * turbineRatingKw(wind.turbine)) / 1000 : wind.capacity_mw,
-      // A wake model replaces the flat `wake` category (worker/engine/wind.ts leaves it out too).
+      // A wake model replaces the flat `wake` category (worker/engine/wind/wind.ts leaves it out too).
       losses_percent: wind.losses_breakdown
         ? totalLossPercent(
             wind.layout && wind.wake_model !== 'constant'

@@ -1,6 +1,6 @@
 // The money functions of the engine against published values and formulas.
 import t from 'tap';
-import { debtSchedule } from '../worker/engine/finance.debt.ts';
+import { debtSchedule } from '../worker/engine/finance/finance.debt.ts';
 import {
   annuityPayment,
   depreciationSchedule,
@@ -8,9 +8,9 @@ import {
   MACRS_5,
   nominalRate,
   npv,
-} from '../worker/engine/finance.metrics.ts';
-import { levelizedCost } from '../worker/engine/finance.ts';
-import { detrendedSigma } from '../worker/engine/uncertainty.ts';
+} from '../worker/engine/finance/finance.metrics.ts';
+import { levelizedCost } from '../worker/engine/finance/finance.ts';
+import { detrendedSigma } from '../worker/engine/finance/uncertainty.ts';
 
 const close = (actual: number | null, expected: number, tolerance: number) =>
   actual !== null && Math.abs(actual - expected) <= tolerance;

@@ -16,9 +16,9 @@
 import t from 'tap';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { HOURS_PER_YEAR } from '../shared/schemas/result.ts';
-import { backupFactor, contractPrice, excessPrices, prepareLoad } from '../worker/engine/load.ts';
-import { prepareMarket } from '../worker/engine/market.ts';
-import type { HorizonBattery, HorizonHours } from '../worker/engine/storage.dispatch.ts';
+import { backupFactor, contractPrice, excessPrices, prepareLoad } from '../worker/engine/load/load.ts';
+import { prepareMarket } from '../worker/engine/market/market.ts';
+import type { HorizonBattery, HorizonHours } from '../worker/engine/storage/storage.dispatch.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 import { cplexLp, HORIZON_YEARS, merchantPrices, OptimalityCheck, plantHours } from './helpers/horizon.lp.ts';
 

@@ -222,7 +222,7 @@ t.test('several years of a profile are used in turn, and growth applies to the l
 });
 
 t.test('a profile is part of the profile cache key; the load is not', async (t) => {
-  const { profileKeys } = await import('../worker/engine/profiles.ts');
+  const { profileKeys } = await import('../worker/engine/plant/profiles.ts');
   const a = profileKeys(resolvedInputs(exact(hours(() => 30))));
   const b = profileKeys(resolvedInputs(exact(hours((hd) => (hd === 3 ? 31 : 30)))));
   const c = profileKeys(

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, type GenerationProfile, type ProfileCache, profileKeys } from '../worker/engine/index.ts';
-import { canonicalJson } from '../worker/engine/profiles.ts';
+import { canonicalJson } from '../worker/engine/plant/profiles.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 class MapCache implements ProfileCache {

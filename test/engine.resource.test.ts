@@ -7,10 +7,10 @@ import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { srwHubSteps } from '../shared/weather/srw.hub.ts';
 import { parseSrw } from '../shared/weather/srw.ts';
-import { generationProfiles, profileYear } from '../worker/engine/generation.ts';
+import { realYearSigma } from '../worker/engine/finance/uncertainty.ts';
 import { calculate } from '../worker/engine/index.ts';
-import { realYearSigma } from '../worker/engine/uncertainty.ts';
-import { prepareWind, windStepsYear } from '../worker/engine/wind.ts';
+import { generationProfiles, profileYear } from '../worker/engine/plant/generation.ts';
+import { prepareWind, windStepsYear } from '../worker/engine/wind/wind.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 const reference = (name: string) => readFileSync(new URL(`./fixtures/reference/${name}`, import.meta.url), 'utf8');

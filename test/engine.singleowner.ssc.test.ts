@@ -7,7 +7,7 @@
 // by its line rather than hidden in a tolerance.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { financeModel } from '../worker/engine/finance.ts';
+import { financeModel } from '../worker/engine/finance/finance.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 interface Fixture {

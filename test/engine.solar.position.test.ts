@@ -11,7 +11,7 @@ import {
   type SiteLocation,
   sunPosition,
   sunPositionAtJd,
-} from '../worker/engine/solar.position.ts';
+} from '../worker/engine/solar/solar.position.ts';
 
 const DEG = Math.PI / 180;
 const near = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance;

@@ -6,9 +6,9 @@ import { Value } from '@sinclair/typebox/value';
 import t from 'tap';
 import { PvLossBreakdown } from '../shared/schemas/inputs.ts';
 import type { WeatherYear } from '../shared/weather/types.ts';
-import { coverTransmittance } from '../worker/engine/solar.irradiance.ts';
-import { HOURS_PER_YEAR } from '../worker/engine/solar.position.ts';
-import { PVWATTS_WIND_HEIGHT_M } from '../worker/engine/solar.temperature.ts';
+import { coverTransmittance } from '../worker/engine/solar/solar.irradiance.ts';
+import { HOURS_PER_YEAR } from '../worker/engine/solar/solar.position.ts';
+import { PVWATTS_WIND_HEIGHT_M } from '../worker/engine/solar/solar.temperature.ts';
 import {
   inverterAc,
   prepareSolar,
@@ -19,7 +19,7 @@ import {
   solarLossesPercent,
   solarYear,
   solarYearDetail,
-} from '../worker/engine/solar.ts';
+} from '../worker/engine/solar/solar.ts';
 
 const DENVER_CSV = new URL('./fixtures/reference/pvwatts_denver_4kw_rackmount_hourly.csv', import.meta.url);
 const DEG = Math.PI / 180;

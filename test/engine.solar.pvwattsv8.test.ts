@@ -10,10 +10,10 @@ import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { validateScenario } from '../shared/validate.ts';
 import { hourlyFileMinute, parseSamCsv, weatherYearFromSamCsv } from '../shared/weather/samcsv.ts';
 import { calculate } from '../worker/engine/index.ts';
-import { instantSun } from '../worker/engine/solar.timestep.ts';
-import { cecMaxPower, powerTable, tablePower } from '../worker/engine/solar.v8.module.ts';
-import { hourlyAlbedo, prepareSolarV8, solarV8Detail, solarV8Year } from '../worker/engine/solar.v8.ts';
-import { loadWeather } from '../worker/engine/weather.load.ts';
+import { instantSun } from '../worker/engine/solar/solar.timestep.ts';
+import { cecMaxPower, powerTable, tablePower } from '../worker/engine/solar/solar.v8.module.ts';
+import { hourlyAlbedo, prepareSolarV8, solarV8Detail, solarV8Year } from '../worker/engine/solar/solar.v8.ts';
+import { loadWeather } from '../worker/engine/weather/weather.load.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 import { PHOENIX_SITE, PHOENIX_TMY2, SSC_PVWATTS_SOLAR } from './fixtures/ssc.pvwatts.ts';
 

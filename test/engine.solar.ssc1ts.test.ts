@@ -32,9 +32,9 @@
 //   0.10 °C above the test's 13.36 (SSC's own runs are 0.06–0.07 °C above its 12.77 and
 //   13.36) and DC and AC are 0.03 % below.
 import t, { type Test } from 'tap';
-import { HOURS_PER_YEAR } from '../worker/engine/solar.position.ts';
-import { solarTimestep } from '../worker/engine/solar.timestep.ts';
-import { prepareSolarSystem, type SolarSystem, solarDetail, solarYearDetail } from '../worker/engine/solar.ts';
+import { HOURS_PER_YEAR } from '../worker/engine/solar/solar.position.ts';
+import { solarTimestep } from '../worker/engine/solar/solar.timestep.ts';
+import { prepareSolarSystem, type SolarSystem, solarDetail, solarYearDetail } from '../worker/engine/solar/solar.ts';
 
 const SYSTEM: Omit<SolarSystem, 'year'> = {
   latitude: 39.744,

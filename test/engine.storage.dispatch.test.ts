@@ -5,7 +5,7 @@
 // (tests/hopp/utils.py om_batt_variable_cost), 48 hours of prices 30 / 100 in blocks of 8, SOC
 // starting at its minimum.
 import t, { type Test } from 'tap';
-import { HorizonSolver, objective } from '../worker/engine/storage.dispatch.ts';
+import { HorizonSolver, objective } from '../worker/engine/storage/storage.dispatch.ts';
 
 const HOURS = 48;
 const prices = new Float64Array(HOURS).map((_, i) => (Math.floor(i / 8) % 2 === 0 ? 30 : 100));

@@ -1,7 +1,7 @@
 // The battery's capacity fade against NREL SSC's test/shared_test/lib_battery_lifetime_test.cpp
 // (tables from lib_battery_lifetime_test.h; SSC's tolerance 0.01 unless said).
 import t, { type Test } from 'tap';
-import { BatteryLifetime, CycleLifetime, calendarCapacity } from '../worker/engine/storage.lifetime.ts';
+import { BatteryLifetime, CycleLifetime, calendarCapacity } from '../worker/engine/storage/storage.lifetime.ts';
 
 // SSC's cycles_vs_DOD: depth, cycles, capacity.
 const CYCLE_TABLE = [

@@ -13,8 +13,8 @@
 // Maximise Σ (p_t − c) y_t − p_t q_t.
 import t from 'tap';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
-import { hourPrices, prepareMarket } from '../worker/engine/market.ts';
-import type { HorizonBattery, HorizonHours } from '../worker/engine/storage.dispatch.ts';
+import { hourPrices, prepareMarket } from '../worker/engine/market/market.ts';
+import type { HorizonBattery, HorizonHours } from '../worker/engine/storage/storage.dispatch.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 import { cplexLp, merchantPrices, OptimalityCheck, plantHours } from './helpers/horizon.lp.ts';
 

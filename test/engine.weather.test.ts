@@ -12,13 +12,13 @@ import {
   weatherYearFromSupplied,
 } from '../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../shared/weather/types.ts';
-import { deriveSeed, Rng } from '../worker/engine/random.ts';
+import { deriveSeed, Rng } from '../worker/engine/weather/random.ts';
 import {
   extraterrestrialHorizontal,
   monthly,
   prepareSynthetic,
   syntheticYear,
-} from '../worker/engine/weather.synthetic.ts';
+} from '../worker/engine/weather/weather.synthetic.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;

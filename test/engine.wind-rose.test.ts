@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
-import type { GenerationProfile } from '../worker/engine/profiles.ts';
-import { roseSector } from '../worker/engine/wind.rose.ts';
+import type { GenerationProfile } from '../worker/engine/plant/profiles.ts';
+import { roseSector } from '../worker/engine/wind/wind.rose.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 const reference = (name: string) => readFileSync(new URL(`./fixtures/reference/${name}`, import.meta.url), 'utf8');

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import { srwHubSteps } from '../shared/weather/srw.hub.ts';
 import { parseSrw } from '../shared/weather/srw.ts';
-import { prepareWind, windStepsYear } from '../worker/engine/wind.ts';
+import { prepareWind, windStepsYear } from '../worker/engine/wind/wind.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 interface SscCase {

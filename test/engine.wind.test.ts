@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { WeatherYear } from '../shared/weather/types.ts';
-import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind.ts';
+import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind/wind.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;

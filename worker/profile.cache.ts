@@ -2,7 +2,7 @@
 // calculations: a sweep's variants that share site, weather, seed and plant design reuse them. An
 // LRU bounded by bytes (ENGINE_CACHE_MB, shared out among the engine threads): the bytes of each
 // profile's whole buffer, which is what it keeps alive, not the length of the view. Keys are the SHA-256
-// of the engine's own profile keys (worker/engine/profiles.ts), which are the canonical text of
+// of the engine's own profile keys (worker/engine/plant/profiles.ts), which are the canonical text of
 // exactly the inputs that determine a profile; the engine stays pure, the hashing is done here.
 import { createHash } from 'node:crypto';
 import type { GenerationProfile, ProfileCache } from './engine/index.ts';

@@ -314,7 +314,7 @@ export function parseSamCsv(text: string): SamCsvData {
 /**
  * The minute of an hourly SAM CSV file's time stamps when it has a Minute column (NSRDB PSM3: 30),
  * else null. SSC reads such a file as instantaneous values at those minutes, where a file without
- * the column is hour means (PVWatts v8 follows it: worker/engine/solar.v8.ts). A file that cannot be
+ * the column is hour means (PVWatts v8 follows it: worker/engine/solar/solar.v8.ts). A file that cannot be
  * read, or is not hourly, is null: its errors are the parser's to report.
  */
 export function hourlyFileMinute(text: string): number | null {

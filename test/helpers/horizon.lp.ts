@@ -15,8 +15,8 @@ import {
   type HorizonPlan,
   HorizonSolver,
   objective,
-} from '../../worker/engine/storage.dispatch.ts';
-import { fillHorizon, horizonBattery, type PlantHours } from '../../worker/engine/storage.ts';
+} from '../../worker/engine/storage/storage.dispatch.ts';
+import { fillHorizon, horizonBattery, type PlantHours } from '../../worker/engine/storage/storage.ts';
 
 // A CommonJS module: its default import is the loader function itself.
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];

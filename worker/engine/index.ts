@@ -5,21 +5,21 @@ import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
-import { solvePpaPrice } from './finance.solve.ts';
-import { financeModel } from './finance.ts';
-import { generationProfiles, type ProgressReporter } from './generation.ts';
-import { loadKpis } from './load.ts';
-import { prepareMarket } from './market.ts';
-import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant.ts';
-import type { ProfileCache } from './profiles.ts';
-import { storageKpis } from './storage.plant.ts';
-import { windRose } from './wind.rose.ts';
+import { solvePpaPrice } from './finance/finance.solve.ts';
+import { financeModel } from './finance/finance.ts';
+import { loadKpis } from './load/load.ts';
+import { prepareMarket } from './market/market.ts';
+import { generationProfiles, type ProgressReporter } from './plant/generation.ts';
+import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant/plant.ts';
+import type { ProfileCache } from './plant/profiles.ts';
+import { storageKpis } from './storage/storage.plant.ts';
+import { windRose } from './wind/wind.rose.ts';
 
 export { CalculationInputError } from './engine.error.ts';
-export type { ProgressReporter } from './generation.ts';
-export type { HourlyBuffers, YearReporter } from './plant.ts';
-export type { GenerationProfile, ProfileCache } from './profiles.ts';
-export { profileKeys } from './profiles.ts';
+export type { ProgressReporter } from './plant/generation.ts';
+export type { HourlyBuffers, YearReporter } from './plant/plant.ts';
+export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';
+export { profileKeys } from './plant/profiles.ts';
 
 /** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
 export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlyName> & {

@@ -1,0 +1,45 @@
+// The hybrid plant at its point of interconnection: yearly degradation of each
+// technology, then the export limit. When solar + wind exceed the limit both
+// are cut in proportion to their output in that hour, so neither technology
+// is favoured and the revenue split follows the energy split.
+import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+
+/** Output remaining after `year` − 1 years of compounded decline (year 1 = 1). */
+export function degradationFactor(percentPerYear: number, year: number): number {
+  return (1 - percentPerYear / 100) ** (year - 1);
+}
+
+/**
+ * One pass over a year: delivered = min(limit, degraded output), shared in
+ * proportion. Reads the undegraded hourly MWh, writes the delivered MWh into
+ * `outSolar`/`outWind` (which may alias the inputs) and returns the MWh
+ * curtailed. `limitMw` of Infinity means no limit; an hour is 1 h, so MW = MWh.
+ */
+export function hybridYear(
+  solarMwh: Float64Array,
+  windMwh: Float64Array,
+  solarFactor: number,
+  windFactor: number,
+  limitMw: number,
+  outSolar: Float64Array,
+  outWind: Float64Array,
+): number {
+  let curtailed = 0;
+  for (let h = 0; h < HOURS_PER_YEAR; h++) {
+    const s = solarMwh[h] * solarFactor;
+    const w = windMwh[h] * windFactor;
+    const total = s + w;
+    if (total > limitMw) {
+      const cutSolar = s * (limitMw / total);
+      outSolar[h] = cutSolar;
+      // The wind share is the remainder, so that delivered never exceeds the
+      // limit by a rounding error in the scaled sum.
+      outWind[h] = Math.max(0, limitMw - cutSolar);
+      curtailed += total - limitMw;
+    } else {
+      outSolar[h] = s;
+      outWind[h] = w;
+    }
+  }
+  return curtailed;
+}

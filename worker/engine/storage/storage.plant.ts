@@ -1,0 +1,202 @@
+// The battery inside stage 3: after every year's plant output and export limit are known (the
+// dispatch looks 48 hours ahead, across year ends), the battery runs over the 25 years; the energy
+// it stores that the limit would have curtailed returns to solar and wind (produced and not
+// curtailed), in proportion to what each lost to the limit in that hour.
+import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
+import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
+import type { Kpis } from '../../../shared/schemas/result.ts';
+import { backupFactor, contractPrice, excessPrices, type LoadModel } from '../load/load.ts';
+import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
+import type { Generation } from '../plant/generation.ts';
+import { profileYear } from '../plant/generation.ts';
+import { degradationFactor } from '../plant/hybrid.ts';
+import { runStorage, type StorageRun } from './storage.ts';
+
+const HOURS = YEARS * HOURS_PER_YEAR;
+
+/** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
+let work: Record<
+  'delivered' | 'surplus' | 'surplusSolar' | 'price' | 'net' | 'fromSurplus' | 'fromGrid',
+  Float64Array
+> | null = null;
+
+function scratch(): NonNullable<typeof work> {
+  work ??= {
+    delivered: new Float64Array(HOURS),
+    surplus: new Float64Array(HOURS),
+    surplusSolar: new Float64Array(HOURS),
+    price: new Float64Array(HOURS),
+    net: new Float64Array(HOURS),
+    fromSurplus: new Float64Array(HOURS),
+    fromGrid: new Float64Array(HOURS),
+  };
+  return work;
+}
+
+export interface StorageYears {
+  run: StorageRun;
+  /** discharge − charge, each hour: the battery's net energy at the point of interconnection. */
+  net: Float64Array;
+  grid: Float64Array;
+  /** Per year: MWh stored that the limit would have curtailed, from the plant in all, from the grid. */
+  fromSurplus: Float64Array;
+  fromPlant: Float64Array;
+  fromGrid: Float64Array;
+  discharge: Float64Array;
+  /** Per year: Σ PPA factor × and Σ merchant price × (the battery's change to the export). */
+  gainPpaMwh: Float64Array;
+  gainValue: Float64Array;
+}
+
+/**
+ * Runs the battery on the plant's hours (solar and wind hourly as the limit left them, written over
+ * with the energy the battery saved from curtailment).
+ */
+export function storageYears(
+  inputs: ResolvedInputs,
+  battery: StorageInputs,
+  generation: Generation,
+  market: MarketModel,
+  hourly: { solar: Float64Array; wind: Float64Array },
+  load: LoadModel | null = null,
+): StorageYears {
+  const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
+  const { delivered, surplus, surplusSolar, price } = scratch();
+  const solarHourly = hourly.solar;
+  const windHourly = hourly.wind;
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const solarFactor =
+      inputs.solar.capacity_mw_dc * degradationFactor(inputs.solar.degradation_percent_per_year, year);
+    const windFactor = inputs.wind.capacity_mw * degradationFactor(inputs.wind.degradation_percent_per_year, year);
+    const solarRaw = profileYear(generation.solar, i);
+    const windRaw = profileYear(generation.wind, i);
+    const at = i * HOURS_PER_YEAR;
+    // With a load, the hour's price is what its excess sells for (the merchant price, or 0).
+    if (load) excessPrices(load, market, i, price.subarray(at, at + HOURS_PER_YEAR));
+    else hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
+    for (let h = 0; h < HOURS_PER_YEAR; h++) {
+      const k = at + h;
+      const s = solarHourly[k];
+      const w = windHourly[k];
+      delivered[k] = s + w;
+      const lostSolar = solarRaw[h] * solarFactor - s;
+      const lostWind = windRaw[h] * windFactor - w;
+      surplusSolar[k] = Math.max(0, lostSolar);
+      surplus[k] = surplusSolar[k] + Math.max(0, lostWind);
+    }
+  }
+  const f = inputs.finance;
+  const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
+  const vom = battery.costs.variable_om_per_mwh;
+  // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
+  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load) } : {}) };
+  const run = runStorage(battery, plant, (y) => vom * escalation ** y, scratch());
+  return settle(market, run, delivered, surplus, surplusSolar, hourly);
+}
+
+/** The load as the dispatch sees it: its MWh, each year's contract price and backup escalation. */
+function loadHours(load: LoadModel) {
+  const contract = new Float64Array(YEARS);
+  const backupFactorOf = new Float64Array(YEARS);
+  for (let i = 0; i < YEARS; i++) {
+    contract[i] = contractPrice(load, i);
+    backupFactorOf[i] = backupFactor(load, i);
+  }
+  return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
+}
+
+/** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */
+function settle(
+  market: MarketModel,
+  run: StorageRun,
+  delivered: Float64Array,
+  surplus: Float64Array,
+  surplusSolar: Float64Array,
+  hourly: { solar: Float64Array; wind: Float64Array },
+): StorageYears {
+  const a = () => new Float64Array(YEARS);
+  const out: StorageYears = {
+    run,
+    net: scratch().net,
+    grid: new Float64Array(HOURS),
+    fromSurplus: a(),
+    fromPlant: a(),
+    fromGrid: a(),
+    discharge: a(),
+    gainPpaMwh: a(),
+    gainValue: a(),
+  };
+  const tod = market.ppaMultiplier;
+  const merchant = market.merchantPrice;
+  const { charge, discharge, fromSurplus, fromGrid } = run;
+  const { net, grid } = out;
+  const solar = hourly.solar;
+  const wind = hourly.wind;
+  for (let i = 0; i < YEARS; i++) {
+    let saved = 0;
+    let plant = 0;
+    let bought = 0;
+    let discharged = 0;
+    let gainPpa = 0;
+    let gainValue = 0;
+    for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
+      const stored = fromSurplus[k];
+      if (stored > 0) {
+        // Each technology gets back its share of what the limit took (an absent one: exactly 0).
+        solar[k] += (stored * surplusSolar[k]) / surplus[k];
+        wind[k] += (stored * (surplus[k] - surplusSolar[k])) / surplus[k];
+      }
+      const x = charge[k];
+      const y = discharge[k];
+      net[k] = y - x;
+      const g = solar[k] + wind[k] - x + y;
+      grid[k] = g;
+      saved += stored;
+      plant += x - fromGrid[k];
+      bought += fromGrid[k];
+      discharged += y;
+      // The export's change: grid − what the plant alone would have exported.
+      const gain = g - delivered[k];
+      gainPpa += (tod ? tod[h] : 1) * gain;
+      gainValue += merchant[h] * gain;
+    }
+    out.fromSurplus[i] = saved;
+    out.fromPlant[i] = plant;
+    out.fromGrid[i] = bought;
+    out.discharge[i] = discharged;
+    out.gainPpaMwh[i] = gainPpa;
+    out.gainValue[i] = gainValue;
+  }
+  return out;
+}
+
+/** The battery's KPIs, at the final year-1 PPA price (given, or solved). */
+export function storageKpis(
+  battery: StorageInputs,
+  market: MarketModel,
+  s: StorageYears,
+  curtailedWithout: ArrayLike<number>,
+  producedWithout: ArrayLike<number>,
+  ppaYear1: number,
+): Partial<Kpis> {
+  let revenue = 0;
+  let saved = 0;
+  let curtailed = 0;
+  let produced = 0;
+  const priced = { ...market, ppaPrice: ppaYear1 };
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const merchant = (1 + market.merchantEscalation) ** (year - 1) * (1 - market.ppaShare);
+    revenue += ppaPrice(priced, year) * market.ppaShare * s.gainPpaMwh[i] + merchant * s.gainValue[i];
+    saved += s.fromSurplus[i];
+    curtailed += curtailedWithout[i];
+    produced += producedWithout[i];
+  }
+  return {
+    storage_cycles_year1: s.discharge[0] / battery.energy_mwh,
+    curtailment_percent: produced > 0 ? (100 * (curtailed - saved)) / produced : 0,
+    curtailment_recovered_mwh: saved,
+    storage_revenue: revenue,
+  };
+}

@@ -1,0 +1,60 @@
+// The wind rose of a scenario's wind resource at hub height: how often the wind comes from each of
+// 16 sectors at each speed, and its mean speed per sector, over every step of every resource
+// year. Computed from the parsed files (not from the generation profiles), so a cached profile
+// gives the same rose: parsing is deterministic.
+import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
+import type { WindRose } from '../../../shared/schemas/result.ts';
+import type { WindSteps } from '../../../shared/weather/types.ts';
+import { loadWindSteps, windResourceYears } from '../weather/weather.load.ts';
+
+export const ROSE_SECTORS = 16;
+/** Lower edges of the speed bins, m/s; the last bin is open above. */
+export const ROSE_SPEED_BINS_MS = [0, 3, 6, 9, 12, 15];
+const SECTOR_DEG = 360 / ROSE_SECTORS;
+
+/** The sector a direction (degrees clockwise from north, the wind's origin) falls in; sector 0 is centred on north. */
+export function roseSector(directionDeg: number): number {
+  const d = (((directionDeg + SECTOR_DEG / 2) % 360) + 360) % 360;
+  return Math.min(ROSE_SECTORS - 1, Math.floor(d / SECTOR_DEG));
+}
+
+function speedBin(speedMs: number): number {
+  let bin = 0;
+  while (bin + 1 < ROSE_SPEED_BINS_MS.length && speedMs >= ROSE_SPEED_BINS_MS[bin + 1]) bin++;
+  return bin;
+}
+
+/** Counts one year's steps into `counts` (sector × bin) and `speedSums` (sector); false without directions. */
+function countSteps(steps: WindSteps, counts: number[][], speedSums: number[]): boolean {
+  const dir = steps.directionDeg;
+  if (!dir) return false;
+  for (let i = 0; i < steps.speedMs.length; i++) {
+    const s = roseSector(dir[i]);
+    counts[s][speedBin(steps.speedMs[i])]++;
+    speedSums[s] += steps.speedMs[i];
+  }
+  return true;
+}
+
+/** The rose of `inputs.wind_resource`, or null without one (or when a file has no direction). */
+export function windRose(inputs: ResolvedInputs): WindRose | null {
+  const years = windResourceYears(inputs);
+  if (years === null) return null;
+  const counts = Array.from({ length: ROSE_SECTORS }, () => ROSE_SPEED_BINS_MS.map(() => 0));
+  const speedSums = new Array<number>(ROSE_SECTORS).fill(0);
+  for (let i = 0; i < years; i++) {
+    if (!countSteps(loadWindSteps(inputs, i), counts, speedSums)) return null;
+  }
+  const total = counts.reduce((sum, row) => sum + row.reduce((a, b) => a + b, 0), 0);
+  if (total === 0) return null;
+  return {
+    hub_height_m: inputs.wind.turbine.hub_height_m,
+    sectors: ROSE_SECTORS,
+    speed_bins_ms: [...ROSE_SPEED_BINS_MS],
+    frequency: counts.map((row) => row.map((n) => n / total)),
+    mean_speed_ms: counts.map((row, s) => {
+      const n = row.reduce((a, b) => a + b, 0);
+      return n > 0 ? speedSums[s] / n : null;
+    }),
+  };
+}

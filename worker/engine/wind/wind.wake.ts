@@ -1,0 +1,227 @@
+// Wakes of a laid-out wind farm, as SSC computes them (lib_windwatts.cpp windPowerUsingResource,
+// lib_windwakemodel.cpp): the layout turned into downwind and crosswind distances for the step's
+// direction, turbines taken from the most upwind one, each turbine's speed reduced by the wakes of
+// the turbines upwind of it, and its power read from the curve at that speed.
+// - simple: SAM's Pennsylvania (Pat Quinlan) model: a Gaussian velocity deficit whose width grows
+//   with the turbulence intensity, which each upwind turbine raises; deficits multiply.
+// - park: Jensen (WAsP): a top-hat wake widening by k = 0.07 per metre downwind; the deficit
+//   weighted by the rotor area in the wake; the lowest speed of all upwind wakes wins.
+// Thrust coefficients come from the power coefficient by SSC's polynomial.
+//
+// Everything is computed on the sea-level-equivalent speed u = v·(ρ/ρ₀)^(1/3): SSC's power
+// coefficient 1000·P/(½·ρ·v³·A) equals 1000·P/(½·ρ₀·u³·A), and a deficit scales v and u alike,
+// so a direction's geometry is all a step needs besides u. The geometry of each direction met
+// is cached for the calculation (up to a budget of turbine pairs).
+import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
+
+/** SAM's Park wake decay constant. */
+export const PARK_K = 0.07;
+/** SSC's Park thrust coefficient bounds. */
+const PARK_MIN_CT = 0.02;
+const PARK_MAX_CT = 0.999;
+/** The simple model ignores turbines more than 20 rotor radii aside (SSC). */
+const SIMPLE_MAX_CROSS_RADII = 20;
+/** exp(−40) < 2⁻⁵⁶: a deficit this small leaves 1 − deficit exactly 1 in double precision. */
+const NEGLIGIBLE_EXPONENT = 40;
+/** Pairs of turbines kept in the per-direction cache: ~24 bytes each. */
+const CACHE_PAIRS = 1_000_000;
+
+type WakeKind = 'simple' | 'park';
+
+/** One direction's geometry: turbines from upwind, and for each the upwind turbines whose wake can reach it. */
+interface Geometry {
+  /** order[k] = the layout index of the k-th turbine from upwind. */
+  order: Int32Array;
+  /** Pairs of turbine k are start[k] … start[k+1]−1; `upwind` holds the upwind turbine's rank. */
+  start: Int32Array;
+  upwind: Int32Array;
+  /** simple: crosswind distance², radii²; park: the deficit's geometric factor (R/Rw)²·overlap/(πR²). */
+  a: Float64Array;
+  /** simple: axial distance², radii². */
+  b: Float64Array;
+  /** simple: (1 − 0.4·ln(2·axial))/7, the added turbulence per unit thrust. */
+  c: Float64Array;
+}
+
+export interface FarmWake {
+  kind: WakeKind;
+  x: Float64Array;
+  y: Float64Array;
+  rotorDiameterM: number;
+  turbulenceIntensity: number;
+  byDirection: Map<number, Geometry>;
+  cachedPairs: number;
+  /** Scratch per rank: speed, thrust coefficient, turbulence intensity². */
+  u: Float64Array;
+  ct: Float64Array;
+  ti2: Float64Array;
+}
+
+export function prepareWake(
+  layout: NonNullable<ResolvedInputs['wind']['layout']>,
+  rotorDiameterM: number,
+  wind: ResolvedInputs['wind'],
+): FarmWake {
+  const n = layout.x_m.length;
+  return {
+    kind: wind.wake_model === 'park' ? 'park' : 'simple',
+    x: Float64Array.from(layout.x_m),
+    y: Float64Array.from(layout.y_m),
+    rotorDiameterM,
+    turbulenceIntensity: wind.turbulence_intensity,
+    byDirection: new Map(),
+    cachedPairs: 0,
+    u: new Float64Array(n),
+    ct: new Float64Array(n),
+    ti2: new Float64Array(n),
+  };
+}
+
+/** Area of the overlap of two circles (SSC's circle_overlap). */
+export function circleOverlap(d: number, r1: number, r2: number): number {
+  if (d < 0 || r1 < 0 || r2 < 0 || d >= r1 + r2) return 0;
+  if (r1 >= d + r2) return Math.PI * r2 * r2;
+  if (r2 >= d + r1) return Math.PI * r1 * r1;
+  const t1 = r1 * r1 * Math.acos((d * d + r1 * r1 - r2 * r2) / (2 * d * r1));
+  const t2 = r2 * r2 * Math.acos((d * d + r2 * r2 - r1 * r1) / (2 * d * r2));
+  const t3 = 0.5 * Math.sqrt((-d + r1 + r2) * (d + r1 - r2) * (d - r1 + r2) * (d + r1 + r2));
+  return t1 + t2 - t3;
+}
+
+/** Downwind and crosswind distances in rotor radii from the most upwind point, sorted from upwind (SSC's order). */
+function rankTurbines(
+  wake: FarmWake,
+  directionDeg: number,
+): { order: Int32Array; down: Float64Array; cross: Float64Array } {
+  const n = wake.x.length;
+  const rad = ((directionDeg + 90) * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const d = new Float64Array(n);
+  const c = new Float64Array(n);
+  let dMin = Infinity;
+  let cMin = Infinity;
+  for (let i = 0; i < n; i++) {
+    d[i] = wake.x[i] * cos - wake.y[i] * sin;
+    c[i] = wake.x[i] * sin + wake.y[i] * cos;
+    dMin = Math.min(dMin, d[i]);
+    cMin = Math.min(cMin, c[i]);
+  }
+  for (let i = 0; i < n; i++) {
+    d[i] = (2 * (d[i] - dMin)) / wake.rotorDiameterM;
+    c[i] = (2 * (c[i] - cMin)) / wake.rotorDiameterM;
+  }
+  // A stable sort by downwind distance, as SSC's insertion sort.
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((p, q) => d[p] - d[q] || p - q);
+  return { order, down: Float64Array.from(order, (i) => d[i]), cross: Float64Array.from(order, (i) => c[i]) };
+}
+
+function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
+  const { order, down, cross } = rankTurbines(wake, directionDeg);
+  const n = order.length;
+  const most = (n * (n - 1)) / 2;
+  const start = new Int32Array(n + 1);
+  const upwind = new Int32Array(most);
+  const a = new Float64Array(most);
+  const b = new Float64Array(most);
+  const c = new Float64Array(most);
+  const radius = wake.rotorDiameterM / 2;
+  const simple = wake.kind === 'simple';
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    start[k] = m;
+    for (let j = 0; j < k; j++) {
+      const axial = Math.abs(down[j] - down[k]);
+      const aside = Math.abs(cross[j] - cross[k]);
+      if (simple) {
+        // SSC's velDeltaPQ returns before touching the turbulence for these.
+        if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
+        a[m] = aside * aside;
+        b[m] = axial * axial;
+        c[m] = (1 - 0.4 * Math.log(2 * axial)) / 7;
+      } else {
+        const wakeRadius = radius + PARK_K * radius * axial;
+        const overlap = circleOverlap(radius * aside, radius, wakeRadius);
+        if (overlap <= 0) continue;
+        a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
+      }
+      upwind[m++] = j;
+    }
+  }
+  start[n] = m;
+  return { order, start, upwind: upwind.slice(0, m), a: a.slice(0, m), b: b.slice(0, m), c: c.slice(0, m) };
+}
+
+function geometryOf(wake: FarmWake, directionDeg: number): Geometry {
+  const cached = wake.byDirection.get(directionDeg);
+  if (cached) return cached;
+  const g = buildGeometry(wake, directionDeg);
+  if (wake.cachedPairs + g.upwind.length <= CACHE_PAIRS) {
+    wake.byDirection.set(directionDeg, g);
+    wake.cachedPairs += g.upwind.length;
+  }
+  return g;
+}
+
+/** SSC's thrust coefficient from the power coefficient (turbinePower), 0 when the turbine makes nothing. */
+export function thrustCoefficient(kw: number, u: number, rotorDiameterM: number, rhoSeaLevel: number): number {
+  if (!(kw > 0)) return 0;
+  const area = (Math.PI / 4) * rotorDiameterM * rotorDiameterM;
+  const cp = Math.max(0, (1000 * kw) / (0.5 * rhoSeaLevel * u * u * u * area));
+  return Math.max(0, -1.453989e-2 + 1.473506 * cp - 2.330823 * cp * cp + 3.885123 * cp * cp * cp);
+}
+
+export interface TurbineCurve {
+  /** One turbine's kW at the sea-level-equivalent speed. */
+  kw(u: number): number;
+  rhoSeaLevel: number;
+}
+
+/** The farm's kW at free-stream (sea-level-equivalent) speed u from a direction, wakes included. */
+export function farmWakeKw(curve: TurbineCurve, wake: FarmWake, u: number, directionDeg: number): number {
+  const n = wake.x.length;
+  const kw0 = curve.kw(u);
+  if (n < 2) return kw0;
+  if (!(kw0 > 0)) return 0;
+  const g = geometryOf(wake, directionDeg);
+  const { u: speed, ct, ti2 } = wake;
+  speed[0] = u;
+  ct[0] = thrustCoefficient(kw0, u, wake.rotorDiameterM, curve.rhoSeaLevel);
+  let total = kw0;
+  const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
+  const { start, upwind, a, b, c } = g;
+  const simple = wake.kind === 'simple';
+  for (let k = 1; k < n; k++) {
+    let uk = u;
+    if (simple) {
+      let deficit = 1;
+      let t2 = ti0;
+      for (let p = start[k], end = start[k + 1]; p < end; p++) {
+        const ctj = ct[upwind[p]];
+        if (ctj <= 0) continue;
+        const added = ctj * c[p];
+        t2 = added * added + t2;
+        const aa = t2 * b[p];
+        const q = a[p] / (2 * aa);
+        // Far outside the Gaussian the deficit is below 2⁻⁵⁶ and 1 − deficit rounds to 1: skip exp.
+        if (q > NEGLIGIBLE_EXPONENT && ctj < 4 * aa) continue;
+        const vdef = (ctj / (4 * aa)) * Math.exp(q > 99 ? -99 : -q);
+        deficit *= 1 - (vdef > 1 ? 1 : vdef < 0 ? 0 : vdef);
+      }
+      ti2[k] = t2;
+      uk = u * deficit;
+    } else {
+      for (let p = start[k], end = start[k + 1]; p < end; p++) {
+        const j = upwind[p];
+        const ctj = Math.max(Math.min(PARK_MAX_CT, ct[j]), PARK_MIN_CT);
+        const candidate = speed[j] * (1 - (1 - Math.sqrt(1 - ctj)) * a[p]);
+        if (candidate < uk) uk = candidate;
+      }
+    }
+    speed[k] = uk;
+    const kw = curve.kw(uk);
+    ct[k] = thrustCoefficient(kw, uk, wake.rotorDiameterM, curve.rhoSeaLevel);
+    total += kw;
+  }
+  return total;
+}
