@@ -14,11 +14,12 @@ interface Case {
   outputs: Record<string, number | string>;
   cash_flow: Record<string, number[]>;
 }
-const fx: { cases: Record<'leveraged_flip' | 'all_equity_flip', Case> } = JSON.parse(
+type Structure = 'leveraged_flip' | 'all_equity_flip' | 'sale_leaseback';
+const fx: { cases: Record<Structure, Case> } = JSON.parse(
   readFileSync(new URL('./fixtures/reference/ssc_flips_pvwatts.json', import.meta.url), 'utf8'),
 );
 
-function run(structure: 'leveraged_flip' | 'all_equity_flip') {
+function run(structure: Structure) {
   const sam = fx.cases[structure].inputs;
   const num = (k: string, dflt?: number) => {
     const v = sam[k] ?? dflt;
@@ -28,19 +29,28 @@ function run(structure: 'leveraged_flip' | 'all_equity_flip') {
   const years = num('analysis_period');
   const kw = num('system_capacity');
   const leveraged = structure === 'leveraged_flip';
+  const flip = structure !== 'sale_leaseback';
   const inputs = resolvedInputs({
     solar: { capacity_mw_dc: kw / 1000 },
     wind: { capacity_mw: 0 },
     finance: {
       structure,
       tax_equity: {
-        investor_equity_percent: num('tax_investor_equity_percent'),
-        preflip_cash_percent: num('tax_investor_preflip_cash_percent'),
-        postflip_cash_percent: num('tax_investor_postflip_cash_percent'),
-        preflip_tax_percent: num('tax_investor_preflip_tax_percent'),
-        postflip_tax_percent: num('tax_investor_postflip_tax_percent'),
-        flip_target_irr_percent: num('flip_target_percent'),
-        flip_target_year: num('flip_target_year'),
+        ...(flip
+          ? {
+              investor_equity_percent: num('tax_investor_equity_percent'),
+              preflip_cash_percent: num('tax_investor_preflip_cash_percent'),
+              postflip_cash_percent: num('tax_investor_postflip_cash_percent'),
+              preflip_tax_percent: num('tax_investor_preflip_tax_percent'),
+              postflip_tax_percent: num('tax_investor_postflip_tax_percent'),
+              flip_target_irr_percent: num('flip_target_percent'),
+              flip_target_year: num('flip_target_year'),
+            }
+          : {
+              lessee_margin_per_kw_year: num('sponsor_operating_margin'),
+              lessee_margin_escalation_percent: num('sponsor_operating_margin_escalation'),
+              lease_reserve_months: num('tax_investor_required_lease_reserve'),
+            }),
         // SAM's fee is a percentage of the cost before construction financing; ours of the installed
         // cost, which here carries that financing in `other`: the same fee in money.
         development_fee_percent:
@@ -48,7 +58,7 @@ function run(structure: 'leveraged_flip' | 'all_equity_flip') {
           (num('total_installed_cost') + num('construction_financing_cost')),
         equity_closing_cost: num('cost_equity_closing'),
         // SAM's capital recovery by time (mode 0) for its number of years.
-        sponsor_capital_recovery_years: leveraged ? 0 : num('sponsor_cap_recovery_year'),
+        sponsor_capital_recovery_years: structure === 'all_equity_flip' ? num('sponsor_cap_recovery_year') : 0,
       },
       capex: {
         solar_per_kw_dc: num('total_installed_cost') / kw,
@@ -74,7 +84,7 @@ function run(structure: 'leveraged_flip' | 'all_equity_flip') {
         })),
         bonus_percent: num('depr_bonus_fed'),
       },
-      // The all-equity flip has no debt: a zero tenor borrows nothing.
+      // The all-equity flip and the sale-leaseback have no debt: a zero tenor borrows nothing.
       debt: leveraged
         ? {
             sizing: num('debt_option') === 1 ? 'dscr' : 'fraction',
@@ -184,6 +194,41 @@ t.test('all-equity flip: reaches its target in year 10', async (t) => {
   }
   yearByYear(t, c, years, [
     ['cf_project_return_aftertax', (y) => r.cash_flow[y].equity_cash_flow],
+    ['cf_tax_investor_aftertax', (y) => p.tax_investor.years[y].after_tax_cash],
+    ['cf_sponsor_aftertax', (y) => p.sponsor.years[y].after_tax_cash],
+  ]);
+});
+
+t.test('sale-leaseback: the lessor and the lessee', async (t) => {
+  const c = fx.cases.sale_leaseback;
+  const { r, years } = run('sale_leaseback');
+  const p = r.parties;
+  if (!p) throw new Error('no parties');
+  t.equal(p.structure, 'sale_leaseback');
+  t.equal(r.cash_flow[0].debt_drawdown, 0, 'no project debt');
+  const rows: [string, number, number][] = [
+    ['investor (lessor) after-tax NPV', p.tax_investor.npv, -24762014.89852895],
+    ['sponsor (lessee) after-tax NPV', p.sponsor.npv, 15116511.608623806],
+    [
+      'investor after-tax IRR (%)',
+      (p.tax_investor.irr ?? Number.NaN) * 100,
+      c.outputs.tax_investor_aftertax_irr as number,
+    ],
+    ['sponsor equity in the lessee (reserves at close)', p.sponsor.years[0].pre_tax_cash, 409628.47477017064],
+  ];
+  for (const [what, ours, theirs] of rows) {
+    const d = rel(ours, theirs);
+    t.ok(Math.abs(d) <= 0.01, `${what}: ours ${ours.toPrecision(9)}, SSC ${theirs.toPrecision(9)}, ${pct(d)}`);
+  }
+  yearByYear(t, c, years, [
+    ['cf_feddepr_total', (y) => (y === 0 ? 0 : r.income_statement[y - 1].depreciation)],
+    [
+      'cf_pretax_operating_cashflow',
+      (y) =>
+        y === 0
+          ? 0
+          : p.tax_investor.years[y].pre_tax_cash - (y === years ? r.income_statement[y - 1].salvage_value : 0),
+    ],
     ['cf_tax_investor_aftertax', (y) => p.tax_investor.years[y].after_tax_cash],
     ['cf_sponsor_aftertax', (y) => p.sponsor.years[y].after_tax_cash],
   ]);

@@ -8,13 +8,13 @@ import { compileDefaults } from '../schema.defaults.ts';
 const Percent = (dflt: number, description: string) =>
   Type.Number({ minimum: 0, maximum: 100, default: dflt, description });
 
-export const FINANCE_STRUCTURES = ['single_owner', 'leveraged_flip', 'all_equity_flip'] as const;
+export const FINANCE_STRUCTURES = ['single_owner', 'leveraged_flip', 'all_equity_flip', 'sale_leaseback'] as const;
 
 export const FinanceStructure = Type.Union(
   FINANCE_STRUCTURES.map((s) => Type.Literal(s)),
   {
     description:
-      "Who owns the project (SAM's financial models): single_owner (the default), leveraged_flip (a tax investor and a sponsor, with project debt), all_equity_flip (the same without debt). A flip's terms are in finance.tax_equity.",
+      "Who owns the project (SAM's financial models): single_owner (the default), leveraged_flip (a tax investor and a sponsor, with project debt), all_equity_flip (the same without debt), sale_leaseback (the sponsor sells the plant to the tax investor and leases it back; no project debt). The terms are in finance.tax_equity.",
   },
 );
 
@@ -54,10 +54,31 @@ export const TaxEquity = Type.Object(
       description:
         'all_equity_flip: the years in which the sponsor first recovers its equity from positive pre-tax cash, before the shares apply (SAM 3).',
     }),
+    lessee_margin_per_kw_year: Type.Number({
+      minimum: 0,
+      maximum: 10_000,
+      default: 40,
+      description:
+        "sale_leaseback: the sponsor's (lessee's) yearly operating margin per kW of nameplate (solar DC + wind), kept before the rent (SAM 40).",
+    }),
+    lessee_margin_escalation_percent: Type.Number({
+      minimum: -20,
+      maximum: 50,
+      default: 2,
+      description: "sale_leaseback: the margin's yearly escalation, % (SAM 2).",
+    }),
+    lease_reserve_months: Type.Integer({
+      minimum: 0,
+      maximum: 24,
+      default: 6,
+      description:
+        "sale_leaseback: the lease-payment reserve the lessor requires, months of year 1's rent, funded by the sponsor at close and returned in the last year (SAM 6).",
+    }),
   },
   {
     additionalProperties: false,
-    description: 'A partnership flip’s terms (SAM’s inputs and defaults). Used when finance.structure is a flip.',
+    description:
+      'The terms of a partnership flip or a sale-leaseback (SAM’s inputs and defaults). Used when finance.structure is not single_owner.',
   },
 );
 

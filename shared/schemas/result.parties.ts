@@ -1,5 +1,5 @@
-// The statements of each party of a partnership flip (finance.structure a flip): the tax
-// investor's and the sponsor's cash by year, with their NPVs and IRRs. Part of the scenario
+// The statements of each party of a partnership flip or a sale-leaseback: the tax investor's
+// (lessor's) and the sponsor's (lessee's) cash by year, with their NPVs and IRRs. Part of the scenario
 // result (result.ts); docs/finance.md explains the split.
 import { type Static, Type } from '@sinclair/typebox';
 import { YEARS } from '../calendar.ts';
@@ -33,9 +33,14 @@ export const Party = Type.Object(
 
 export const Parties = Type.Object(
   {
-    structure: Type.Union([Type.Literal('leveraged_flip'), Type.Literal('all_equity_flip')]),
+    structure: Type.Union([
+      Type.Literal('leveraged_flip'),
+      Type.Literal('all_equity_flip'),
+      Type.Literal('sale_leaseback'),
+    ]),
     flip_year: Type.Union([Type.Integer({ minimum: 1, maximum: YEARS }), Type.Null()], {
-      description: 'The first year whose investor IRR (years 0 to it) reaches the flip target; null if none does.',
+      description:
+        'The first year whose investor IRR (years 0 to it) reaches the flip target; null if none does (and for a sale-leaseback).',
     }),
     tax_investor: Party,
     sponsor: Party,
@@ -43,7 +48,7 @@ export const Parties = Type.Object(
   {
     additionalProperties: false,
     description:
-      "A partnership flip's statements per party: the project's after-tax cash flow (cash_flow.equity_cash_flow) plus the development fee and its tax is the sum of the two parties'.",
+      "The statements per party of a partnership flip (tax investor and sponsor) or a sale-leaseback (lessor and lessee); docs/finance.md says how they add up to the project's.",
   },
 );
 

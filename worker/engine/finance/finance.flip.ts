@@ -51,7 +51,7 @@ export interface FlipSplit {
 }
 
 /** One party's statement from its yearly cash, tax benefit and after-tax flows. */
-function party(pretax: Float64Array, tax: Float64Array, aftertax: Float64Array, rate: number): Party {
+export function partyStatement(pretax: Float64Array, tax: Float64Array, aftertax: Float64Array, rate: number): Party {
   let cumulative = 0;
   const years = Array.from(aftertax, (a, y) => {
     cumulative += a;
@@ -107,8 +107,8 @@ export function flipSplit(
     if (flipYear === null && preFlip && maxIrr >= target) flipYear = y;
   }
   return {
-    investor: party(inv.pre, inv.tax, inv.all, rate),
-    sponsor: party(spo.pre, spo.tax, spo.all, rate),
+    investor: partyStatement(inv.pre, inv.tax, inv.all, rate),
+    sponsor: partyStatement(spo.pre, spo.tax, spo.all, rate),
     flipYear,
   };
 }

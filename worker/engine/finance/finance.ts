@@ -12,7 +12,8 @@ import type {
   TaxCredits,
 } from '../../../shared/schemas/result.ts';
 import { sizeDebt } from './finance.debt.cases.ts';
-import { closingCosts, flipSplit } from './finance.flip.ts';
+import { closingCosts, type FlipSplit, flipSplit } from './finance.flip.ts';
+import { leasebackSplit } from './finance.leaseback.ts';
 import {
   classFractions,
   depreciationSchedule,
@@ -223,7 +224,10 @@ function capitalStructure(
   const revenue = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) revenue[y] = data.revenue[y - 1].total;
   const sigma = Math.hypot(energy.sigmaInterannual, energy.sigmaModel);
-  const debt = sizeDebt(inputs, capex, cfads, revenue, { p50: energy.p50, sigma });
+  // A sale-leaseback's lessor buys the plant with equity: no project debt.
+  const debtInputs =
+    f.structure === 'sale_leaseback' ? { ...inputs, finance: { ...f, debt: { ...f.debt, tenor_years: 0 } } } : inputs;
+  const debt = sizeDebt(debtInputs, capex, cfads, revenue, { p50: energy.p50, sigma });
   const debtFee = (debt.amount * f.debt.fee_percent) / 100;
   const service = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) service[y] = debt.interest[y] + debt.principal[y];
@@ -397,10 +401,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   for (let y = 1; y <= years; y++) energy[y] = data.deliveredMwh[y - 1];
   const lcoe = levelizedCost(s.ownerCosts, energy, nominal, realRate);
   const structure = f.structure ?? 'single_owner';
-  const split =
-    structure === 'single_owner'
-      ? null
-      : flipSplit(inputs, s.cashFlow, capital.closing.devFee, nominal, s.combinedRate);
+  const split = partySplit(inputs, s, capital.closing.devFee, nominal);
   let dscrMin = Number.POSITIVE_INFINITY;
   let dscrSum = 0;
   for (const d of s.dscrs) {
@@ -436,8 +437,32 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   };
 }
 
-/** A flip's KPIs: each party's return and the flip year (absent when there is none). */
-function partyKpis(split: ReturnType<typeof flipSplit>): Partial<Kpis> {
+/** The statements per party, by the structure; null for a single owner. */
+function partySplit(
+  inputs: ResolvedInputs,
+  s: ReturnType<typeof statements>,
+  devFee: number,
+  nominal: number,
+): FlipSplit | null {
+  const f = inputs.finance;
+  if (f.structure === 'sale_leaseback') {
+    return leasebackSplit(inputs, {
+      cashFlow: s.cashFlow,
+      incomeStatement: s.incomeStatement,
+      devFee,
+      rate: nominal,
+      stateRate: f.state_tax_rate_percent / 100,
+      federalRate: f.tax_rate_percent / 100,
+    });
+  }
+  if (f.structure === 'leveraged_flip' || f.structure === 'all_equity_flip') {
+    return flipSplit(inputs, s.cashFlow, devFee, nominal, s.combinedRate);
+  }
+  return null;
+}
+
+/** The parties' KPIs: each party's return and the flip year (absent when there is none). */
+function partyKpis(split: FlipSplit): Partial<Kpis> {
   return {
     ...(split.investor.irr === null ? {} : { investor_irr: split.investor.irr }),
     investor_npv: split.investor.npv,
