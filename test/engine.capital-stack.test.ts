@@ -122,11 +122,12 @@ t.test("the flip year is the first year the investor's IRR from year 0 reaches t
         }
         if (p.flip_year !== first) throw new Error(`flip year ${p.flip_year}, first year at target ${first}`);
         if ((r.kpis.flip_year ?? null) !== first) throw new Error('the KPI is not the flip year');
-        // After the flip the investor holds its post-flip shares.
-        if (first !== null && first < YEARS) {
-          const y = first + 1;
+        // The investor holds its pre-flip shares through the flip year, its post-flip shares after.
+        for (let y = 1; y <= YEARS; y++) {
+          const post = first !== null && y > first;
           const benefit = r.cash_flow[y].tax_credits.total * (d.transfer ?? 1) - r.cash_flow[y].income_tax;
-          close(p.tax_investor.years[y].tax_benefit, (d.postTax / 100) * benefit, 'post-flip tax share');
+          const share = (post ? d.postTax : d.preTax) / 100;
+          close(p.tax_investor.years[y].tax_benefit, share * benefit, `tax share, year ${y}`);
         }
       },
     ),

@@ -88,7 +88,8 @@ export function flipSplit(
   let flipYear: number | null = null;
   for (let y = 1; y < n; y++) {
     const c = cashFlow[y];
-    const benefit = c.tax_credits.total - c.income_tax;
+    // Credits sold (transfer) count at what they brought.
+    const benefit = (c.credit_transfer_proceeds ?? c.tax_credits.total) - c.income_tax;
     const pretax = c.equity_cash_flow - benefit;
     const preFlip = maxIrr < target;
     // All equity: the sponsor's capital comes back first, from positive pre-tax cash, in its years.

@@ -1,8 +1,7 @@
 // `/scenarios/{id}`: live progress while it runs (resuming after a dropped connection), then KPI
 // cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
-// monthly profile, with a load its card, the cash-flow chart and the statements' tables (per party for a flip or a
-// sale-leaseback), and downloads. A failed
-// scenario shows its error.
+// monthly profile, with a load its card, the cash-flow chart and the statements' tables (per party
+// for a flip or a sale-leaseback), and downloads. A failed scenario shows its error.
 import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
 import { KPI_CARDS, kpiText } from '../kpis.ts';
