@@ -2,7 +2,6 @@
 // builds with equity and project debt, sells the energy, pays O&M, interest
 // and income tax, and keeps the rest. Every year is nominal money.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
-import type { Parties } from '../../../shared/schemas/result.parties.ts';
 import type {
   CashFlowYear,
   IncomeStatementYear,
@@ -12,8 +11,7 @@ import type {
   TaxCredits,
 } from '../../../shared/schemas/result.ts';
 import { sizeDebt } from './finance.debt.cases.ts';
-import { closingCosts, type FlipSplit, flipSplit } from './finance.flip.ts';
-import { leasebackSplit } from './finance.leaseback.ts';
+import { closingCosts } from './finance.flip.ts';
 import {
   classFractions,
   depreciationSchedule,
@@ -23,6 +21,7 @@ import {
   npv,
   presentValueFromYear1,
 } from './finance.metrics.ts';
+import { type Parties, partyStatements } from './finance.parties.ts';
 import { equipmentReserve, reserves } from './finance.reserves.ts';
 import { type EnergyPercentiles, energyPercentiles } from './uncertainty.ts';
 
@@ -400,8 +399,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   const energy = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) energy[y] = data.deliveredMwh[y - 1];
   const lcoe = levelizedCost(s.ownerCosts, energy, nominal, realRate);
-  const structure = f.structure ?? 'single_owner';
-  const split = partySplit(inputs, s, capital.closing.devFee, nominal);
+  const split = partyStatements(inputs, s, capital.closing.devFee, nominal);
   let dscrMin = Number.POSITIVE_INFINITY;
   let dscrSum = 0;
   for (const d of s.dscrs) {
@@ -413,9 +411,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     income_statement: s.incomeStatement,
     cash_flow: s.cashFlow,
     revenue_breakdown: breakdown(data.revenue, data.storage !== undefined, data.load !== undefined),
-    ...(split && structure !== 'single_owner'
-      ? { parties: { structure, flip_year: split.flipYear, tax_investor: split.investor, sponsor: split.sponsor } }
-      : {}),
+    ...(split ? { parties: split.parties } : {}),
     kpis: {
       project_npv: npv(nominal, s.projectFlow),
       equity_npv: npv(nominal, s.equityFlow),
@@ -431,44 +427,9 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
       energy_p90_10y_mwh: percentiles.p90_10y,
       solved_ppa_price_per_mwh: data.solvedPpaPrice ?? null,
       ...(data.load ? lcod(data.load.deliveredMwh, s.ownerCosts, nominal, realRate) : {}),
-      ...(split ? partyKpis(split) : {}),
+      ...(split ? split.kpis : {}),
       ...(capital.debt.binding === null ? {} : { binding_debt_case: capital.debt.binding }),
     },
-  };
-}
-
-/** The statements per party, by the structure; null for a single owner. */
-function partySplit(
-  inputs: ResolvedInputs,
-  s: ReturnType<typeof statements>,
-  devFee: number,
-  nominal: number,
-): FlipSplit | null {
-  const f = inputs.finance;
-  if (f.structure === 'sale_leaseback') {
-    return leasebackSplit(inputs, {
-      cashFlow: s.cashFlow,
-      incomeStatement: s.incomeStatement,
-      devFee,
-      rate: nominal,
-      stateRate: f.state_tax_rate_percent / 100,
-      federalRate: f.tax_rate_percent / 100,
-    });
-  }
-  if (f.structure === 'leveraged_flip' || f.structure === 'all_equity_flip') {
-    return flipSplit(inputs, s.cashFlow, devFee, nominal, s.combinedRate);
-  }
-  return null;
-}
-
-/** The parties' KPIs: each party's return and the flip year (absent when there is none). */
-function partyKpis(split: FlipSplit): Partial<Kpis> {
-  return {
-    ...(split.investor.irr === null ? {} : { investor_irr: split.investor.irr }),
-    investor_npv: split.investor.npv,
-    sponsor_npv: split.sponsor.npv,
-    ...(split.sponsor.irr === null ? {} : { sponsor_irr: split.sponsor.irr }),
-    ...(split.flipYear === null ? {} : { flip_year: split.flipYear }),
   };
 }
 
