@@ -1,8 +1,9 @@
 // The capital stack through the API, on real processes: bad terms are a 400 naming the field with
 // nothing written; a leveraged flip with credits sold and debt sized on P50 and P99 runs to the
-// end, and its statements carry both parties, the transfer proceeds and the binding case.
+// end, and its statements carry both parties, the transfer proceeds and the binding case; a sweep
+// varies a flip's terms and sorts its variants by the investor's IRR (a KPI of the registry).
 import t from 'tap';
-import { getJson, postScenario } from './helpers/http.ts';
+import { getJson, postJson, postScenario } from './helpers/http.ts';
 import { startStack, withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -127,5 +128,30 @@ t.test('a leveraged flip with credits sold and debt on P50 and P99', async (t) =
     const y2 = statements.cash_flow[2];
     t.ok(y2.tax_credits.total > 0, 'a PTC in year 2');
     t.ok(Math.abs((y2.credit_transfer_proceeds ?? 0) - 0.93 * y2.tax_credits.total) < 1e-6 * y2.tax_credits.total);
+  });
+});
+
+t.test("a sweep over a flip's terms, sorted by the investor's IRR", async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const created = await postJson(`${stack.web.baseUrl}/api/sweeps`, {
+      name: 'flip shares',
+      base: { name: 'flip', site, seed: 7, finance: { structure: 'leveraged_flip', tax_equity: {} } },
+      vary: [{ path: '/finance/tax_equity/preflip_cash_percent', values: [60, 98] }],
+    });
+    t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
+    const url = `${stack.web.baseUrl}/api/sweeps/${created.json.id}/results?sort=-investor_irr`;
+    type Variant = { status: string; values: Record<string, number>; kpis: Record<string, number> | null };
+    let variants: Variant[] = [];
+    await waitUntil(
+      async () => {
+        variants = ((await getJson(url)).json.variants ?? []) as Variant[];
+        return variants.length === 2 && variants.every((v) => v.status === 'succeeded');
+      },
+      { timeoutMs: 90_000, what: 'the sweep to finish' },
+    );
+    const irrs = variants.map((v) => v.kpis?.investor_irr ?? Number.NaN);
+    t.ok(irrs[0] >= irrs[1], `sorted by investor_irr, best first: ${irrs.join(', ')}`);
+    // A larger pre-flip cash share gives the investor more early cash: the higher IRR.
+    t.equal(variants[0].values['/finance/tax_equity/preflip_cash_percent'], 98);
   });
 });
