@@ -14,6 +14,9 @@ export function capitalStackErrors(v: ScenarioInputs, out: FieldError[]): void {
   }
   const cases = f.debt.cases;
   if (!cases) return;
+  if (f.structure === 'sale_leaseback') {
+    out.push({ path: '/finance/debt/cases', message: 'a sale-leaseback has no project debt to size' });
+  }
   if (f.debt.sizing !== 'dscr') {
     out.push({
       path: '/finance/debt/cases',

@@ -49,6 +49,11 @@ t.test('bad capital-stack input: a 400 naming the field, nothing written', async
       { debt: { sizing: 'fraction', cases: [{ energy: 'p50', dscr: 1.3 }] } },
       '/finance/debt/cases',
     ],
+    [
+      'debt cases in a sale-leaseback',
+      { structure: 'sale_leaseback', debt: { sizing: 'dscr', cases: [{ energy: 'p50', dscr: 1.3 }] } },
+      '/finance/debt/cases',
+    ],
   ];
   for (const [what, finance, path] of cases) {
     const res = await postScenario(stack.web.baseUrl, { name: what, site, finance });
