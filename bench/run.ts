@@ -21,7 +21,7 @@ import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
 import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
-import { batteryRows, measureEngine, modelRow } from './figures.engine.ts';
+import { batteryRows, flipRow, measureEngine, modelRow } from './figures.engine.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { optimizations } from './figures.optimizations.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
@@ -102,6 +102,7 @@ rows.push({
   met: engine.solvedMs <= engine.engineMs + 15,
 });
 rows.push(modelRow(engine));
+rows.push(flipRow(engine));
 rows.push(...batteryRows(engine));
 notes.push(
   `#1: serializing the result (JSON + gzip + int32) after the engine: median ${engine.serializeMs.toFixed(1)} ms`,

@@ -1,6 +1,7 @@
 // Fills the defaults that depend on other fields or on the scenario itself, so the stored
 // inputs are complete and the engine never guesses.
 import { defaultMonthlyClimate } from './climate.defaults.ts';
+import { TAX_EQUITY_DEFAULTS } from './schemas/inputs.finance.ts';
 import type { ResolvedInputs, ScenarioInputs } from './schemas/inputs.ts';
 
 const twelve = (v: number | number[] | undefined, fallback: number[]): number[] =>
@@ -80,5 +81,10 @@ export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): Reso
           )
         : wind.losses_percent,
     },
+    // A flip without its terms takes SAM's defaults, written out so the scenario shows them.
+    finance:
+      (inputs.finance.structure ?? 'single_owner') !== 'single_owner' && !inputs.finance.tax_equity
+        ? { ...inputs.finance, tax_equity: { ...TAX_EQUITY_DEFAULTS } }
+        : inputs.finance,
   };
 }

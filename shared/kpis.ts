@@ -274,6 +274,60 @@ export const KPIS = {
     card: true,
     column: true,
   },
+  investor_irr: {
+    label: 'Tax investor IRR',
+    description:
+      "A partnership flip: the tax investor's after-tax IRR over the analysis (its share of cash, taxes and credits). With finance.structure a flip only.",
+    format: 'percent',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
+  investor_npv: {
+    label: 'Tax investor NPV',
+    description: "A partnership flip: NPV at the nominal discount rate of the tax investor's after-tax cash flow.",
+    format: 'money',
+    better: 'higher',
+    presence: 'optional',
+  },
+  sponsor_npv: {
+    label: 'Sponsor NPV',
+    description:
+      "A partnership flip: NPV at the nominal discount rate of the sponsor's after-tax cash flow (its equity, development fee and share).",
+    format: 'money',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
+  sponsor_irr: {
+    label: 'Sponsor IRR',
+    description: "A partnership flip: the sponsor's after-tax IRR; absent where its flows have none.",
+    format: 'percent',
+    better: 'higher',
+    presence: 'optional',
+  },
+  flip_year: {
+    label: 'Flip year',
+    description:
+      'A partnership flip: the first year whose investor after-tax IRR (years 0 to it) reaches the flip target; absent when it never does.',
+    format: 'year',
+    better: 'lower',
+    presence: 'optional',
+    year: true,
+    card: true,
+    column: true,
+  },
+  binding_debt_case: {
+    label: 'Binding debt case (P)',
+    description:
+      'With finance.debt.cases: the energy case (50, 90 or 99) that supports the least debt, and so sizes it.',
+    format: 'points',
+    better: null,
+    presence: 'optional',
+    column: true,
+  },
 } as const satisfies Record<string, KpiDefinition>;
 
 /** Every KPI's name, in the registry's order (the order of a summary, a CSV's columns). */

@@ -7,6 +7,7 @@ import { pointerText } from './json.pointer.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
 import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
+import { capitalStackErrors } from './validate.finance.ts';
 import { loadErrors } from './validate.load.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
@@ -140,6 +141,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
       message: 'required when market.ppa_price_per_mwh is "solve": the equity IRR to solve the price for',
     });
   }
+  capitalStackErrors(v, out);
   const allocation = v.finance.depreciation.allocation;
   if (allocation) {
     const total = allocation.reduce((sum, a) => sum + a.percent, 0);

@@ -4,6 +4,7 @@
 // filled by shared/inputs.resolve.ts before a scenario is stored.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
+import { CreditTransfer, DebtCases, FinanceStructure, TaxEquity } from './inputs.finance.ts';
 
 const Num = (min: number, max: number, dflt: number | undefined, description: string) =>
   Type.Number({ minimum: min, maximum: max, description, ...(dflt === undefined ? {} : { default: dflt }) });
@@ -644,6 +645,7 @@ export const Finance = Obj(
           0,
           "Debt-service reserve, months of the next year's debt service: funded at financial close, released at maturity (SAM 6).",
         ),
+        cases: Type.Optional(DebtCases),
       },
       'Project debt.',
     ),
@@ -694,9 +696,12 @@ export const Finance = Obj(
         ptc_escalation_percent: Type.Optional(
           Num(-20, 50, undefined, 'Yearly escalation of the PTC rate, %. Default: inflation_percent.'),
         ),
+        transfer: Type.Optional(CreditTransfer),
       },
       'US federal tax credits (SAM Single Owner): used against tax in the year they arise.',
     ),
+    structure: Type.Optional(FinanceStructure),
+    tax_equity: Type.Optional(TaxEquity),
     target_equity_irr_percent: Type.Optional(
       Num(
         -50,

@@ -18,6 +18,7 @@ import {
 } from '@sinclair/typebox';
 import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 import { KPIS, type KpiDefinition } from '../kpis.ts';
+import { Parties } from './result.parties.ts';
 
 export { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
 
@@ -198,6 +199,16 @@ export const CashFlowYear = Closed(
       'Cash to the owner after tax: debt_drawdown − capex − debt_fee + ebitda + reserve_interest − income_tax + tax_credits.total − interest − principal − reserve_funding.',
     ),
     cumulative_equity_cash_flow: Money('Sum of equity_cash_flow from year 0 through this year.'),
+    closing_costs: Type.Optional(
+      Money(
+        'A partnership flip, year 0: the development fee and equity closing cost, paid at close with capex (and depreciated); equity_cash_flow is less by them.',
+      ),
+    ),
+    credit_transfer_proceeds: Type.Optional(
+      Money(
+        'With finance.tax_credits.transfer: cash from the credits sold, tax_credits.total × price_per_dollar; equity_cash_flow takes it in place of tax_credits.total.',
+      ),
+    ),
   },
   'Cash flow of one year.',
 );
@@ -299,6 +310,7 @@ export const ScenarioResult = Type.Object(
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
     cash_flow: Type.Array(CashFlowYear, { minItems: YEARS + 1, maxItems: YEARS + 1 }),
     revenue_breakdown: RevenueBreakdown,
+    parties: Type.Optional(Parties),
     kpis: Kpis,
   },
   {

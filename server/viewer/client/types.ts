@@ -61,7 +61,21 @@ export interface Statements {
   cash_flow: Array<
     Record<string, unknown> & { year: number; equity_cash_flow: number; cumulative_equity_cash_flow: number }
   >;
+  /** A partnership flip or a sale-leaseback: the statements per party (docs/finance.md). */
+  parties?: {
+    structure: string;
+    flip_year: number | null;
+    tax_investor: Party;
+    sponsor: Party;
+  };
   kpis: Kpis;
+}
+
+/** One party's after-tax cash by year (0 = close), with its NPV and IRR. */
+export interface Party {
+  years: Array<{ year: number; pre_tax_cash: number; tax_benefit: number; after_tax_cash: number; cumulative: number }>;
+  npv: number;
+  irr: number | null;
 }
 
 /** A battery's annual figures (with a battery only). */

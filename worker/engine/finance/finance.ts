@@ -10,7 +10,8 @@ import type {
   RevenueLines,
   TaxCredits,
 } from '../../../shared/schemas/result.ts';
-import { debtSchedule } from './finance.debt.ts';
+import { sizeDebt } from './finance.debt.cases.ts';
+import { closingCosts } from './finance.flip.ts';
 import {
   classFractions,
   depreciationSchedule,
@@ -20,8 +21,9 @@ import {
   npv,
   presentValueFromYear1,
 } from './finance.metrics.ts';
+import { type Parties, partyStatements } from './finance.parties.ts';
 import { equipmentReserve, reserves } from './finance.reserves.ts';
-import { energyPercentiles } from './uncertainty.ts';
+import { type EnergyPercentiles, energyPercentiles } from './uncertainty.ts';
 
 export interface FinanceInput {
   /** Revenue of operating years 1..N (index 0 = year 1). */
@@ -49,6 +51,7 @@ export interface FinanceResult {
   income_statement: IncomeStatementYear[];
   cash_flow: CashFlowYear[];
   revenue_breakdown: RevenueBreakdown;
+  parties?: Parties;
   kpis: Kpis;
 }
 
@@ -196,7 +199,13 @@ function storageCosts(
 }
 
 /** The capital side of the project: reserves, debt and its service, tax credits and depreciation. */
-function capitalStructure(inputs: ResolvedInputs, data: FinanceInput, capex: number, operating: OperatingYears) {
+function capitalStructure(
+  inputs: ResolvedInputs,
+  data: FinanceInput,
+  capex: number,
+  operating: OperatingYears,
+  energy: EnergyPercentiles,
+) {
   const f = inputs.finance;
   const years = data.revenue.length;
   const inflation = f.inflation_percent / 100;
@@ -211,7 +220,13 @@ function capitalStructure(inputs: ResolvedInputs, data: FinanceInput, capex: num
   );
   const cfads = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) cfads[y] = operating.ebitda[y] - equipment.funding[y];
-  const debt = debtSchedule(f.debt, capex, cfads, years);
+  const revenue = new Float64Array(years + 1);
+  for (let y = 1; y <= years; y++) revenue[y] = data.revenue[y - 1].total;
+  const sigma = Math.hypot(energy.sigmaInterannual, energy.sigmaModel);
+  // A sale-leaseback's lessor buys the plant with equity: no project debt.
+  const debtInputs =
+    f.structure === 'sale_leaseback' ? { ...inputs, finance: { ...f, debt: { ...f.debt, tenor_years: 0 } } } : inputs;
+  const debt = sizeDebt(debtInputs, capex, cfads, revenue, { p50: energy.p50, sigma });
   const debtFee = (debt.amount * f.debt.fee_percent) / 100;
   const service = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) service[y] = debt.interest[y] + debt.principal[y];
@@ -232,9 +247,14 @@ function capitalStructure(inputs: ResolvedInputs, data: FinanceInput, capex: num
     credits[1].itc_storage = itcStorage;
     credits[1].total += itcStorage;
   }
+  // A partnership's development fee and equity closing cost are paid at close and depreciated.
+  const closing = closingCosts(inputs, capex);
   const basis =
-    capex - 0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind + (credits[1].itc_storage ?? 0) : 0);
+    capex +
+    closing.total -
+    0.5 * (credits[1] ? credits[1].itc_solar + credits[1].itc_wind + (credits[1].itc_storage ?? 0) : 0);
   return {
+    closing,
     equipment,
     cfads,
     debt,
@@ -251,7 +271,8 @@ type Capital = ReturnType<typeof capitalStructure>;
 
 /** Year 0 of the cash flow: construction, the debt drawn, its fee and the reserves' first funding. */
 function constructionYear(capex: number, capital: Capital): CashFlowYear {
-  const equity = capital.debt.amount - capex - capital.debtFee - capital.reserve.funding[0];
+  const closing = capital.closing.total;
+  const equity = capital.debt.amount - capex - capital.debtFee - capital.reserve.funding[0] - closing;
   return {
     year: 0,
     capex,
@@ -269,6 +290,7 @@ function constructionYear(capex: number, capital: Capital): CashFlowYear {
     equipment_replacement: 0,
     equity_cash_flow: equity,
     cumulative_equity_cash_flow: equity,
+    ...(closing > 0 ? { closing_costs: closing } : {}),
   };
 }
 
@@ -311,11 +333,14 @@ function statements(
     const federalTax = federalRate * (preTax - stateTax);
     const tax = stateTax + federalTax;
     const credit = credits[y];
+    const price = f.tax_credits.transfer?.price_per_dollar;
+    // Credits sold (transferability) bring credit × price in cash, untaxed, instead of the credit.
+    const creditCash = price === undefined ? credit.total : credit.total * price;
     const dscr = service[y] > 0 ? cfads[y] / service[y] : null;
     if (dscr !== null) dscrs.push(dscr);
-    equityFlow[y] = ebitda[y] + reserveInterest - tax + credit.total - interest - principal - reserve.funding[y];
+    equityFlow[y] = ebitda[y] + reserveInterest - tax + creditCash - interest - principal - reserve.funding[y];
     projectFlow[y] =
-      ebitda[y] - equipment.funding[y] - combinedRate * (ebitda[y] - capital.depreciation[y]) + credit.total;
+      ebitda[y] - equipment.funding[y] - combinedRate * (ebitda[y] - capital.depreciation[y]) + creditCash;
     // The owner's costs: what the revenue pays beyond the equity cash flow (SAM's annual costs).
     ownerCosts[y] = data.revenue[y - 1].total - equityFlow[y];
     cumulative += equityFlow[y];
@@ -353,9 +378,10 @@ function statements(
       equipment_replacement: equipment.spending[y],
       equity_cash_flow: equityFlow[y],
       cumulative_equity_cash_flow: cumulative,
+      ...(price === undefined ? {} : { credit_transfer_proceeds: creditCash }),
     });
   }
-  return { incomeStatement, cashFlow, equityFlow, projectFlow, ownerCosts, payback, dscrs };
+  return { incomeStatement, cashFlow, equityFlow, projectFlow, ownerCosts, payback, dscrs, combinedRate };
 }
 
 export function financeModel(inputs: ResolvedInputs, data: FinanceInput): FinanceResult {
@@ -364,7 +390,8 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   const capex = installedCost(inputs);
   const inflation = f.inflation_percent / 100;
   const operating = operatingYears(inputs, data, capex);
-  const capital = capitalStructure(inputs, data, capex, operating);
+  const percentiles = energyPercentiles(inputs, data.solarMwh, data.windMwh);
+  const capital = capitalStructure(inputs, data, capex, operating, percentiles);
   const s = statements(inputs, data, capex, operating, capital);
 
   const realRate = f.discount_rate_real_percent / 100;
@@ -372,7 +399,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
   const energy = new Float64Array(years + 1);
   for (let y = 1; y <= years; y++) energy[y] = data.deliveredMwh[y - 1];
   const lcoe = levelizedCost(s.ownerCosts, energy, nominal, realRate);
-  const percentiles = energyPercentiles(inputs, data.solarMwh, data.windMwh);
+  const split = partyStatements(inputs, s, capital.closing.devFee, nominal);
   let dscrMin = Number.POSITIVE_INFINITY;
   let dscrSum = 0;
   for (const d of s.dscrs) {
@@ -384,6 +411,7 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
     income_statement: s.incomeStatement,
     cash_flow: s.cashFlow,
     revenue_breakdown: breakdown(data.revenue, data.storage !== undefined, data.load !== undefined),
+    ...(split ? { parties: split.parties } : {}),
     kpis: {
       project_npv: npv(nominal, s.projectFlow),
       equity_npv: npv(nominal, s.equityFlow),
@@ -399,6 +427,8 @@ export function financeModel(inputs: ResolvedInputs, data: FinanceInput): Financ
       energy_p90_10y_mwh: percentiles.p90_10y,
       solved_ppa_price_per_mwh: data.solvedPpaPrice ?? null,
       ...(data.load ? lcod(data.load.deliveredMwh, s.ownerCosts, nominal, realRate) : {}),
+      ...(split ? split.kpis : {}),
+      ...(capital.debt.binding === null ? {} : { binding_debt_case: capital.debt.binding }),
     },
   };
 }

@@ -1,7 +1,7 @@
 // `/scenarios/{id}`: live progress while it runs (resuming after a dropped connection), then KPI
 // cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
-// monthly profile, with a load its card, the cash-flow chart and the statements' tables, and downloads. A failed
-// scenario shows its error.
+// monthly profile, with a load its card, the cash-flow chart and the statements' tables (per party
+// for a flip or a sale-leaseback), and downloads. A failed scenario shows its error.
 import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
 import { KPI_CARDS, kpiText } from '../kpis.ts';
@@ -184,7 +184,11 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
     getJson<Statements>(`/api/scenarios/${s.id}/statements?hourly=false`).then((r) => r.json),
     charts(),
   ]);
-  tables.replaceChildren(cashFlowTable(statements), incomeTable(statements));
+  tables.replaceChildren(
+    cashFlowTable(statements),
+    ...(statements.parties ? [partiesTable(statements)] : []),
+    incomeTable(statements),
+  );
   drawn.annualChart(annualEl, statements.annual);
   drawn.cashflowChart(cashEl, statements.cash_flow);
 
@@ -254,7 +258,7 @@ function hourlyDrawer(view: HourlyView, drawn: ChartModule, fetchYear: YearFetch
  * `opt:path` when some year has that other line (the federal tax, beside a state tax).
  */
 const COLUMNS =
-  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt:state_income_tax|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income`
+  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Closing_costs closing_costs opt|c Credits_sold credit_transfer_proceeds opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt:state_income_tax|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income|p Investor_pre-tax tax_investor.pre_tax_cash|p Investor_tax_benefit tax_investor.tax_benefit|p Investor_after-tax tax_investor.after_tax_cash|p Investor_cumulative tax_investor.cumulative|p Sponsor_pre-tax sponsor.pre_tax_cash|p Sponsor_tax_benefit sponsor.tax_benefit|p Sponsor_after-tax sponsor.after_tax_cash|p Sponsor_cumulative sponsor.cumulative`
     .split('|')
     .map((spec) => {
       const [table, header, path, opt] = spec.split(' ');
@@ -273,7 +277,7 @@ function cell(row: Record<string, unknown>, path: string): string {
 }
 
 function statementTable(
-  table: 'c' | 'i',
+  table: 'c' | 'i' | 'p',
   caption: string,
   testid: string,
   rows: Array<Record<string, unknown> & { year: number }>,
@@ -321,6 +325,15 @@ function statementTable(
 
 function cashFlowTable(st: Statements): HTMLElement {
   return statementTable('c', `Cash flow (${st.currency})`, 'cashflow-table', st.cash_flow);
+}
+
+/** A flip's or a sale-leaseback's cash flow per party, the tax investor's and the sponsor's years side by side. */
+function partiesTable(st: Statements): HTMLElement {
+  const p = st.parties as NonNullable<Statements['parties']>;
+  const rows = p.tax_investor.years.map((y, i) => ({ year: y.year, tax_investor: y, sponsor: p.sponsor.years[i] }));
+  const flip = p.flip_year === null ? '' : `, flip in year ${p.flip_year}`;
+  const who = p.structure === 'sale_leaseback' ? 'lessor (investor) and lessee (sponsor)' : 'tax investor and sponsor';
+  return statementTable('p', `Cash flow by party: ${who}${flip} (${st.currency})`, 'parties-table', rows);
 }
 
 function incomeTable(st: Statements): HTMLElement {
