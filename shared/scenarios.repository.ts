@@ -4,6 +4,7 @@
 import { sql, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { Database, Db, ScenarioRow } from './db.ts';
 import type { ScenarioEventName } from './lifecycle.ts';
+import type { Workspace } from './workspace.ts';
 
 /** The scenario's own columns (not list_json, the stored list item of a finished scenario). */
 export const SCENARIO_COLUMNS = [
@@ -30,18 +31,29 @@ export const SCENARIO_COLUMNS = [
   'workspace',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
-/**
- * One scenario; with `workspace` (every route passes the request's), only that workspace's: another
- * workspace's scenario is answered as missing. The worker reads by id alone.
- */
+/** One scenario of `workspace`: another workspace's is answered as missing (every route reads this way). */
 export async function findScenario(
   db: Db | Transaction<Database>,
   id: string,
-  workspace?: string,
+  workspace: Workspace,
 ): Promise<ScenarioRow | undefined> {
-  let q = db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
-  if (workspace !== undefined) q = q.where('workspace', '=', workspace);
-  return q.executeTakeFirst();
+  return db
+    .selectFrom('scenarios')
+    .select(SCENARIO_COLUMNS)
+    .where('id', '=', id)
+    .where('workspace', '=', workspace)
+    .executeTakeFirst();
+}
+
+/**
+ * One scenario by its id alone, whatever its workspace: for the worker, which reads the scenario of
+ * a job it claimed (the job names the scenario; the workspace is the row's). Never for a route.
+ */
+export async function findClaimedScenario(
+  db: Db | Transaction<Database>,
+  id: string,
+): Promise<ScenarioRow | undefined> {
+  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /**
