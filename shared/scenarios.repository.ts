@@ -31,30 +31,19 @@ export const SCENARIO_COLUMNS = [
   'workspace',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
+const scenarioById = (db: Db | Transaction<Database>, id: string) =>
+  db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
+
 /** One scenario of `workspace`: another workspace's is answered as missing (every route reads this way). */
-export async function findScenario(
-  db: Db | Transaction<Database>,
-  id: string,
-  workspace: Workspace,
-): Promise<ScenarioRow | undefined> {
-  return db
-    .selectFrom('scenarios')
-    .select(SCENARIO_COLUMNS)
-    .where('id', '=', id)
-    .where('workspace', '=', workspace)
-    .executeTakeFirst();
-}
+export const findScenario = (db: Db | Transaction<Database>, id: string, workspace: Workspace) =>
+  scenarioById(db, id).where('workspace', '=', workspace).executeTakeFirst();
 
 /**
  * One scenario by its id alone, whatever its workspace: for the worker, which reads the scenario of
  * a job it claimed (the job names the scenario; the workspace is the row's). Never for a route.
  */
-export async function findClaimedScenario(
-  db: Db | Transaction<Database>,
-  id: string,
-): Promise<ScenarioRow | undefined> {
-  return db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id).executeTakeFirst();
-}
+export const findClaimedScenario = (db: Db | Transaction<Database>, id: string) =>
+  scenarioById(db, id).executeTakeFirst();
 
 /**
  * One statement that appends an event to each scenario `update` changes: the update (returning each
