@@ -9,6 +9,7 @@ import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
 import { validateScenario } from '../shared/validate.ts';
+import { asWorkspace } from '../shared/workspace.ts';
 import { epochMs, waitUntil } from '../test/helpers/wait.ts';
 import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
@@ -111,7 +112,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
         inputs,
         idempotencyKey: null,
         requestHash: null,
-        workspace: 'default',
+        workspace: asWorkspace('default'),
       });
       const committed = epochMs();
       committedAt.push(committed);

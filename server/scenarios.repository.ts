@@ -11,6 +11,7 @@ import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/p
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS, withEvents } from '../shared/scenarios.repository.ts';
 import { transaction } from '../shared/transaction.ts';
+import type { Workspace } from '../shared/workspace.ts';
 
 export interface NewScenario {
   id: string;
@@ -18,7 +19,7 @@ export interface NewScenario {
   inputs: unknown;
   idempotencyKey: string | null;
   requestHash: string | null;
-  workspace: string;
+  workspace: Workspace;
 }
 
 /** The create's insert, compiled once: the create is the hot path (bench #4). */
@@ -84,7 +85,11 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
   };
 }
 
-export async function findByIdempotencyKey(db: Db, key: string, workspace: string): Promise<ScenarioRow | undefined> {
+export async function findByIdempotencyKey(
+  db: Db,
+  key: string,
+  workspace: Workspace,
+): Promise<ScenarioRow | undefined> {
   return db
     .selectFrom('scenarios')
     .select(SCENARIO_COLUMNS)
@@ -97,7 +102,7 @@ export async function findByIdempotencyKey(db: Db, key: string, workspace: strin
 export async function findStreamState(
   db: Db,
   id: string,
-  workspace: string,
+  workspace: Workspace,
 ): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
   return db
     .selectFrom('scenarios')
@@ -121,7 +126,7 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
  * Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations,
  * of the workspace only (another workspace's scenario is not cancelled).
  */
-export type CancelTarget = { workspace: string } & (
+export type CancelTarget = { workspace: Workspace } & (
   | { scenarioId: string }
   | { sweepId: string }
   | { optimizationId: string }
@@ -182,7 +187,7 @@ export interface ListQuery {
   sweepId: string | null;
   q: string | null;
   /** Only this workspace's scenarios. */
-  workspace: string;
+  workspace: Workspace;
 }
 
 /** `name ILIKE '%q%'` with q's own % and _ taken literally. */

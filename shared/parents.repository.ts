@@ -11,6 +11,7 @@ import type { Database, Db } from './db.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from './queue.ts';
 import type { ResolvedInputs } from './schemas/inputs.ts';
+import { asWorkspace, type Workspace } from './workspace.ts';
 
 type Tx = Transaction<Database>;
 type On = Kysely<Database>;
@@ -34,7 +35,7 @@ interface InvalidVariant {
 }
 
 /** Whose variants these are: a sweep's, or an optimization's round. */
-type VariantOwner = { workspace: string } & (
+type VariantOwner = { workspace: Workspace } & (
   | { sweepId: string; keepHourly: boolean }
   | { optimizationId: string; round: number }
 );
@@ -152,7 +153,7 @@ function optimizationsQuery(db: On) {
 }
 
 /** Whether the workspace has this parent: its row only, nothing of its variants counted or read. */
-export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: string): Promise<boolean> {
+export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: Workspace): Promise<boolean> {
   const row = await db
     .selectFrom(parentTable(kind))
     .select((eb) => eb.lit(1).as('one'))
@@ -171,19 +172,19 @@ function parentReads<Row>(
   query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>,
 ) {
   // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
-  const within = (db: Db, workspace: string) =>
+  const within = (db: Db, workspace: Workspace) =>
     (query(db) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', workspace);
   return {
-    find: async (db: Db, id: string, workspace: string): Promise<Row | undefined> =>
+    find: async (db: Db, id: string, workspace: Workspace): Promise<Row | undefined> =>
       (await within(db, workspace).where('p.id', '=', id).executeTakeFirst()) as Row | undefined,
-    findByKey: async (db: Db, key: string, workspace: string): Promise<Row | undefined> =>
+    findByKey: async (db: Db, key: string, workspace: Workspace): Promise<Row | undefined> =>
       (await within(db, workspace).where('p.idempotency_key', '=', key).executeTakeFirst()) as Row | undefined,
-    list: async (db: Db, workspace: string, limit: number, before: string | null): Promise<Row[]> => {
+    list: async (db: Db, workspace: Workspace, limit: number, before: string | null): Promise<Row[]> => {
       let q = within(db, workspace);
       if (before !== null) q = q.where('p.id', '<', before);
       return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
     },
-    exists: (db: Db, id: string, workspace: string): Promise<boolean> => parentExists(db, kind, id, workspace),
+    exists: (db: Db, id: string, workspace: Workspace): Promise<boolean> => parentExists(db, kind, id, workspace),
   };
 }
 
@@ -279,7 +280,7 @@ async function insertVariants(
   }
 }
 
-async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: string) {
+async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: Workspace) {
   const owner = { optimizationId: r.optimizationId, round: r.round, workspace };
   await insertVariants(trx, boss, config, owner, [...r.evaluations, ...r.invalid]);
 }
@@ -311,7 +312,7 @@ export async function insertParent(
   boss: PgBoss,
   config: Readonly<Config>,
   p: NewParent,
-  workspace: string,
+  workspace: Workspace,
   idempotency: { key: string | null; hash: string | null },
 ): Promise<void> {
   const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash, workspace };
@@ -495,7 +496,7 @@ export async function runStep(
         .set((eb) => ({ rounds: eb('rounds', '+', 1) }))
         .where('id', '=', id)
         .execute();
-      await insertRound(trx, boss, config, outcome.round, row.workspace);
+      await insertRound(trx, boss, config, outcome.round, asWorkspace(row.workspace));
     } else if (outcome.kind === 'finished') {
       await trx
         .updateTable('optimizations')

@@ -153,3 +153,61 @@ t.test("every source file has its line in ARCHITECTURE.md's code map, and every 
     'no line of the map names a file that is gone',
   );
 });
+
+/**
+ * Every `workspace` a function of server/ or shared/ takes, as a parameter or a field of one, with the
+ * type it is declared with; the row types (shared/db.ts) and the key list (shared/config.ts) are data.
+ */
+function workspaceDeclarations(path: string): Array<{ at: string; optional: boolean; type: string }> {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: Array<{ at: string; optional: boolean; type: string }> = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isParameter(node) || ts.isPropertySignature(node)) && node.name.getText(source) === 'workspace') {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      out.push({
+        at: `${path}:${line}`,
+        optional: node.questionToken !== undefined,
+        type: node.type?.getText(source) ?? '',
+      });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Where `asWorkspace(…)` is called, with its argument's text. */
+function workspaceMakers(path: string): Array<{ at: string; arg: string }> {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: Array<{ at: string; arg: string }> = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && node.expression.getText(source) === 'asWorkspace') {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      out.push({ at: `${path}:${line}`, arg: node.arguments[0]?.getText(source) ?? '' });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+t.test('a workspace is a type: no route-facing read takes an optional or plain-string workspace', async (t) => {
+  const data = [join('shared', 'db.ts'), join('shared', 'config.ts')];
+  const files = ['server', 'shared']
+    .flatMap(sourceFiles)
+    .filter((p) => !p.startsWith(join('server', 'viewer', 'client')) && !data.includes(p));
+  const loose = files
+    .flatMap(workspaceDeclarations)
+    // An untyped one is a callback's, typed by the declaration it is passed to (noImplicitAny), which
+    // this rule checks where it is written.
+    .filter((d) => d.optional || (d.type !== 'Workspace' && d.type !== ''))
+    .map((d) => `${d.at} workspace${d.optional ? '?' : ''}: ${d.type || '(untyped)'}`);
+  t.same(loose, [], 'every workspace parameter or field is a required Workspace');
+  // A Workspace is made from the request (server/route.ts, after the API key middleware) or from a
+  // row the caller already read (retention, the worker's optimization step): nowhere from free text.
+  const made = [...files, ...sourceFiles('worker')]
+    .flatMap(workspaceMakers)
+    .filter((m) => !(m.at.startsWith(`${join('server', 'route.ts')}:`) || /\.workspace$/.test(m.arg)))
+    .map((m) => `${m.at} asWorkspace(${m.arg})`);
+  t.same(made, [], 'a Workspace comes from the request or from a row');
+});
