@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import { commandLine, type MemoryCgroup, memoryCgroup, processRss } from '../test/helpers/cgroup.ts';
+import { QUOTAS_OFF } from '../test/helpers/processes.ts';
 import type { Bench } from './context.ts';
 import { startCommand } from './procs.ts';
 import { sleep } from './stats.ts';
@@ -273,7 +274,7 @@ export async function dyno(b: Bench, url: string, sizes: DynoSizes, profile: Dyn
       name: 'dyno-web',
       role: 'web',
       argv: npmArgv(webDyno, 'web'),
-      env: { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1' },
+      env: { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', ...QUOTAS_OFF },
       logDir: b.logDir,
     });
     const worker = await startCommand({

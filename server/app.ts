@@ -7,6 +7,7 @@ import { pinoHttp } from 'pino-http';
 import { type ApiKey, DEFAULT_WORKSPACE } from '../shared/config.ts';
 import type { AppDeps } from './deps.ts';
 import { HttpProblem, problemMiddleware } from './problem.ts';
+import { Quotas } from './quotas.ts';
 import { mountRoutes, type RouteDeps } from './route.ts';
 import { docsRoutes } from './routes/docs.route.ts';
 import { API_ROUTES, PUBLIC_ROUTES } from './routes/index.ts';
@@ -143,13 +144,15 @@ export function createApp(deps: AppDeps): Express {
   if (config.corsOrigins.length > 0) app.use(cors(config.corsOrigins));
   // One count of open event streams for the whole process (MAX_SSE_STREAMS), whatever their resource.
   const streams = new EventStreams(deps.listener, { max: config.maxSseStreams, heartbeatMs: config.sseHeartbeatMs });
-  const routeDeps: RouteDeps = { ...deps, streams };
+  const quotas = new Quotas(config.quotas, deps.db);
+  const routeDeps: RouteDeps = { ...deps, streams, quotas };
   app.use(mountRoutes(PUBLIC_ROUTES, routeDeps));
   app.use(docsRoutes(deps));
   // The viewer's pages are open (they hold no data); the API they call asks for the key.
   app.use(viewerRoutes());
   if (config.apiKeys.length > 0) app.use('/api', apiKeyAuth(config.apiKeys));
   else app.use('/api', openWorkspace);
+  app.use('/api', quotas.middleware());
   app.use(mountRoutes(API_ROUTES, routeDeps));
   for (const router of deps.routes ?? []) app.use(router);
   app.use((req, _res, next) => next(new HttpProblem('not_found', `no route for ${req.method} ${req.path}`)));

@@ -84,6 +84,17 @@ function response(reply: Reply, names: ReadonlySet<string>): ResponseObject {
 function operation(r: AnyRoute, names: ReadonlySet<string>, auth: boolean): OperationObject {
   const responses = Object.fromEntries(Object.entries(r.responses).map(([s, reply]) => [s, response(reply, names)]));
   if (auth) responses[401] = response({ description: 'Missing or wrong API key.', problem: true }, names);
+  // Every API request counts against its workspace's quotas (server/quotas.ts).
+  if (r.path.startsWith('/api/')) {
+    responses[429] = response(
+      {
+        description: 'Over a quota of the workspace (`quota` names it); nothing was written.',
+        problem: true,
+        headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+      },
+      names,
+    );
+  }
   const op: OperationObject = {
     operationId: r.operationId,
     summary: r.summary,

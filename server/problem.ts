@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'not_ready'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'quota_exceeded'
   | 'unavailable'
   | 'internal';
 
@@ -30,6 +31,7 @@ export const TITLES: Record<ProblemCode, [number, string]> = {
   not_ready: [409, 'The scenario has no statements yet'],
   payload_too_large: [413, 'The body is too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
+  quota_exceeded: [429, "Over the workspace's quota"],
   unavailable: [503, 'Service unavailable'],
   internal: [500, 'Internal server error'],
 };

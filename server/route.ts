@@ -17,6 +17,7 @@ import { asWorkspace, type Workspace } from '../shared/workspace.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
+import type { Quotas } from './quotas.ts';
 import type { EventStreams } from './sse/event-streams.ts';
 
 registerFormats();
@@ -86,7 +87,7 @@ interface RouteSpec<
 }
 
 /** What a handler is given besides its request: the app's dependencies and the process's event streams. */
-export type RouteDeps = AppDeps & { streams: EventStreams };
+export type RouteDeps = AppDeps & { streams: EventStreams; quotas: Quotas };
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape
 export type AnyRoute = RouteSpec<any, any, any, any>;

@@ -53,6 +53,18 @@ export interface Config {
   retentionIntervalSeconds: number;
   /** Start-up waits for the database: 250 ms after the first failed attempt, doubling up to this. */
   dbRetryMaxDelayMs: number;
+  /**
+   * Each workspace's quotas (0: none). Queued scenarios, variants included: one key must not fill
+   * the queue for every other. Stored bytes: its results' stored forms. Requests a minute: counted
+   * by each web process on its own.
+   */
+  quotas: Readonly<QuotaLimits>;
+}
+
+export interface QuotaLimits {
+  queued_variants: number;
+  stored_bytes: number;
+  requests_per_minute: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -144,6 +156,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dbRetryMaxDelayMs: int(env, 'DB_RETRY_MAX_DELAY_MS', 10_000, 250, 600_000),
     retentionDays: int(env, 'RETENTION_DAYS', 0, 0, 36_500),
     retentionIntervalSeconds: int(env, 'RETENTION_INTERVAL_SECONDS', 600, 1, 86_400),
+    quotas: Object.freeze({
+      queued_variants: int(env, 'QUOTA_QUEUED_VARIANTS', 20_000, 0),
+      stored_bytes: int(env, 'QUOTA_STORED_BYTES', 50 * 1024 ** 3, 0),
+      requests_per_minute: int(env, 'QUOTA_REQUESTS_PER_MINUTE', 1_200, 0),
+    }),
   });
 }
 

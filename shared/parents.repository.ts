@@ -8,8 +8,9 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db.ts';
+import { firstRound, roundPriority } from './fair.share.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
-import { CALCULATE_QUEUE, calculateJobOptions, VARIANT_PRIORITY } from './queue.ts';
+import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
 import type { ResolvedInputs } from './schemas/inputs.ts';
 import { asWorkspace, type Workspace } from './workspace.ts';
 
@@ -264,9 +265,10 @@ async function insertVariants(
   }
   const queued = variants.filter((v) => !('error' in v));
   if (queued.length === 0) return;
-  const jobs = queued.map((v) => {
+  const first = await firstRound(trx, owner.workspace);
+  const jobs = queued.map((v, i) => {
     const { id: _id, ...options } = calculateJobOptions(config, v.id);
-    return { id: v.id, data: { scenario_id: v.id }, priority: VARIANT_PRIORITY, ...options };
+    return { id: v.id, data: { scenario_id: v.id }, priority: roundPriority(first, i), ...options };
   });
   await boss.insert(CALCULATE_QUEUE, jobs, { db: fromKysely(trx) });
   // pg-boss skips a job whose id exists (ON CONFLICT DO NOTHING): every variant must have its own.

@@ -9,6 +9,7 @@ export const CALCULATE_DEAD_QUEUE = 'calculate-dead';
 /**
  * A sweep's variants wait behind single scenarios (priority 0): pg-boss fetches by priority, then
  * age, and the worker claims singles and variants in loops of their own (variants in batches).
+ * Each variant's priority is its round (shared/fair.share.ts): −1 or below.
  */
 export const VARIANT_PRIORITY = -1;
 

@@ -135,7 +135,8 @@ async function startQueue(worker: WorkerProcess, databaseUrl: string): Promise<v
     // claimed at once even while every variant loop holds a batch, and it takes the next free engine
     // thread ahead of the claimed variants (EnginePool.acquire). Variants are claimed in batches of
     // WORKER_VARIANT_BATCH (one fetch and one settling statement per batch) and each is settled on
-    // its own (perJobResults): a variant that throws is retried alone.
+    // its own (perJobResults): a variant that throws is retried alone. A variant's priority is its
+    // round (shared/fair.share.ts), so a batch takes the workspaces' queued variants in turn.
     const slots = config.workerConcurrency + config.workerPrefetch;
     for (let slot = 0; slot < slots; slot++) {
       let workId = '';

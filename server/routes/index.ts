@@ -7,6 +7,7 @@ import { getProblemType } from './problems.route.ts';
 import { scenarioRoutes } from './scenarios.route.ts';
 import { statementRoutes } from './statements.route.ts';
 import { sweepRoutes } from './sweeps.route.ts';
+import { workspaceRoutes } from './workspace.route.ts';
 
 /** Open whatever API_KEYS says: health probes and the problem pages. */
 export const PUBLIC_ROUTES: readonly AnyRoute[] = [...healthRoutes, getProblemType];
@@ -18,4 +19,5 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...statementRoutes,
   ...sweepRoutes,
   ...optimizationRoutes,
+  ...workspaceRoutes,
 ];

@@ -109,6 +109,9 @@ const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 const SORTS = ['index', ...KPI_NAMES].flatMap((k) => [k, `-${k}`]);
 
 /** Variants sorted by a key; those without it (not finished, failed, or a null KPI) go last either way. */
+/** What a new parent queues at once (its quota's count): a sweep's variants, an optimization's round 0. */
+const queuedBy = (p: NewParent) => (p.kind === 'sweep' ? p.variants.length : p.round0.evaluations.length);
+
 function sortVariants(rows: VariantRow[], sort: string): VariantRow[] {
   const desc = sort.startsWith('-');
   const key = desc ? sort.slice(1) : sort;
@@ -183,6 +186,7 @@ function createRoute<Row extends ParentRow, Body, Plan>({
       });
       if (await idempotent.replay()) return;
       const parent = r.create.parent(planned.plan, id, new Date());
+      await deps.quotas.admit(workspace, queuedBy(parent));
       const created = await idempotent.insert(() =>
         insertParent(deps.db, deps.boss, deps.config, parent, workspace, {
           key: idempotent.key,

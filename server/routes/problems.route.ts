@@ -18,6 +18,8 @@ const EXPLANATIONS: Record<ProblemCode, string> = {
     'The scenario has no statements: it is still queued or running (follow its events), or it failed (`error` says why).',
   payload_too_large: 'The body is over the limit (BODY_LIMIT_BYTES).',
   unsupported_media_type: 'Send the body as `Content-Type: application/json`.',
+  quota_exceeded:
+    "The workspace is at a quota (`quota` names it: queued_variants, stored_bytes or requests_per_minute; `limit` and `used` say where it stands). Nothing was written; retry after `Retry-After` seconds, or free some (cancel queued work, delete finished work). `GET /api/workspace` shows every quota's use.",
   unavailable: 'The database does not answer or the server is at a limit; retry after `Retry-After` seconds.',
   internal: 'An unexpected error; the server logged it with the request id (`X-Request-Id`).',
 };

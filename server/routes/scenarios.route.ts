@@ -46,6 +46,7 @@ const createScenario = defineRoute({
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
+    await deps.quotas.admit(workspace, 1);
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     const created = await create.insert(() =>

@@ -15,6 +15,11 @@ export const Problem = Type.Object(
         }),
       ),
     ),
+    quota: Type.Optional(
+      Type.String({ description: 'quota_exceeded: which quota (queued_variants, stored_bytes, requests_per_minute).' }),
+    ),
+    limit: Type.Optional(Type.Integer({ description: "quota_exceeded: the quota's limit." })),
+    used: Type.Optional(Type.Integer({ description: "quota_exceeded: the workspace's use when the request came." })),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );

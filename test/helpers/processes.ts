@@ -122,12 +122,17 @@ export interface Web extends Proc {
 /** The web's line once it listens (its port in it). */
 export const webListens = (l: LogLine) => typeof l.port === 'number' && String(l.msg).startsWith('listening');
 
+/** The quotas a test or a bench would otherwise run into (docs/configuration.md); 0 is none. */
+export const QUOTAS_OFF = { QUOTA_REQUESTS_PER_MINUTE: '0', QUOTA_QUEUED_VARIANTS: '0' };
+
 /** Spawns the web without waiting for it to listen (it may be waiting for its database). */
 export function launchWeb(databaseUrl: string, env: Record<string, string> = {}, options: SpawnOptions = {}): Proc {
   // Tests: every JSON answer checked against its route's declared schema (a mismatch is a 500).
+  // Tests and benches drive one workspace harder than a client may: the request and queue quotas
+  // are off unless a test sets them (test/quotas.test.ts).
   return spawnProc(options.entry ?? 'test/helpers/web.checked.ts', {
     ...options,
-    env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...QUOTAS_OFF, ...env },
   });
 }
 
