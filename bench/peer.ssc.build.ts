@@ -134,7 +134,10 @@ function exportSource(gitDir: string, dest: string): string[] {
   for (const f of plan) {
     if (f.standin) copyFileSync(join(STANDINS, f.standin), join(dest, f.standin));
     else
-      writeFileSync(join(dest, f.path), execFileSync('git', [`--git-dir=${gitDir}`, 'show', `${f.commit}:${f.path}`]));
+      writeFileSync(
+        join(dest, f.path),
+        execFileSync('git', [`--git-dir=${gitDir}`, 'show', `${f.commit}:${f.path}`], { maxBuffer: 1 << 30 }),
+      );
   }
   return plan.map(describeFill);
 }
