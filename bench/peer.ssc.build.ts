@@ -13,7 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CACHE = join(homedir(), '.cache', 'hourglass-ssc');
@@ -142,10 +142,14 @@ function exportSource(gitDir: string, dest: string): string[] {
   return plan.map(describeFill);
 }
 
+/** A build step, its output appended to `log`, run in the log's directory (some of SSC's steps write there). */
 function run(cmd: string, args: string[], log: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const out = join(log);
-    const child = spawn('sh', ['-c', `"$0" "$@" >> '${out}' 2>&1`, cmd, ...args], { stdio: 'ignore' });
+    const child = spawn('sh', ['-c', `"$0" "$@" >> '${out}' 2>&1`, cmd, ...args], {
+      stdio: 'ignore',
+      cwd: dirname(out),
+    });
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}); see ${out}`)),
