@@ -8,7 +8,7 @@
 // in the library: for those the export takes the newest version the object store has
 // (tcs/water_properties.cpp) or a stand-in from bench/peer.ssc.standins/ that fails loudly if used
 // (the pvsamv1 shading database; the tcs steam tables). None is on the path of the modules this
-// bench runs (pvwattsv5, windpower, battery, grid, singleowner); bench/README.md says so.
+// bench runs (pvwattsv5, pvwattsv8, windpower, battery, grid, singleowner); bench/README.md says so.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
