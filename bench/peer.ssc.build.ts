@@ -8,12 +8,12 @@
 // in the library: for those the export takes the newest version the object store has
 // (tcs/water_properties.cpp) or a stand-in from bench/peer.ssc.standins/ that fails loudly if used
 // (the pvsamv1 shading database; the tcs steam tables). None is on the path of the modules this
-// bench runs (pvwattsv5, windpower, battery, grid, singleowner); bench/README.md says so.
+// bench runs (pvwattsv5, pvwattsv8, windpower, battery, grid, singleowner); bench/README.md says so.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CACHE = join(homedir(), '.cache', 'hourglass-ssc');
@@ -134,15 +134,22 @@ function exportSource(gitDir: string, dest: string): string[] {
   for (const f of plan) {
     if (f.standin) copyFileSync(join(STANDINS, f.standin), join(dest, f.standin));
     else
-      writeFileSync(join(dest, f.path), execFileSync('git', [`--git-dir=${gitDir}`, 'show', `${f.commit}:${f.path}`]));
+      writeFileSync(
+        join(dest, f.path),
+        execFileSync('git', [`--git-dir=${gitDir}`, 'show', `${f.commit}:${f.path}`], { maxBuffer: 1 << 30 }),
+      );
   }
   return plan.map(describeFill);
 }
 
+/** A build step, its output appended to `log`, run in the log's directory (some of SSC's steps write there). */
 function run(cmd: string, args: string[], log: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const out = join(log);
-    const child = spawn('sh', ['-c', `"$0" "$@" >> '${out}' 2>&1`, cmd, ...args], { stdio: 'ignore' });
+    const child = spawn('sh', ['-c', `"$0" "$@" >> '${out}' 2>&1`, cmd, ...args], {
+      stdio: 'ignore',
+      cwd: dirname(out),
+    });
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}); see ${out}`)),

@@ -13,6 +13,9 @@
  *   lifetime DST SRC YEARS PCT  DST = SRC repeated YEARS times, year y scaled by (1 - PCT/100)^y
  *                             (what SSC's hybrid module does with a single-year generator's "gen")
  *   add DST A B               DST = A + B, element by element
+ *   degradation DST YEARS A PA B PB  DST[y] = 100 (1 - (A (1 - PA/100)^y + B (1 - PB/100)^y) / (A + B)),
+ *                             y = 0 .. YEARS-1, for numbers A and B of the table: Single Owner's
+ *                             schedule (% below year 1) for two generators degrading at their own rates
  *   get NAME                  -> "num NAME v" or "arr NAME n v1 ... vn" (or "none NAME")
  *   sum NAME FROM COUNT       -> "sum NAME v": the sum of COUNT elements from FROM
  *   end                       -> "run <ms>": the time since "data"
@@ -169,6 +172,25 @@ int main(void) {
       ssc_number_t *out = malloc(sizeof(ssc_number_t) * na);
       for (int i = 0; i < na; i++) out[i] = a[i] + b[i];
       ssc_data_set_array(data, name, out, na);
+      free(out);
+    } else if (strcmp(cmd, "degradation") == 0) {
+      char *years_s = strtok_r(NULL, " ", &save);
+      char *a_s = strtok_r(NULL, " ", &save);
+      char *pa_s = strtok_r(NULL, " ", &save);
+      char *b_s = strtok_r(NULL, " ", &save);
+      char *pb_s = strtok_r(NULL, " ", &save);
+      ssc_number_t a = 0, b = 0;
+      int years = years_s ? atoi(years_s) : 0;
+      if (!pb_s || years < 1 || !ssc_data_get_number(data, a_s, &a) || !ssc_data_get_number(data, b_s, &b) ||
+          a + b <= 0) {
+        printf("fail degradation %s\n", name);
+        fflush(stdout);
+        continue;
+      }
+      double ka = 1 - strtod(pa_s, NULL) / 100, kb = 1 - strtod(pb_s, NULL) / 100;
+      ssc_number_t *out = malloc(sizeof(ssc_number_t) * years);
+      for (int y = 0; y < years; y++) out[y] = 100 * (1 - (a * pow(ka, y) + b * pow(kb, y)) / (a + b));
+      ssc_data_set_array(data, name, out, years);
       free(out);
     } else if (strcmp(cmd, "get") == 0) {
       int type = ssc_data_query(data, name);

@@ -1,23 +1,27 @@
-// A Hourglass scenario as SSC's compute modules take it: pvwattsv5 (lifetime mode), windpower,
-// battery (front-of-meter, automated dispatch), grid and singleowner, each a table of SSC variables,
-// and the driver script (bench/peer.ssc.driver.c) that runs them in turn on one data table, as SSC's
-// own `hybrid` module chains them. Pure: no I/O; the weather files are given as paths.
+// A Hourglass scenario as SSC's compute modules take it: pvwattsv5 or pvwattsv8 (peer.ssc.pvwatts.ts),
+// windpower, battery (front-of-meter, automated dispatch), grid and singleowner, each a table of SSC
+// variables, in lifetime mode or SAM's default single-year mode, and the driver script
+// (bench/peer.ssc.driver.c) that runs them in turn on one data table, as SSC's own `hybrid` module
+// chains them. Pure: no I/O; the weather files are given as paths.
 //
 // Only what both models can say is mapped; anything else is refused by name (mapScenario throws),
 // so a comparison is never silently of two different projects. Where SAM has no input for one of
 // ours, its nearest equivalent is used and the difference is named in bench/README.md.
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { mapPvwatts, type SscSolar } from './peer.ssc.pvwatts.ts';
+import { refuse, type SscMode, type SscTable } from './peer.ssc.table.ts';
 
-/** A number, an array, a string or a matrix (rows of equal length). */
-export type SscValue = number | readonly number[] | string | { matrix: readonly (readonly number[])[] };
-export type SscTable = Record<string, SscValue>;
+export type { SscMode, SscTable, SscValue } from './peer.ssc.table.ts';
 
 export interface SscCase {
-  pvwattsv5: SscTable | null;
+  mode: SscMode;
+  solar: SscSolar | null;
   windpower: SscTable | null;
   /** Degradation of the wind farm's year-1 output, %/yr, applied as SSC's hybrid module does. */
   windDegradationPercent: number;
+  /** Of the solar's year-1 output, %/yr: in single-year mode Single Owner applies both (runScript). */
+  solarDegradationPercent: number;
   battery: SscTable | null;
   grid: SscTable;
   singleowner: SscTable;
@@ -29,15 +33,6 @@ export interface ResourceFiles {
   wind: string;
 }
 
-/** PVWatts' array types in SSC's numbering (Fixed OR, Fixed Roof, 1Axis, Backtracked, 2Axis). */
-const ARRAY_TYPE = {
-  fixed_open_rack: 0,
-  fixed_roof_mount: 1,
-  single_axis: 2,
-  single_axis_backtracking: 3,
-  two_axis: 4,
-} as const;
-const MODULE_TYPE = { standard: 0, premium: 1, thin_film: 2 } as const;
 /** SSC's wind_farm_wake_model: 0 simple (Pennsylvania), 1 park (WAsP), 3 constant. */
 const WAKE_MODEL = { simple: 0, park: 1, constant: 3 } as const;
 
@@ -48,11 +43,6 @@ export const FLAT_TOD: SscTable = {
   dispatch_tod_factors: [1, 1, 1, 1, 1, 1, 1, 1, 1],
   dispatch_sched_weekday: { matrix: months(1) },
   dispatch_sched_weekend: { matrix: months(1) },
-};
-
-class NotMappable extends Error {}
-const refuse = (what: string): never => {
-  throw new NotMappable(`not mappable onto SSC: ${what}`);
 };
 
 /**
@@ -70,31 +60,6 @@ export function blendedPricesPerKwh(market: ResolvedInputs['market'], years = YE
     const merchant = market.merchant_price_per_mwh * (1 + market.merchant_escalation_percent / 100) ** i;
     return (market.ppa_share * ppaPrice + (1 - market.ppa_share) * merchant) / 1000;
   });
-}
-
-function pvwatts(inputs: ResolvedInputs, files: ResourceFiles): SscTable | null {
-  const s = inputs.solar;
-  if (!(s.capacity_mw_dc > 0)) return null;
-  if (inputs.weather.source !== 'sam_csv') return refuse('weather other than one SAM CSV file');
-  // SSC's pvwattsv8 would be v8's peer; its inputs are not mapped here.
-  if (s.model !== 'pvwatts_v5') return refuse(`solar.model ${s.model} (mapped: pvwatts_v5)`);
-  if (s.profile) return refuse('a supplied solar profile');
-  return {
-    solar_resource_file: files.solar,
-    system_use_lifetime_output: 1,
-    analysis_period: YEARS,
-    dc_degradation: [s.degradation_percent_per_year],
-    system_capacity: s.capacity_mw_dc * 1000,
-    module_type: MODULE_TYPE[s.module_type],
-    dc_ac_ratio: s.dc_ac_ratio,
-    inv_eff: s.inverter_efficiency_percent,
-    losses: s.losses_percent,
-    array_type: ARRAY_TYPE[s.array_type],
-    tilt: s.tilt_deg,
-    azimuth: s.azimuth_deg,
-    gcr: s.gcr,
-    adjust_constant: 0,
-  };
 }
 
 function windpower(inputs: ResolvedInputs, files: ResourceFiles): SscTable | null {
@@ -156,7 +121,7 @@ export function fixedOm(inputs: ResolvedInputs): number {
   );
 }
 
-function finance(inputs: ResolvedInputs): SscTable {
+function finance(inputs: ResolvedInputs, mode: SscMode): SscTable {
   const f = inputs.finance;
   if (f.depreciation.allocation || f.depreciation.method !== 'macrs_5')
     refuse('depreciation other than MACRS 5-year on the whole basis');
@@ -169,7 +134,7 @@ function finance(inputs: ResolvedInputs): SscTable {
   const c = capex(inputs);
   return {
     analysis_period: YEARS,
-    system_use_lifetime_output: 1,
+    system_use_lifetime_output: mode === 'lifetime' ? 1 : 0,
     system_capacity: inputs.solar.capacity_mw_dc * 1000 + inputs.wind.capacity_mw * 1000,
     ppa_soln_mode: 1,
     ppa_price_input: blendedPricesPerKwh(inputs.market),
@@ -225,16 +190,18 @@ function finance(inputs: ResolvedInputs): SscTable {
     equip2_reserve_cost: 0,
     equip3_reserve_cost: 0,
     salvage_percentage: f.salvage_percent,
-    // The lifetime generation is already degraded, year by year.
+    // Lifetime mode: the generation is already degraded, year by year. Single-year mode: the
+    // driver's `degradation` line (runScript) replaces this with the hybrid's own schedule.
     degradation: [0],
   };
 }
 
-function grid(inputs: ResolvedInputs): SscTable {
+function grid(inputs: ResolvedInputs, mode: SscMode): SscTable {
   const limit = inputs.grid.export_limit_mw;
   return {
-    system_use_lifetime_output: 1,
-    analysis_period: YEARS,
+    ...(mode === 'lifetime'
+      ? { system_use_lifetime_output: 1, analysis_period: YEARS }
+      : { system_use_lifetime_output: 0 }),
     enable_interconnection_limit: limit === undefined ? 0 : 1,
     grid_interconnection_limit_kwac: limit === undefined ? 1e9 : limit * 1000,
     // SAM's "no curtailment" schedule (MW each hour); without it the grid module curtails everything.
@@ -243,15 +210,22 @@ function grid(inputs: ResolvedInputs): SscTable {
 }
 
 /** The whole scenario as SSC's modules take it; throws (naming the input) where SAM cannot say it. */
-export function mapScenario(inputs: ResolvedInputs, files: ResourceFiles, battery: SscTable | null = null): SscCase {
+export function mapScenario(
+  inputs: ResolvedInputs,
+  files: ResourceFiles,
+  battery: SscTable | null = null,
+  mode: SscMode = 'lifetime',
+): SscCase {
   if (inputs.load) refuse("a buyer's load");
   return {
-    pvwattsv5: pvwatts(inputs, files),
+    mode,
+    solar: mapPvwatts(inputs, files.solar, mode),
     windpower: windpower(inputs, files),
     windDegradationPercent: inputs.wind.degradation_percent_per_year,
+    solarDegradationPercent: inputs.solar.degradation_percent_per_year,
     battery,
-    grid: grid(inputs),
-    singleowner: finance(inputs),
+    grid: grid(inputs, mode),
+    singleowner: finance(inputs, mode),
   };
 }
 
@@ -276,18 +250,19 @@ export const OUTPUTS = {
 } as const;
 
 /**
- * The driver script of one run: the generators, their lifetime generation added up (wind's year 1
- * repeated with its degradation, as SSC's hybrid module does), the battery, the grid limit and
- * Single Owner; then the outputs OUTPUTS names, the year-1 delivered energy (sum of gen) and, with
- * a battery, its year-1 discharge and charge.
+ * The driver script of one run: the generators, their generation added up (lifetime mode: wind's
+ * year 1 repeated with its degradation, as SSC's hybrid module does; single-year mode: year 1 of
+ * each, and Single Owner's degradation schedule from their year-1 energies), the battery, the grid
+ * limit and Single Owner; then the outputs OUTPUTS names, the year-1 delivered energy (sum of gen)
+ * and, with a battery, its year-1 discharge and charge.
  */
 export function runScript(c: SscCase): string[] {
   const lines = ['data'];
   const parts: string[] = [];
-  if (c.pvwattsv5) {
+  if (c.solar) {
     lines.push(
-      ...setLines(c.pvwattsv5),
-      'exec pvwattsv5',
+      ...setLines(c.solar.table),
+      `exec ${c.solar.module}`,
       'rename gen gen_solar',
       'rename annual_energy annual_energy_solar',
     );
@@ -297,7 +272,7 @@ export function runScript(c: SscCase): string[] {
     lines.push(
       ...setLines(c.windpower),
       'exec windpower',
-      `lifetime gen_wind gen ${YEARS} ${c.windDegradationPercent}`,
+      c.mode === 'lifetime' ? `lifetime gen_wind gen ${YEARS} ${c.windDegradationPercent}` : 'rename gen gen_wind',
       'rename annual_energy annual_energy_wind',
     );
     parts.push('gen_wind');
@@ -307,6 +282,10 @@ export function runScript(c: SscCase): string[] {
   else lines.push(`rename ${parts[0]} gen`);
   // Single Owner's inputs first: the battery's dispatch reads the PPA price from them.
   lines.push(...setLines(c.singleowner));
+  if (c.mode === 'single_year')
+    lines.push(
+      `degradation degradation ${YEARS} annual_energy_solar ${c.solarDegradationPercent} annual_energy_wind ${c.windDegradationPercent}`,
+    );
   // The battery's year-1 energy is read before Single Owner, which may prepend a year 0 to it.
   if (c.battery)
     lines.push(

@@ -1,10 +1,14 @@
 // `npm run bench -- --peer=ssc`: SAM's own engine (SSC, built from NREL/ssc's source by
 // bench/peer.ssc.build.ts) beside Hourglass, in the same run, on the same inputs:
-//   (a) the README's measured-resource hybrid (Phoenix TMY2 for pvwattsv5 in lifetime mode, the
-//       eastern Arizona SRW file for windpower, 32 turbines of 1.5 MW, simple wakes), grid and
-//       singleowner; Hourglass's engine in this process against SSC's modules in the C driver;
+//   (a) the README's measured-resource hybrid (Phoenix TMY2 for pvwattsv5, the eastern Arizona SRW
+//       file for windpower, 32 turbines of 1.5 MW, simple wakes), grid and singleowner; Hourglass's
+//       engine in this process against SSC's modules in the C driver;
 //   (b) the same with a 100 MW / 400 MWh battery (SSC's battery, automated front-of-meter dispatch;
 //       ours, storage with arbitrage);
+//   (v8) the hybrid on PVWatts v8 (our default) against pvwattsv8: the default plant, bifacial
+//       modules, single-axis trackers without backtracking;
+// (a), (b) and (v8) each twice for SSC: in lifetime mode (PVWatts repeats its year 25 times) and
+// in SAM's default single-year mode (one year; degradation in Single Owner), against one run of ours;
 //   (c) 1,000 variants of capacities and export limit: a Hourglass sweep through the real web and
 //       worker processes against SAM's parametric way, one full SSC run per variant (a sample of
 //       them, extrapolated, unless --ssc-variants=1000).
@@ -22,7 +26,8 @@ import { waitFinished } from './figures.sweeps.ts';
 import { mapBattery } from './peer.ssc.battery.ts';
 import type { SscBuild } from './peer.ssc.build.ts';
 import type { SscDriver, SscRun } from './peer.ssc.client.ts';
-import { mapScenario, OUTPUTS, runScript, setLines } from './peer.ssc.inputs.ts';
+import { mapScenario, OUTPUTS, runScript } from './peer.ssc.inputs.ts';
+import { SSC_MODES, type SscMode } from './peer.ssc.table.ts';
 import { startWeb, startWorker } from './procs.ts';
 import { median, sleep } from './stats.ts';
 import type { Row } from './table.ts';
@@ -70,44 +75,64 @@ function measuredRequest(): DeepPartial<ScenarioInputs> & { name: string } {
 
 const BATTERY = { storage: { power_mw: 100, energy_mwh: 400 } } as const;
 
-/** One scenario's SSC script: its modules, and the battery's when it has one. */
-function sscScript(inputs: ResolvedInputs): string[] {
-  return runScript(mapScenario(inputs, FILES, mapBattery(inputs)));
+/** The PVWatts v8 cases: (a)'s plant on v8, with bifacial modules, and on trackers without backtracking. */
+export const V8_CASES: [string, DeepPartial<ScenarioInputs['solar']>][] = [
+  ['PVWatts v8 default plant', { model: 'pvwatts_v8' }],
+  ['PVWatts v8 bifacial (bifaciality 0.65)', { model: 'pvwatts_v8', bifaciality: 0.65 }],
+  ['PVWatts v8 single-axis, no backtracking', { model: 'pvwatts_v8', array_type: 'single_axis' }],
+];
+
+/** One scenario's SSC script in one of SSC's modes: its modules, and the battery's when it has one. */
+function sscScript(inputs: ResolvedInputs, mode: SscMode = 'lifetime'): string[] {
+  return runScript(mapScenario(inputs, FILES, mapBattery(inputs), mode));
+}
+
+interface SscTimed {
+  ms: number[];
+  modules: Record<string, number[]>;
+  last: SscRun | null;
 }
 
 /**
- * Both engines on one scenario, their runs interleaved (ours, then SSC's, in turn) so that a change
- * in the machine's load falls on both; medians after one warm-up run each.
+ * Both engines on one scenario, their runs interleaved (ours, then SSC's in each mode, in turn) so
+ * that a change in the machine's load falls on all; medians after one warm-up run each.
  */
 async function timeBoth(driver: SscDriver, inputs: ResolvedInputs, runs: number) {
-  const script = sscScript(inputs);
+  const scripts = SSC_MODES.map((mode) => ({ mode, script: sscScript(inputs, mode) }));
   const hgTimes: number[] = [];
-  const sscTimes: number[] = [];
-  const modules: Record<string, number[]> = {};
+  const ssc = new Map<SscMode, SscTimed>(SSC_MODES.map((m) => [m, { ms: [], modules: {}, last: null }]));
   let hg: EngineResult | null = null;
-  let ssc: SscRun | null = null;
   for (let i = 0; i <= runs; i++) {
     const t0 = performance.now();
     hg = calculate(inputs);
-    const hgMs = performance.now() - t0;
-    ssc = await driver.run(script);
-    if (i === 0) continue;
-    hgTimes.push(hgMs);
-    sscTimes.push(ssc.ms);
-    for (const [m, ms] of Object.entries(ssc.modules)) {
-      modules[m] ??= [];
-      modules[m].push(ms);
+    if (i > 0) hgTimes.push(performance.now() - t0);
+    for (const { mode, script } of scripts) {
+      const run = await driver.run(script);
+      const timed = ssc.get(mode) as SscTimed;
+      timed.last = run;
+      if (i === 0) continue;
+      timed.ms.push(run.ms);
+      for (const [m, ms] of Object.entries(run.modules)) {
+        timed.modules[m] ??= [];
+        timed.modules[m].push(ms);
+      }
     }
   }
-  const perModule = Object.entries(modules).map(([m, ms]) => `${m} ${median(ms).toFixed(1)} ms`);
   return {
     hgMs: median(hgTimes),
-    sscMs: median(sscTimes),
     hg: hg as EngineResult,
-    ssc: ssc as SscRun,
-    perModule,
+    modes: SSC_MODES.map((mode) => {
+      const t = ssc.get(mode) as SscTimed;
+      const perModule = Object.entries(t.modules).map(([m, ms]) => `${m} ${median(ms).toFixed(1)} ms`);
+      return { mode, sscMs: median(t.ms), ssc: t.last as SscRun, perModule };
+    }),
   };
 }
+
+const MODE_LABEL: Record<SscMode, string> = {
+  lifetime: 'lifetime mode',
+  single_year: "single-year mode (SAM's default)",
+};
 
 const pct = (ours: number, theirs: number) =>
   theirs === 0
@@ -175,38 +200,26 @@ function peerRow(figure: string, hgMs: number, sscMs: number, sscLabel: string, 
   };
 }
 
-/** (a) and (b): one scenario, in-process engine against the driver, medians; outputs compared. */
+/**
+ * (a), (b) and (v8): one scenario, in-process engine against the driver in both of SSC's modes,
+ * medians; a row per mode, and the outputs compared.
+ */
 async function single(b: Bench, driver: SscDriver, build: SscBuild, label: string, inputs: ResolvedInputs) {
   const runs = b.quick ? 2 : 7;
   const t = await timeBoth(driver, inputs, runs);
-  b.rows.push(
-    peerRow(
-      `SSC peer ${label}, Hourglass engine, median of ${runs}`,
-      t.hgMs,
-      t.sscMs,
-      `SSC ${build.describe}, same inputs`,
-    ),
-  );
-  b.notes.push(`SSC peer ${label}: SSC by module (median): ${t.perModule.join(', ')}`);
-  b.notes.push(...compareOutputs(label, t.hg, t.ssc));
-}
-
-/**
- * Where (a)'s SSC time goes: pvwattsv5 as SAM runs PVWatts by default (one year, degradation left
- * to the financial model) beside its lifetime mode, which repeats the whole year 25 times.
- */
-async function pvwattsOneYear(b: Bench, driver: SscDriver, inputs: ResolvedInputs, runs: number) {
-  const table = mapScenario(inputs, FILES).pvwattsv5;
-  if (!table) return;
-  const script = ['data', ...setLines({ ...table, system_use_lifetime_output: 0 }), 'exec pvwattsv5', 'end'];
-  const times: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    const run = await driver.run(script);
-    if (i > 0) times.push(run.modules.pvwattsv5);
+  for (const m of t.modes) {
+    const where = `${label}, SSC in ${MODE_LABEL[m.mode]}`;
+    b.rows.push(
+      peerRow(
+        `SSC peer ${where}, Hourglass engine, median of ${runs}`,
+        t.hgMs,
+        m.sscMs,
+        `SSC ${build.describe}, same inputs, ${MODE_LABEL[m.mode]}`,
+      ),
+    );
+    b.notes.push(`SSC peer ${where}: SSC by module (median): ${m.perModule.join(', ')}`);
+    b.notes.push(...compareOutputs(where, t.hg, m.ssc));
   }
-  b.notes.push(
-    `SSC peer (a): pvwattsv5 for one year (SAM's default; degradation then in the financial model): median ${median(times).toFixed(1)} ms`,
-  );
 }
 
 /** (c)'s variants: solar capacity × turbines (4 staggered rows) × export limit; 1,000 (quick: 20). */
@@ -332,7 +345,6 @@ export async function sscPeer(
 ) {
   step('#30 (a) the hybrid: both engines, in turn');
   await single(b, driver, build, '(a) hybrid, 25 years', resolvedInputs(measuredRequest()));
-  await pvwattsOneYear(b, driver, resolvedInputs(measuredRequest()), b.quick ? 2 : 7);
   step('#30 (b) the same with the battery');
   const battery = resolvedInputs({ ...measuredRequest(), ...BATTERY });
   await single(b, driver, build, '(b) the same + 100 MW / 400 MWh battery', battery);
@@ -340,6 +352,12 @@ export async function sscPeer(
   // it would curtail and sell it later, which exercises the dispatch and the cells.
   const limited = resolvedInputs({ ...measuredRequest(), ...BATTERY, grid: { export_limit_mw: 60 } });
   await single(b, driver, build, '(b) with the battery behind a 60 MW export limit', limited);
+  step('#30 (v8) the hybrid on PVWatts v8: default plant, bifacial, single-axis');
+  for (const [label, solar] of V8_CASES) {
+    const request = measuredRequest();
+    const inputs = resolvedInputs({ ...request, solar: { ...request.solar, ...solar } });
+    await single(b, driver, build, `(v8) hybrid, ${label}`, inputs);
+  }
   step(`#30 (c) ${sscVariants} SSC runs of the sweep's variants, then the sweep through web + worker`);
   await parametric(b, driver, build, url, sscVariants);
 }

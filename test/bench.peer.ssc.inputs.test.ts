@@ -110,7 +110,11 @@ t.test('what SAM cannot say is refused by name', async (t) => {
     ['DSCR debt', { ...measured, finance: { debt: { sizing: 'dscr' } } }, /DSCR/],
     ['synthetic weather', { ...measured, weather: { source: 'synthetic' } }, /SAM CSV/],
     ['no layout', { ...measured, wind: { layout: undefined, wake_model: 'constant' } }, /layout/],
-    ['PVWatts v8', { ...measured, solar: { model: 'pvwatts_v8' } }, /pvwatts_v8/],
+    [
+      'a bifacial height pvwattsv8 cannot take',
+      { ...measured, solar: { model: 'pvwatts_v8', bifaciality: 0.65, ground_clearance_m: 2 } },
+      /ground_clearance_m 2/,
+    ],
   ];
   for (const [what, overrides, message] of cases)
     t.throws(() => mapScenario(resolvedInputs(overrides), files), message, what);
@@ -119,4 +123,87 @@ t.test('what SAM cannot say is refused by name', async (t) => {
     storage: { power_mw: 10, energy_mwh: 40, dispatch: { max_cycles_per_day: 1 } },
   });
   t.throws(() => mapBattery(capped), /dispatch/);
+});
+
+/** The variables a script sets for one module: the `num`/`arr`/`str` lines before its `exec`. */
+function setBefore(script: string[], module: string): Map<string, string> {
+  const end = script.indexOf(`exec ${module}`);
+  const out = new Map<string, string>();
+  for (const line of script.slice(0, end)) {
+    const [kind, name, ...rest] = line.split(' ');
+    if (kind === 'num' || kind === 'arr' || kind === 'str') out.set(name, rest.join(' '));
+  }
+  return out;
+}
+
+t.test("single-year mode (SAM's default): one year of each generator, degradation in Single Owner", async (t) => {
+  const inputs = resolvedInputs({ ...measured, storage: { power_mw: 20, energy_mwh: 80 } });
+  const lifetime = runScript(mapScenario(inputs, files, mapBattery(inputs), 'lifetime'));
+  const script = runScript(mapScenario(inputs, files, mapBattery(inputs), 'single_year'));
+  t.same(
+    script.filter((l) => /^(exec|add|lifetime|degradation|rename gen) /.test(l)),
+    [
+      'exec pvwattsv5',
+      'rename gen gen_solar',
+      'exec windpower',
+      'rename gen gen_wind',
+      'add gen gen_solar gen_wind',
+      'degradation degradation 25 annual_energy_solar 0.5 annual_energy_wind 0.3',
+      'exec battery',
+      'exec grid',
+      'exec singleowner',
+    ],
+  );
+  const solar = setBefore(script, 'pvwattsv5');
+  t.equal(solar.get('system_use_lifetime_output'), '0');
+  t.notOk(solar.has('dc_degradation'), 'no DC degradation: the year is not repeated');
+  t.notOk(solar.has('analysis_period'));
+  t.equal(setBefore(lifetime, 'pvwattsv5').get('system_use_lifetime_output'), '1');
+  t.equal(setBefore(lifetime, 'pvwattsv5').get('dc_degradation'), '0.5');
+  // The last value set before a module runs is the one it reads: the battery reads Single Owner's.
+  t.equal(setBefore(script, 'battery').get('system_use_lifetime_output'), '0');
+  t.equal(setBefore(script, 'grid').get('system_use_lifetime_output'), '0');
+  t.equal(setBefore(lifetime, 'battery').get('system_use_lifetime_output'), '1');
+  t.notOk(
+    script.some((l) => l.startsWith('lifetime ')),
+    "wind's year is not repeated",
+  );
+  // Single Owner's schedule replaces lifetime mode's [0]: the degradation line follows its inputs.
+  t.ok(script.indexOf('arr degradation 0') < script.findIndex((l) => l.startsWith('degradation ')));
+  // Past the generators, the two modes differ only in the lifetime flag and the analysis period.
+  const rest = (s: string[]) =>
+    s
+      .slice(s.indexOf('add gen gen_solar gen_wind') + 1)
+      .filter((l) => !/^(degradation|num system_use_lifetime_output|num analysis_period) /.test(l));
+  t.same(rest(script), rest(lifetime));
+});
+
+t.test('PVWatts v8 is pvwattsv8 with our bifaciality, albedo and snow model', async (t) => {
+  const v8 = (solar: DeepPartial<ScenarioInputs['solar']>) =>
+    setBefore(
+      runScript(mapScenario(resolvedInputs({ ...measured, solar: { model: 'pvwatts_v8', ...solar } }), files)),
+      'pvwattsv8',
+    );
+  const plain = v8({});
+  t.equal(plain.get('bifaciality'), '0');
+  t.equal(plain.get('use_wf_albedo'), '0', "the site's albedo, not the file's");
+  t.equal(plain.get('albedo'), '0.2');
+  t.equal(plain.get('en_snowloss'), '0');
+  t.equal(plain.get('array_type'), '3', 'backtracking trackers, our default');
+  t.equal(plain.get('dc_degradation'), '0.5');
+  for (const name of ['system_capacity', 'losses', 'inv_eff', 'dc_ac_ratio', 'gcr', 'tilt', 'azimuth', 'module_type'])
+    t.ok(plain.has(name), name);
+  const bifacial = v8({ bifaciality: 0.65, albedo: 0.3, array_type: 'single_axis', snow_model: true });
+  t.equal(bifacial.get('bifaciality'), '0.65');
+  t.equal(bifacial.get('albedo'), '0.3');
+  t.equal(bifacial.get('array_type'), '2');
+  t.equal(bifacial.get('en_snowloss'), '1');
+  const monthly = Array.from({ length: 12 }, (_, i) => 0.2 + i / 100);
+  t.equal(v8({ albedo: monthly }).get('albedo'), monthly.join(' '));
+  const file = v8({ albedo: 'weather_file' });
+  t.equal(file.get('use_wf_albedo'), '1');
+  t.equal(file.get('albedo_default'), '0.2', "SSC's default where the file has none, as ours");
+  t.notOk(file.has('albedo'));
+  const v5 = setBefore(runScript(mapScenario(resolvedInputs(measured), files)), 'pvwattsv5');
+  t.notOk(v5.has('bifaciality'), 'v5 takes none of them');
 });

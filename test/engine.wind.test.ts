@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { WeatherYear } from '../shared/weather/types.ts';
 import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind/wind.ts';
+import { expNegative } from '../worker/engine/wind/wind.wake.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;
@@ -216,3 +217,17 @@ t.test('varying speeds match a plain reference evaluation hour by hour', async (
   }
   t.ok(worst < 1e-9, `largest difference ${worst} MWh`);
 });
+
+t.test(
+  "the simple wake model's e^(−q) agrees with Math.exp to a few units in the last place, 0 ≤ q ≤ 99",
+  async (t) => {
+    let worst = 0;
+    for (let i = 0; i <= 990_000; i++) {
+      const q = i / 10_000 + (i % 7) * 1e-7;
+      const exact = Math.exp(-q);
+      worst = Math.max(worst, Math.abs(expNegative(q) / exact - 1));
+    }
+    t.ok(worst < 8 * Number.EPSILON, `largest relative difference ${worst.toExponential(2)}`);
+    t.equal(expNegative(0), 1);
+  },
+);

@@ -25,6 +25,23 @@ const SIMPLE_MAX_CROSS_RADII = 20;
 const NEGLIGIBLE_EXPONENT = 40;
 /** Pairs of turbines kept in the per-direction cache: ~24 bytes each. */
 const CACHE_PAIRS = 1_000_000;
+/** The simple model's Gaussian is cut at exp(−99), as SSC cuts it. */
+const MAX_EXPONENT = 99;
+/** e^(−i/64) for i = 0 … 64·99 + 1: expNegative's table (51 kB, once per process). */
+const EXP_STEPS = 64;
+const EXP_TABLE = Float64Array.from({ length: EXP_STEPS * MAX_EXPONENT + 2 }, (_, i) => Math.exp(-i / EXP_STEPS));
+
+/**
+ * e^(−q) for 0 ≤ q ≤ 99, within a few units in the last place of Math.exp and about 4× faster:
+ * the table's nearest point e^(−i/64) times e^r for the rest r = i/64 − q (|r| ≤ 1/128, exact),
+ * by its Taylor series to r⁶ (the next term is below 4·10⁻¹⁹ of the value). The simple wake model
+ * takes one per turbine pair and step: this is most of its time.
+ */
+export function expNegative(q: number): number {
+  const i = (q * EXP_STEPS + 0.5) | 0;
+  const r = i / EXP_STEPS - q;
+  return EXP_TABLE[i] * (1 + r * (1 + r * (1 / 2 + r * (1 / 6 + r * (1 / 24 + r * (1 / 120 + r * (1 / 720)))))));
+}
 
 type WakeKind = 'simple' | 'park';
 
@@ -35,9 +52,9 @@ interface Geometry {
   /** Pairs of turbine k are start[k] … start[k+1]−1; `upwind` holds the upwind turbine's rank. */
   start: Int32Array;
   upwind: Int32Array;
-  /** simple: crosswind distance², radii²; park: the deficit's geometric factor (R/Rw)²·overlap/(πR²). */
+  /** simple: crosswind² ÷ (2·axial²), distances in radii; park: the deficit's geometric factor (R/Rw)²·overlap/(πR²). */
   a: Float64Array;
-  /** simple: axial distance², radii². */
+  /** simple: 1 ÷ (4·axial²). */
   b: Float64Array;
   /** simple: (1 − 0.4·ln(2·axial))/7, the added turbulence per unit thrust. */
   c: Float64Array;
@@ -55,6 +72,15 @@ export interface FarmWake {
   u: Float64Array;
   ct: Float64Array;
   ti2: Float64Array;
+  /** Scratch of buildGeometry: per turbine (downwind, crosswind), per pair (upwind, a, b, c). */
+  scratch: {
+    down: Float64Array;
+    cross: Float64Array;
+    upwind: Int32Array;
+    a: Float64Array;
+    b: Float64Array;
+    c: Float64Array;
+  };
 }
 
 export function prepareWake(
@@ -63,6 +89,7 @@ export function prepareWake(
   wind: ResolvedInputs['wind'],
 ): FarmWake {
   const n = layout.x_m.length;
+  const pairs = (n * (n - 1)) / 2;
   return {
     kind: wind.wake_model === 'park' ? 'park' : 'simple',
     x: Float64Array.from(layout.x_m),
@@ -74,6 +101,14 @@ export function prepareWake(
     u: new Float64Array(n),
     ct: new Float64Array(n),
     ti2: new Float64Array(n),
+    scratch: {
+      down: new Float64Array(n),
+      cross: new Float64Array(n),
+      upwind: new Int32Array(pairs),
+      a: new Float64Array(pairs),
+      b: new Float64Array(pairs),
+      c: new Float64Array(pairs),
+    },
   };
 }
 
@@ -88,43 +123,48 @@ export function circleOverlap(d: number, r1: number, r2: number): number {
   return t1 + t2 - t3;
 }
 
-/** Downwind and crosswind distances in rotor radii from the most upwind point, sorted from upwind (SSC's order). */
-function rankTurbines(
-  wake: FarmWake,
-  directionDeg: number,
-): { order: Int32Array; down: Float64Array; cross: Float64Array } {
+/**
+ * The turbines from upwind for a direction (SSC's order: by downwind distance, ties by index, as
+ * its insertion sort leaves them), and into the scratch their downwind and crosswind distances in
+ * rotor radii from the most upwind point, by rank.
+ */
+function rankTurbines(wake: FarmWake, directionDeg: number): Int32Array {
   const n = wake.x.length;
+  const { down: d, cross: c } = wake.scratch;
   const rad = ((directionDeg + 90) * Math.PI) / 180;
   const cos = Math.cos(rad);
   const sin = Math.sin(rad);
-  const d = new Float64Array(n);
-  const c = new Float64Array(n);
   let dMin = Infinity;
   let cMin = Infinity;
   for (let i = 0; i < n; i++) {
-    d[i] = wake.x[i] * cos - wake.y[i] * sin;
-    c[i] = wake.x[i] * sin + wake.y[i] * cos;
-    dMin = Math.min(dMin, d[i]);
-    cMin = Math.min(cMin, c[i]);
+    const di = wake.x[i] * cos - wake.y[i] * sin;
+    const ci = wake.x[i] * sin + wake.y[i] * cos;
+    if (di < dMin) dMin = di;
+    if (ci < cMin) cMin = ci;
   }
+  const order = new Int32Array(n);
+  // Insertion sort by downwind distance (stable), the distances moved with their turbines.
   for (let i = 0; i < n; i++) {
-    d[i] = (2 * (d[i] - dMin)) / wake.rotorDiameterM;
-    c[i] = (2 * (c[i] - cMin)) / wake.rotorDiameterM;
+    const di = (2 * (wake.x[i] * cos - wake.y[i] * sin - dMin)) / wake.rotorDiameterM;
+    const ci = (2 * (wake.x[i] * sin + wake.y[i] * cos - cMin)) / wake.rotorDiameterM;
+    let k = i;
+    for (; k > 0 && d[k - 1] > di; k--) {
+      d[k] = d[k - 1];
+      c[k] = c[k - 1];
+      order[k] = order[k - 1];
+    }
+    d[k] = di;
+    c[k] = ci;
+    order[k] = i;
   }
-  // A stable sort by downwind distance, as SSC's insertion sort.
-  const order = Int32Array.from({ length: n }, (_, i) => i).sort((p, q) => d[p] - d[q] || p - q);
-  return { order, down: Float64Array.from(order, (i) => d[i]), cross: Float64Array.from(order, (i) => c[i]) };
+  return order;
 }
 
 function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
-  const { order, down, cross } = rankTurbines(wake, directionDeg);
+  const order = rankTurbines(wake, directionDeg);
+  const { down, cross, upwind, a, b, c } = wake.scratch;
   const n = order.length;
-  const most = (n * (n - 1)) / 2;
   const start = new Int32Array(n + 1);
-  const upwind = new Int32Array(most);
-  const a = new Float64Array(most);
-  const b = new Float64Array(most);
-  const c = new Float64Array(most);
   const radius = wake.rotorDiameterM / 2;
   const simple = wake.kind === 'simple';
   let m = 0;
@@ -136,8 +176,9 @@ function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
       if (simple) {
         // SSC's velDeltaPQ returns before touching the turbulence for these.
         if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
-        a[m] = aside * aside;
-        b[m] = axial * axial;
+        const perAxial2 = 1 / (axial * axial);
+        a[m] = 0.5 * aside * aside * perAxial2;
+        b[m] = 0.25 * perAxial2;
         c[m] = (1 - 0.4 * Math.log(2 * axial)) / 7;
       } else {
         const wakeRadius = radius + PARK_K * radius * axial;
@@ -201,11 +242,13 @@ export function farmWakeKw(curve: TurbineCurve, wake: FarmWake, u: number, direc
         if (ctj <= 0) continue;
         const added = ctj * c[p];
         t2 = added * added + t2;
-        const aa = t2 * b[p];
-        const q = a[p] / (2 * aa);
+        // SSC's deficit ct/(4·t2·axial²)·exp(−crosswind²/(2·t2·axial²)), with one division.
+        const perTi2 = 1 / t2;
+        const q = a[p] * perTi2;
+        const peak = ctj * b[p] * perTi2;
         // Far outside the Gaussian the deficit is below 2⁻⁵⁶ and 1 − deficit rounds to 1: skip exp.
-        if (q > NEGLIGIBLE_EXPONENT && ctj < 4 * aa) continue;
-        const vdef = (ctj / (4 * aa)) * Math.exp(q > 99 ? -99 : -q);
+        if (q > NEGLIGIBLE_EXPONENT && peak < 1) continue;
+        const vdef = peak * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q);
         deficit *= 1 - (vdef > 1 ? 1 : vdef < 0 ? 0 : vdef);
       }
       ti2[k] = t2;
