@@ -99,7 +99,7 @@ export function spawnProc(entry: string, options: SpawnOptions = {}): Proc {
     logs,
     exited,
     output,
-    waitForLog(predicate, timeoutMs = 20_000) {
+    waitForLog(predicate, timeoutMs = 60_000) {
       return lines.until(predicate, {
         timeoutMs,
         timedOut: () => new Error(`${entry}: log line not seen in ${timeoutMs} ms; ${output()}`),
@@ -137,7 +137,7 @@ export function launchWeb(databaseUrl: string, env: Record<string, string> = {},
 }
 
 /** Waits for a launched web's "listening" line. */
-export async function webListening(proc: Proc, timeoutMs = 20_000): Promise<Web> {
+export async function webListening(proc: Proc, timeoutMs = 60_000): Promise<Web> {
   const line = await proc.waitForLog(webListens, timeoutMs);
   const port = line.port as number;
   return { ...proc, port, baseUrl: `http://127.0.0.1:${port}` };
