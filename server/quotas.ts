@@ -13,7 +13,6 @@ import type { RequestHandler } from 'express';
 import { sql } from 'kysely';
 import type { QuotaLimits } from '../shared/config.ts';
 import type { Db } from '../shared/db.ts';
-import type { Workspace } from '../shared/workspace.ts';
 import { HttpProblem } from './problem.ts';
 import { workspaceOf } from './route.ts';
 
@@ -41,7 +40,7 @@ const SETTINGS: Record<QuotaName, string> = {
 };
 
 /** The workspace's queued scenarios (singles and variants): those still waiting for a worker. */
-async function queuedCount(db: Db, workspace: Workspace): Promise<number> {
+async function queuedCount(db: Db, workspace: string): Promise<number> {
   const row = await db
     .selectFrom('scenarios')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -56,7 +55,7 @@ async function queuedCount(db: Db, workspace: Workspace): Promise<number> {
  * results' two gzip forms; a table of library files adds its line (`UNION ALL SELECT bytes FROM
  * <table> WHERE workspace = …`).
  */
-async function storedBytes(db: Db, workspace: Workspace): Promise<number> {
+async function storedBytes(db: Db, workspace: string): Promise<number> {
   const { rows } = await sql<{ bytes: string }>`
     SELECT COALESCE(sum(bytes), 0)::bigint AS bytes FROM (
       SELECT octet_length(r.statements_gzip)::bigint + octet_length(r.statements_lite_gzip) AS bytes
@@ -105,7 +104,7 @@ export class Quotas {
   }
 
   /** Before a create writes: refused if the workspace is at its stored bytes, or `queue` more would pass its queued quota. */
-  async admit(workspace: Workspace, queue: number): Promise<void> {
+  async admit(workspace: string, queue: number): Promise<void> {
     const { stored_bytes: storedLimit, queued_variants: queuedLimit } = this.#limits;
     if (storedLimit > 0) {
       const stored = await this.#cached(this.#stored, workspace, STORED_TTL_MS, () => storedBytes(this.#db, workspace));
@@ -123,7 +122,7 @@ export class Quotas {
   }
 
   /** Each quota's limit and the workspace's use now (counted afresh). */
-  async use(workspace: Workspace): Promise<Record<QuotaName, QuotaUse>> {
+  async use(workspace: string): Promise<Record<QuotaName, QuotaUse>> {
     const [queued, stored] = await Promise.all([queuedCount(this.#db, workspace), storedBytes(this.#db, workspace)]);
     const minute = this.#minutes.get(workspace);
     const requests = minute && Date.now() - minute.start < MINUTE_MS ? minute.count : 0;
@@ -135,7 +134,7 @@ export class Quotas {
     };
   }
 
-  async #cached(map: Map<string, Counted>, workspace: Workspace, ttl: number, count: () => Promise<number>) {
+  async #cached(map: Map<string, Counted>, workspace: string, ttl: number, count: () => Promise<number>) {
     const now = Date.now();
     const hit = map.get(workspace);
     if (hit && now - hit.at < ttl) return hit;

@@ -11,10 +11,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from './db.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
-import type { Workspace } from './workspace.ts';
 
 /** The first round for `workspace`'s next variants: after its queued ones, and not before the head. */
-export async function firstRound(trx: Transaction<Database>, workspace: Workspace): Promise<number> {
+export async function firstRound(trx: Transaction<Database>, workspace: string): Promise<number> {
   // pgboss.job is pg-boss's table, not one of ours: read (never written) with kysely's sql.
   const { rows } = await sql<{ head: number | null; tail: number | null }>`
     SELECT
