@@ -210,7 +210,4 @@ t.test('a workspace is a type: no route-facing read takes an optional or plain-s
     .filter((m) => !(m.at.startsWith(`${join('server', 'route.ts')}:`) || /\.workspace$/.test(m.arg)))
     .map((m) => `${m.at} asWorkspace(${m.arg})`);
   t.same(made, [], 'a Workspace comes from the request or from a row');
-  // The one read by id alone is the worker's, after it claimed the job; no file of the web names it.
-  const unscoped = sourceFiles('server').filter((p) => /\bfindClaimedScenario\b/.test(readFileSync(p, 'utf8')));
-  t.same(unscoped, [], 'the web never reads a scenario across workspaces');
 });
