@@ -9,7 +9,6 @@ import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
 import { validateScenario } from '../shared/validate.ts';
-import { asWorkspace } from '../shared/workspace.ts';
 import { epochMs, waitUntil } from '../test/helpers/wait.ts';
 import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
@@ -112,7 +111,7 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
         inputs,
         idempotencyKey: null,
         requestHash: null,
-        workspace: asWorkspace('default'),
+        workspace: 'default',
       });
       const committed = epochMs();
       committedAt.push(committed);

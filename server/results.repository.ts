@@ -3,9 +3,8 @@ import pg from 'pg';
 import type { Db } from '../shared/db.ts';
 import type { ScenarioStatus } from '../shared/lifecycle.ts';
 import { copyRows, uuidLiteral } from '../shared/pg.copy.ts';
-import type { Workspace } from '../shared/workspace.ts';
 
-export async function findResultEtag(db: Db, scenarioId: string, workspace: Workspace): Promise<string | undefined> {
+export async function findResultEtag(db: Db, scenarioId: string, workspace: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('scenario_results as r')
     .innerJoin('scenarios as s', 's.id', 'r.scenario_id')
@@ -35,7 +34,7 @@ interface StatementsRow {
 export async function findStatements(
   pool: pg.Pool,
   scenarioId: string,
-  workspace: Workspace,
+  workspace: string,
   part: ResultPart,
 ): Promise<StatementsRow | undefined> {
   const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';

@@ -13,7 +13,6 @@ import { isUuid } from '../shared/ids.ts';
 import { registerFormats } from '../shared/schemas/formats.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
-import { asWorkspace, type Workspace } from '../shared/workspace.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
@@ -56,7 +55,7 @@ interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B 
    * The workspace of the request's API key (`default` without API_KEYS): every read and write of
    * a route is within it, and another workspace's id is answered as an unknown one.
    */
-  workspace: Workspace;
+  workspace: string;
   req: Request;
   res: Response;
 }
@@ -93,7 +92,7 @@ export type RouteDeps = AppDeps & { streams: EventStreams; quotas: Quotas };
 export type AnyRoute = RouteSpec<any, any, any, any>;
 
 /** The workspace the API key middleware (server/app.ts) found for this request. */
-export const workspaceOf = (res: Response): Workspace => asWorkspace(res.locals.workspace ?? DEFAULT_WORKSPACE);
+export const workspaceOf = (res: Response): string => res.locals.workspace ?? DEFAULT_WORKSPACE;
 
 /** Declares a route; the identity, for the types. */
 export function defineRoute<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema>(

@@ -11,7 +11,6 @@ import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/p
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS, withEvents } from '../shared/scenarios.repository.ts';
 import { transaction } from '../shared/transaction.ts';
-import type { Workspace } from '../shared/workspace.ts';
 
 export interface NewScenario {
   id: string;
@@ -19,7 +18,7 @@ export interface NewScenario {
   inputs: unknown;
   idempotencyKey: string | null;
   requestHash: string | null;
-  workspace: Workspace;
+  workspace: string;
 }
 
 /** The create's insert, compiled once: the create is the hot path (bench #4). */
@@ -85,11 +84,7 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
   };
 }
 
-export async function findByIdempotencyKey(
-  db: Db,
-  key: string,
-  workspace: Workspace,
-): Promise<ScenarioRow | undefined> {
+export async function findByIdempotencyKey(db: Db, key: string, workspace: string): Promise<ScenarioRow | undefined> {
   return db
     .selectFrom('scenarios')
     .select(SCENARIO_COLUMNS)
@@ -102,7 +97,7 @@ export async function findByIdempotencyKey(
 export async function findStreamState(
   db: Db,
   id: string,
-  workspace: Workspace,
+  workspace: string,
 ): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
   return db
     .selectFrom('scenarios')
@@ -126,7 +121,7 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
  * Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations,
  * of the workspace only (another workspace's scenario is not cancelled).
  */
-export type CancelTarget = { workspace: Workspace } & (
+export type CancelTarget = { workspace: string } & (
   | { scenarioId: string }
   | { sweepId: string }
   | { optimizationId: string }
@@ -187,7 +182,7 @@ export interface ListQuery {
   sweepId: string | null;
   q: string | null;
   /** Only this workspace's scenarios. */
-  workspace: Workspace;
+  workspace: string;
 }
 
 /** `name ILIKE '%q%'` with q's own % and _ taken literally. */

@@ -18,7 +18,6 @@ import type { Database, Db } from './db.ts';
 import { type ParentKind, TERMINAL_STATUSES } from './lifecycle.ts';
 import { markCancelling, ownerColumn, parentExists, parentTable } from './parents.repository.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
-import { asWorkspace, type Workspace } from './workspace.ts';
 
 type Tx = Transaction<Database>;
 
@@ -39,7 +38,7 @@ type ScenarioDelete = { deleted: true } | { deleted: false; variantOf: { kind: P
  * Deletes a single scenario of the workspace with its events, result and job. A sweep's variant or
  * an optimization's evaluation is its parent's: not deleted alone (`variantOf` names the parent).
  */
-export async function deleteScenario(db: Db, boss: PgBoss, id: string, workspace: Workspace): Promise<ScenarioDelete> {
+export async function deleteScenario(db: Db, boss: PgBoss, id: string, workspace: string): Promise<ScenarioDelete> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('scenarios')
@@ -63,7 +62,7 @@ export async function deleteParent(
   boss: PgBoss,
   kind: ParentKind,
   id: string,
-  workspace: Workspace,
+  workspace: string,
 ): Promise<boolean> {
   if (!(await parentExists(db, kind, id, workspace))) return false;
   // No search step writes a round after this (it checks the status under the row's lock).
@@ -137,7 +136,7 @@ export async function deleteExpired(db: Db, boss: PgBoss, before: Date, limit: n
       .orderBy('finished_at')
       .limit(1)
       .executeTakeFirst();
-    return p ? Number(await deleteParent(db, boss, kind, p.id, asWorkspace(p.workspace))) : 0;
+    return p ? Number(await deleteParent(db, boss, kind, p.id, p.workspace)) : 0;
   };
   return { scenarios, sweeps: await oldParent('sweep'), optimizations: await oldParent('optimization') };
 }

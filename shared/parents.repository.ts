@@ -12,7 +12,6 @@ import { firstRound, roundPriority } from './fair.share.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
 import type { ResolvedInputs } from './schemas/inputs.ts';
-import { asWorkspace, type Workspace } from './workspace.ts';
 
 type Tx = Transaction<Database>;
 type On = Kysely<Database>;
@@ -36,7 +35,7 @@ interface InvalidVariant {
 }
 
 /** Whose variants these are: a sweep's, or an optimization's round. */
-type VariantOwner = { workspace: Workspace } & (
+type VariantOwner = { workspace: string } & (
   | { sweepId: string; keepHourly: boolean }
   | { optimizationId: string; round: number }
 );
@@ -154,7 +153,7 @@ function optimizationsQuery(db: On) {
 }
 
 /** Whether the workspace has this parent: its row only, nothing of its variants counted or read. */
-export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: Workspace): Promise<boolean> {
+export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: string): Promise<boolean> {
   const row = await db
     .selectFrom(parentTable(kind))
     .select((eb) => eb.lit(1).as('one'))
@@ -173,19 +172,19 @@ function parentReads<Row>(
   query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>,
 ) {
   // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
-  const within = (db: Db, workspace: Workspace) =>
+  const within = (db: Db, workspace: string) =>
     (query(db) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', workspace);
   return {
-    find: async (db: Db, id: string, workspace: Workspace): Promise<Row | undefined> =>
+    find: async (db: Db, id: string, workspace: string): Promise<Row | undefined> =>
       (await within(db, workspace).where('p.id', '=', id).executeTakeFirst()) as Row | undefined,
-    findByKey: async (db: Db, key: string, workspace: Workspace): Promise<Row | undefined> =>
+    findByKey: async (db: Db, key: string, workspace: string): Promise<Row | undefined> =>
       (await within(db, workspace).where('p.idempotency_key', '=', key).executeTakeFirst()) as Row | undefined,
-    list: async (db: Db, workspace: Workspace, limit: number, before: string | null): Promise<Row[]> => {
+    list: async (db: Db, workspace: string, limit: number, before: string | null): Promise<Row[]> => {
       let q = within(db, workspace);
       if (before !== null) q = q.where('p.id', '<', before);
       return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
     },
-    exists: (db: Db, id: string, workspace: Workspace): Promise<boolean> => parentExists(db, kind, id, workspace),
+    exists: (db: Db, id: string, workspace: string): Promise<boolean> => parentExists(db, kind, id, workspace),
   };
 }
 
@@ -282,7 +281,7 @@ async function insertVariants(
   }
 }
 
-async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: Workspace) {
+async function insertRound(trx: Tx, boss: PgBoss, config: Readonly<Config>, r: Round, workspace: string) {
   const owner = { optimizationId: r.optimizationId, round: r.round, workspace };
   await insertVariants(trx, boss, config, owner, [...r.evaluations, ...r.invalid]);
 }
@@ -314,7 +313,7 @@ export async function insertParent(
   boss: PgBoss,
   config: Readonly<Config>,
   p: NewParent,
-  workspace: Workspace,
+  workspace: string,
   idempotency: { key: string | null; hash: string | null },
 ): Promise<void> {
   const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash, workspace };
@@ -498,7 +497,7 @@ export async function runStep(
         .set((eb) => ({ rounds: eb('rounds', '+', 1) }))
         .where('id', '=', id)
         .execute();
-      await insertRound(trx, boss, config, outcome.round, asWorkspace(row.workspace));
+      await insertRound(trx, boss, config, outcome.round, row.workspace);
     } else if (outcome.kind === 'finished') {
       await trx
         .updateTable('optimizations')

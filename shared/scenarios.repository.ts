@@ -4,7 +4,6 @@
 import { sql, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { Database, Db, ScenarioRow } from './db.ts';
 import type { ScenarioEventName } from './lifecycle.ts';
-import type { Workspace } from './workspace.ts';
 
 /** The scenario's own columns (not list_json, the stored list item of a finished scenario). */
 export const SCENARIO_COLUMNS = [
@@ -31,19 +30,19 @@ export const SCENARIO_COLUMNS = [
   'workspace',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
-const scenarioById = (db: Db | Transaction<Database>, id: string) =>
-  db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
-
-/** One scenario of `workspace`: another workspace's is answered as missing (every route reads this way). */
-export const findScenario = (db: Db | Transaction<Database>, id: string, workspace: Workspace) =>
-  scenarioById(db, id).where('workspace', '=', workspace).executeTakeFirst();
-
 /**
- * One scenario by its id alone, whatever its workspace: for the worker, which reads the scenario of
- * a job it claimed (the job names the scenario; the workspace is the row's). Never for a route.
+ * One scenario; with `workspace` (every route passes the request's), only that workspace's: another
+ * workspace's scenario is answered as missing. The worker reads by id alone.
  */
-export const findClaimedScenario = (db: Db | Transaction<Database>, id: string) =>
-  scenarioById(db, id).executeTakeFirst();
+export async function findScenario(
+  db: Db | Transaction<Database>,
+  id: string,
+  workspace?: string,
+): Promise<ScenarioRow | undefined> {
+  let q = db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
+  if (workspace !== undefined) q = q.where('workspace', '=', workspace);
+  return q.executeTakeFirst();
+}
 
 /**
  * One statement that appends an event to each scenario `update` changes: the update (returning each

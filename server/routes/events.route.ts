@@ -2,7 +2,6 @@
 // event-stream mechanism of server/sse/event-streams.ts.
 import { scenarioChannel } from '../../shared/channels.ts';
 import { isTerminal, TERMINAL_EVENTS } from '../../shared/lifecycle.ts';
-import type { Workspace } from '../../shared/workspace.ts';
 import { HttpProblem } from '../problem.ts';
 import { ResumeHeaders, ResumeQuery, resumePoint, streamReplies } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
@@ -10,7 +9,7 @@ import { eventsAfter, findStreamState } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A scenario's events: its rows in scenario_events, notified on its channel. */
-function scenarioEvents(deps: RouteDeps, id: string, workspace: Workspace): EventSource {
+function scenarioEvents(deps: RouteDeps, id: string, workspace: string): EventSource {
   return {
     channel: scenarioChannel(id),
     terminal: TERMINAL_EVENTS,

@@ -23,7 +23,6 @@ import {
   variantRows,
 } from '../../shared/parents.repository.ts';
 import type { FieldError } from '../../shared/schemas/problem.ts';
-import type { Workspace } from '../../shared/workspace.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import {
@@ -48,11 +47,11 @@ import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A parent kind's reads (shared/parents.repository.ts). */
 interface Reads<Row> {
-  find: (db: RouteDeps['db'], id: string, workspace: Workspace) => Promise<Row | undefined>;
-  findByKey: (db: RouteDeps['db'], key: string, workspace: Workspace) => Promise<Row | undefined>;
-  list: (db: RouteDeps['db'], workspace: Workspace, limit: number, before: string | null) => Promise<Row[]>;
+  find: (db: RouteDeps['db'], id: string, workspace: string) => Promise<Row | undefined>;
+  findByKey: (db: RouteDeps['db'], key: string, workspace: string) => Promise<Row | undefined>;
+  list: (db: RouteDeps['db'], workspace: string, limit: number, before: string | null) => Promise<Row[]>;
   /** Whether the workspace has it, without reading it (a stream asks after every empty read). */
-  exists: (db: RouteDeps['db'], id: string, workspace: Workspace) => Promise<boolean>;
+  exists: (db: RouteDeps['db'], id: string, workspace: string) => Promise<boolean>;
 }
 
 /** The variants' table of one parent: its JSON answer (built only when it is sent) and its CSV columns. */
@@ -134,7 +133,7 @@ interface Context<Row extends ParentRow, Body, Plan> {
   params: ReturnType<typeof IdParams>;
   path: (id: string) => string;
   /** The parent in the request's workspace; another workspace's is answered as unknown. */
-  orNotFound: (deps: RouteDeps, id: string, workspace: Workspace) => Promise<Row>;
+  orNotFound: (deps: RouteDeps, id: string, workspace: string) => Promise<Row>;
 }
 
 /** The resource's routes, in the order they are documented. */
@@ -252,7 +251,7 @@ function eventSource<Row extends ParentRow, Body, Plan>(
   c: Context<Row, Body, Plan>,
   deps: RouteDeps,
   id: string,
-  workspace: Workspace,
+  workspace: string,
 ): EventSource {
   const { r } = c;
   let progressAt = 0;

@@ -7,7 +7,6 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { Request, Response } from 'express';
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
-import type { Workspace } from '../../shared/workspace.ts';
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
@@ -62,7 +61,7 @@ function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Var
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** The stored result of a finished scenario, or the problem that says why there is none to send. */
-async function storedStatements(deps: RouteDeps, id: string, workspace: Workspace, variant: Variant) {
+async function storedStatements(deps: RouteDeps, id: string, workspace: string, variant: Variant) {
   const state = await findStatements(deps.db.pool, id, workspace, variant.part);
   if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
   if (state.status === 'failed') {
