@@ -229,3 +229,16 @@ t.test('routes reach the database only through their workspace-scoped handle (sh
     );
   t.same(misuse, [], 'withinWorkspace only where a workspace is known; unscoped only in repositories');
 });
+
+t.test("ARCHITECTURE.md states each process folder's invariants beside its file list", async (t) => {
+  const text = readFileSync('ARCHITECTURE.md', 'utf8');
+  for (const folder of ROOTS) {
+    const heading = text.indexOf(`### \`${folder}/\``);
+    t.ok(heading >= 0, `${folder}/ has its heading`);
+    const firstLine = text.slice(heading).split('\n')[1] ?? '';
+    t.match(firstLine, /^\*Invariants:\*/, `${folder}/'s list opens with its invariants`);
+  }
+  t.match(text, /\*\*workspace\*\*/, 'the overview names workspaces');
+  t.match(text, /\*\*battery\*\*/, 'the overview names the battery');
+  t.match(text, /\*\*load\*\*/, 'the overview names the load');
+});
