@@ -9,6 +9,7 @@ import { uuidv7 } from '../shared/ids.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { createBoss } from '../shared/queue.ts';
 import { validateScenario } from '../shared/validate.ts';
+import { withinWorkspace } from '../shared/workspace.ts';
 import { epochMs, waitUntil } from '../test/helpers/wait.ts';
 import { appendEventIf } from '../worker/scenarios.repository.ts';
 import type { Broadcast, LoadCommands } from './load.protocol.ts';
@@ -105,13 +106,12 @@ export async function pickup({ databaseUrl, samples }: Args<'pickup'>): Result<'
       const id = uuidv7();
       const inputs = resolveInputs(validated.value, { scenarioId: id, now: new Date() });
       // The route's transaction, statement for statement (server/routes/scenarios.route.ts).
-      await createQueuedScenario(creates, boss, config, {
+      await createQueuedScenario(withinWorkspace(creates, 'default'), boss, config, {
         id,
         name: inputs.name,
         inputs,
         idempotencyKey: null,
         requestHash: null,
-        workspace: 'default',
       });
       const committed = epochMs();
       committedAt.push(committed);

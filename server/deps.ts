@@ -11,7 +11,8 @@ export interface AppDeps {
   config: Readonly<Config>;
   /**
    * The database, one handle (shared/db.ts DbHandle): itself the kysely instance, for every query
-   * (repository functions take a `Db`: pass `deps.db`) and `transaction(deps.db, fn)`
+   * (the worker's repository functions take a `Db`; a route gets its request's `WorkspaceDb`, made
+   * from this, shared/workspace.ts) and `transaction(deps.db, fn)`
    * (shared/transaction.ts), pipelined ones included; `deps.db.pool` only for binary COPY.
    */
   db: DbHandle;

@@ -1,16 +1,16 @@
 // The web's reads of a stored result (the worker saves it: worker/scenarios.repository.ts saveResultSucceeded).
 import pg from 'pg';
-import type { Db } from '../shared/db.ts';
 import type { ScenarioStatus } from '../shared/lifecycle.ts';
 import { copyRows, uuidLiteral } from '../shared/pg.copy.ts';
+import { unscoped, type WorkspaceDb } from '../shared/workspace.ts';
 
-export async function findResultEtag(db: Db, scenarioId: string, workspace: string): Promise<string | undefined> {
-  const row = await db
+export async function findResultEtag(ws: WorkspaceDb, scenarioId: string): Promise<string | undefined> {
+  const row = await unscoped(ws)
     .selectFrom('scenario_results as r')
     .innerJoin('scenarios as s', 's.id', 'r.scenario_id')
     .select('r.etag')
     .where('r.scenario_id', '=', scenarioId)
-    .where('s.workspace', '=', workspace)
+    .where('s.workspace', '=', ws.workspace)
     .executeTakeFirst();
   return row?.etag;
 }
@@ -32,20 +32,19 @@ interface StatementsRow {
  * bytea as hex text twice its size and decode it (see shared/pg.copy.ts).
  */
 export async function findStatements(
-  pool: pg.Pool,
+  ws: WorkspaceDb,
   scenarioId: string,
-  workspace: string,
   part: ResultPart,
 ): Promise<StatementsRow | undefined> {
   const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
   const rows = await copyRows(
-    pool,
+    unscoped(ws).pool,
     `SELECT s.status::text, s.error::text,
             (s.inputs->>'start_year')::int::text,
             (s.inputs->'site'->>'timezone_offset_hours')::float8::text,
             r.etag, ${column}
      FROM scenarios s LEFT JOIN scenario_results r ON r.scenario_id = s.id
-     WHERE s.id = ${uuidLiteral(scenarioId)} AND s.workspace = ${pg.escapeLiteral(workspace)}`,
+     WHERE s.id = ${uuidLiteral(scenarioId)} AND s.workspace = ${pg.escapeLiteral(ws.workspace)}`,
   );
   const row = rows[0];
   if (!row) return undefined;

@@ -13,6 +13,7 @@ import { isUuid } from '../shared/ids.ts';
 import { registerFormats } from '../shared/schemas/formats.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
+import { type WorkspaceDb, withinWorkspace } from '../shared/workspace.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
@@ -52,10 +53,11 @@ interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B 
   headers: Static<H>;
   body: Static<B>;
   /**
-   * The workspace of the request's API key (`default` without API_KEYS): every read and write of
-   * a route is within it, and another workspace's id is answered as an unknown one.
+   * The database within the workspace of the request's API key (`default` without API_KEYS): every
+   * read and write of a route goes through it (route-facing repository functions require it), and
+   * another workspace's id is answered as an unknown one. `ws.workspace` names the workspace.
    */
-  workspace: string;
+  ws: WorkspaceDb;
   req: Request;
   res: Response;
 }
@@ -267,8 +269,8 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Route
       const input = parse(spec, c, req);
       await spec.handle(
         {
-          ...(input as Omit<RouteInput<Empty, Empty, Empty, TSchema>, 'req' | 'res' | 'workspace'>),
-          workspace: workspaceOf(res),
+          ...(input as Omit<RouteInput<Empty, Empty, Empty, TSchema>, 'req' | 'res' | 'ws'>),
+          ws: withinWorkspace(deps.db, workspaceOf(res)),
           req,
           res,
         },

@@ -5,9 +5,10 @@
 // one round trip.
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
-import type { DbHandle, ScenarioRow } from '../shared/db.ts';
+import type { ScenarioRow } from '../shared/db.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
 import { transaction } from '../shared/transaction.ts';
+import { unscoped, type WorkspaceDb } from '../shared/workspace.ts';
 import { insertScenario, jobExists, type NewScenario, queuedScenarioRow } from './scenarios.repository.ts';
 
 /** SQLSTATE division_by_zero: jobExists found no job. */
@@ -19,11 +20,13 @@ const NO_JOB = '22012';
  * the handle's pipeline pool.
  */
 export async function createQueuedScenario(
-  db: DbHandle,
+  ws: WorkspaceDb,
   boss: PgBoss,
   config: Readonly<Config>,
-  s: NewScenario,
+  scenario: Omit<NewScenario, 'workspace'>,
 ): Promise<ScenarioRow> {
+  const db = unscoped(ws);
+  const s: NewScenario = { ...scenario, workspace: ws.workspace };
   const notQueued = () => new Error(`the calculation job for ${s.id} could not be queued`);
   try {
     const createdAt = await transaction(

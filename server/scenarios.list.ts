@@ -7,9 +7,8 @@
 // it whatever was created or finished meanwhile: new scenarios sort before the first page and are
 // never met, and no row moves across a cursor, so pages neither skip nor repeat a row.
 import type { Response } from 'express';
-import type pg from 'pg';
-import type { Db } from '../shared/db.ts';
 import type { CopyRun } from '../shared/pg.copy.ts';
+import type { WorkspaceDb } from '../shared/workspace.ts';
 import { keysetPage } from './route.common.ts';
 import { copyListItems, type ListQuery, listPage } from './scenarios.repository.ts';
 
@@ -25,12 +24,12 @@ export const MAX_PAGE = 1000;
 
 /** One page: `{items, next_cursor}`, and a `Link: <…>; rel="next"` header when there is more. */
 export async function sendPage(
-  db: Db,
+  ws: WorkspaceDb,
   res: Response,
   query: ListQuery & { limit: number },
   filters: { status?: string; sweep_id?: string; q?: string },
 ): Promise<void> {
-  const rows = await listPage(db, query);
+  const rows = await listPage(ws, query);
   const { page, next } = keysetPage(res, rows, {
     path: '/api/scenarios',
     limit: query.limit,
@@ -47,7 +46,7 @@ export async function sendPage(
  * copied into 64 kB chunks and written as they come, and the COPY pauses while the client is behind,
  * so memory stays flat whatever the number of scenarios.
  */
-export async function streamAll(pool: pg.Pool, res: Response, query: ListQuery): Promise<void> {
+export async function streamAll(ws: WorkspaceDb, res: Response, query: ListQuery): Promise<void> {
   // Chunks are reused once the socket has taken them, so a list allocates a bounded few.
   const spare: Buffer[] = [];
   const take = () => spare.pop() ?? Buffer.allocUnsafe(LIST_CHUNK);
@@ -89,7 +88,7 @@ export async function streamAll(pool: pg.Pool, res: Response, query: ListQuery):
   try {
     // A slow client holds the COPY open: it gets LIST_TIMEOUT_MS, not the pool's statement timeout.
     await copyListItems(
-      pool,
+      ws,
       query,
       LIST_TIMEOUT_MS,
       (started) => {

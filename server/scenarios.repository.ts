@@ -11,6 +11,7 @@ import { type CopyRun, copyOut, type RowHandler, uuidLiteral } from '../shared/p
 import { CALCULATE_QUEUE } from '../shared/queue.ts';
 import { SCENARIO_COLUMNS, withEvents } from '../shared/scenarios.repository.ts';
 import { transaction } from '../shared/transaction.ts';
+import { unscoped, type WorkspaceDb } from '../shared/workspace.ts';
 
 export interface NewScenario {
   id: string;
@@ -84,31 +85,31 @@ export function queuedScenarioRow(s: NewScenario, createdAt: Date): ScenarioRow 
   };
 }
 
-export async function findByIdempotencyKey(db: Db, key: string, workspace: string): Promise<ScenarioRow | undefined> {
-  return db
+export async function findByIdempotencyKey(ws: WorkspaceDb, key: string): Promise<ScenarioRow | undefined> {
+  return unscoped(ws)
     .selectFrom('scenarios')
     .select(SCENARIO_COLUMNS)
-    .where('workspace', '=', workspace)
+    .where('workspace', '=', ws.workspace)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
 
 /** What an event stream needs to open, or a cancel's 409: the status and the newest seq (not the inputs). */
 export async function findStreamState(
-  db: Db,
+  ws: WorkspaceDb,
   id: string,
-  workspace: string,
 ): Promise<Pick<ScenarioRow, 'status' | 'last_seq'> | undefined> {
-  return db
+  return unscoped(ws)
     .selectFrom('scenarios')
     .select(['status', 'last_seq'])
     .where('id', '=', id)
-    .where('workspace', '=', workspace)
+    .where('workspace', '=', ws.workspace)
     .executeTakeFirst();
 }
 
-export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number): Promise<EventRow[]> {
-  return db
+/** The scenario's events after `afterSeq`: its stream's, opened once findStreamState found it in the workspace. */
+export async function eventsAfter(ws: WorkspaceDb, scenarioId: string, afterSeq: number): Promise<EventRow[]> {
+  return unscoped(ws)
     .selectFrom('scenario_events')
     .selectAll()
     .where('scenario_id', '=', scenarioId)
@@ -121,11 +122,7 @@ export async function eventsAfter(db: Db, scenarioId: string, afterSeq: number):
  * Which queued scenarios a cancel takes: one, a sweep's variants or an optimization's evaluations,
  * of the workspace only (another workspace's scenario is not cancelled).
  */
-export type CancelTarget = { workspace: string } & (
-  | { scenarioId: string }
-  | { sweepId: string }
-  | { optimizationId: string }
-);
+export type CancelTarget = { scenarioId: string } | { sweepId: string } | { optimizationId: string };
 
 /**
  * Cancels queued scenarios (one, or a sweep's) with their jobs, in one transaction: each becomes
@@ -134,14 +131,14 @@ export type CancelTarget = { workspace: string } & (
  * finds its scenario cancelled when it writes `running` (which needs queued or running) and
  * writes nothing. Returns the ids cancelled.
  */
-export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): Promise<string[]> {
+export async function cancelQueued(ws: WorkspaceDb, boss: PgBoss, where: CancelTarget): Promise<string[]> {
   const [column, value] =
     'scenarioId' in where
       ? (['id', where.scenarioId] as const)
       : 'sweepId' in where
         ? (['sweep_id', where.sweepId] as const)
         : (['optimization_id', where.optimizationId] as const);
-  return transaction(db, async (trx) => {
+  return transaction(unscoped(ws), async (trx) => {
     const cancel = trx
       .updateTable('scenarios')
       .set({
@@ -152,7 +149,7 @@ export async function cancelQueued(db: Db, boss: PgBoss, where: CancelTarget): P
         last_seq: sql`last_seq + 1`,
       })
       .where(column, '=', value)
-      .where('workspace', '=', where.workspace)
+      .where('workspace', '=', ws.workspace)
       .where('status', '=', 'queued')
       .returning(['id', 'last_seq']);
     const rows = await withEvents(trx, 'cancelled', '{}', cancel)
@@ -181,8 +178,6 @@ export interface ListQuery {
   statuses: string[] | null;
   sweepId: string | null;
   q: string | null;
-  /** Only this workspace's scenarios. */
-  workspace: string;
 }
 
 /** `name ILIKE '%q%'` with q's own % and _ taken literally. */
@@ -198,8 +193,8 @@ function nameContains(q: string): string {
  * text, so both read the same items. A page also selects each row's id, for its cursor, and one
  * row more than it shows.
  */
-function listItemsSql(query: ListQuery): string {
-  const where: string[] = [`s.workspace = ${pg.escapeLiteral(query.workspace)}`];
+function listItemsSql(query: ListQuery, workspace: string): string {
+  const where: string[] = [`s.workspace = ${pg.escapeLiteral(workspace)}`];
   if (query.statuses) where.push(`s.status IN (${query.statuses.map((s) => pg.escapeLiteral(s)).join(', ')})`);
   // `none`: single scenarios, neither a sweep's variants nor an optimization's evaluations.
   if (query.sweepId === 'none') where.push('s.sweep_id IS NULL AND s.optimization_id IS NULL');
@@ -213,10 +208,10 @@ function listItemsSql(query: ListQuery): string {
 
 /** One page of the list (query.limit set): up to limit + 1 items with their ids, newest first. */
 export async function listPage(
-  db: Db,
+  ws: WorkspaceDb,
   query: ListQuery & { limit: number },
 ): Promise<Array<{ item: string; id: string }>> {
-  const { rows } = await sql.raw<{ item: string; id: string }>(listItemsSql(query)).execute(db);
+  const { rows } = await sql.raw<{ item: string; id: string }>(listItemsSql(query, ws.workspace)).execute(unscoped(ws));
   return rows;
 }
 
@@ -226,15 +221,15 @@ export async function listPage(
  * `start` gets the COPY's pause/resume before the first row arrives; onRow gets each item's JSON bytes.
  */
 export async function copyListItems(
-  pool: pg.Pool,
+  ws: WorkspaceDb,
   query: ListQuery,
   timeoutMs: number,
   start: (copy: CopyRun) => void,
   onRow: RowHandler,
 ): Promise<void> {
-  const client = await pool.connect();
+  const client = await unscoped(ws).pool.connect();
   try {
-    const copy = copyOut(client, listItemsSql({ ...query, limit: null }), onRow, {
+    const copy = copyOut(client, listItemsSql({ ...query, limit: null }, ws.workspace), onRow, {
       timeoutMs: timeoutMs + 1000,
       statementTimeoutMs: timeoutMs,
       readOnly: true,

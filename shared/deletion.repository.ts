@@ -14,10 +14,11 @@
 import { sql, type Transaction } from 'kysely';
 import { fromKysely, type PgBoss } from 'pg-boss';
 import { parentChannel, scenarioChannel } from './channels.ts';
-import type { Database, Db } from './db.ts';
+import type { Database, DbHandle } from './db.ts';
 import { type ParentKind, TERMINAL_STATUSES } from './lifecycle.ts';
 import { markCancelling, ownerColumn, parentExists, parentTable } from './parents.repository.ts';
 import { CALCULATE_QUEUE } from './queue.ts';
+import { unscoped, type WorkspaceDb, withinWorkspace } from './workspace.ts';
 
 type Tx = Transaction<Database>;
 
@@ -38,35 +39,32 @@ type ScenarioDelete = { deleted: true } | { deleted: false; variantOf: { kind: P
  * Deletes a single scenario of the workspace with its events, result and job. A sweep's variant or
  * an optimization's evaluation is its parent's: not deleted alone (`variantOf` names the parent).
  */
-export async function deleteScenario(db: Db, boss: PgBoss, id: string, workspace: string): Promise<ScenarioDelete> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('scenarios')
-      .select(['sweep_id', 'optimization_id'])
-      .where('id', '=', id)
-      .where('workspace', '=', workspace)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) return { deleted: false, variantOf: null };
-    if (row.sweep_id) return { deleted: false, variantOf: { kind: 'sweep', id: row.sweep_id } };
-    if (row.optimization_id) return { deleted: false, variantOf: { kind: 'optimization', id: row.optimization_id } };
-    await trx.deleteFrom('scenarios').where('id', '=', id).execute();
-    await forgetScenarios(trx, boss, [id]);
-    return { deleted: true };
-  });
+export async function deleteScenario(ws: WorkspaceDb, boss: PgBoss, id: string): Promise<ScenarioDelete> {
+  return unscoped(ws)
+    .transaction()
+    .execute(async (trx) => {
+      const row = await trx
+        .selectFrom('scenarios')
+        .select(['sweep_id', 'optimization_id'])
+        .where('id', '=', id)
+        .where('workspace', '=', ws.workspace)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) return { deleted: false, variantOf: null };
+      if (row.sweep_id) return { deleted: false, variantOf: { kind: 'sweep', id: row.sweep_id } };
+      if (row.optimization_id) return { deleted: false, variantOf: { kind: 'optimization', id: row.optimization_id } };
+      await trx.deleteFrom('scenarios').where('id', '=', id).execute();
+      await forgetScenarios(trx, boss, [id]);
+      return { deleted: true };
+    });
 }
 
 /** Deletes a parent of the workspace with its variants (and theirs: events, results, jobs) and its events; false when there is none. */
-export async function deleteParent(
-  db: Db,
-  boss: PgBoss,
-  kind: ParentKind,
-  id: string,
-  workspace: string,
-): Promise<boolean> {
-  if (!(await parentExists(db, kind, id, workspace))) return false;
+export async function deleteParent(ws: WorkspaceDb, boss: PgBoss, kind: ParentKind, id: string): Promise<boolean> {
+  if (!(await parentExists(ws, kind, id))) return false;
+  const db = unscoped(ws);
   // No search step writes a round after this (it checks the status under the row's lock).
-  if (kind === 'optimization') await markCancelling(db, kind, id);
+  if (kind === 'optimization') await markCancelling(ws, kind, id);
   return db.transaction().execute(async (trx) => {
     const variants = await trx.deleteFrom('scenarios').where(ownerColumn(kind), '=', id).returning('id').execute();
     await forgetScenarios(
@@ -77,7 +75,7 @@ export async function deleteParent(
     const parent = await trx
       .deleteFrom(parentTable(kind))
       .where('id', '=', id)
-      .where('workspace', '=', workspace)
+      .where('workspace', '=', ws.workspace)
       .executeTakeFirst();
     await sql`SELECT pg_notify(${parentChannel(kind, id)}, ${DELETED})`.execute(trx);
     return parent.numDeletedRows > 0n;
@@ -95,7 +93,7 @@ export interface RetentionRun {
  * at most `limit` single scenarios and one parent of each kind, each deleted as DELETE deletes it.
  * Small transactions, so calculation never waits long on them. Returns what it removed.
  */
-export async function deleteExpired(db: Db, boss: PgBoss, before: Date, limit: number): Promise<RetentionRun> {
+export async function deleteExpired(db: DbHandle, boss: PgBoss, before: Date, limit: number): Promise<RetentionRun> {
   const singles = await db
     .selectFrom('scenarios')
     .select(['id', 'workspace'])
@@ -136,7 +134,8 @@ export async function deleteExpired(db: Db, boss: PgBoss, before: Date, limit: n
       .orderBy('finished_at')
       .limit(1)
       .executeTakeFirst();
-    return p ? Number(await deleteParent(db, boss, kind, p.id, p.workspace)) : 0;
+    // Retention acts within each parent's own workspace.
+    return p ? Number(await deleteParent(withinWorkspace(db, p.workspace), boss, kind, p.id)) : 0;
   };
   return { scenarios, sweeps: await oldParent('sweep'), optimizations: await oldParent('optimization') };
 }

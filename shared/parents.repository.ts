@@ -12,6 +12,7 @@ import { firstRound, roundPriority } from './fair.share.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
 import type { ResolvedInputs } from './schemas/inputs.ts';
+import { unscoped, type WorkspaceDb } from './workspace.ts';
 
 type Tx = Transaction<Database>;
 type On = Kysely<Database>;
@@ -153,12 +154,12 @@ function optimizationsQuery(db: On) {
 }
 
 /** Whether the workspace has this parent: its row only, nothing of its variants counted or read. */
-export async function parentExists(db: Db, kind: ParentKind, id: string, workspace: string): Promise<boolean> {
-  const row = await db
+export async function parentExists(ws: WorkspaceDb, kind: ParentKind, id: string): Promise<boolean> {
+  const row = await unscoped(ws)
     .selectFrom(parentTable(kind))
     .select((eb) => eb.lit(1).as('one'))
     .where('id', '=', id)
-    .where('workspace', '=', workspace)
+    .where('workspace', '=', ws.workspace)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -172,19 +173,19 @@ function parentReads<Row>(
   query: (db: On) => ReturnType<typeof sweepsQuery> | ReturnType<typeof optimizationsQuery>,
 ) {
   // Both kinds' queries read their table as `p`; the where clauses below name only p's common columns.
-  const within = (db: Db, workspace: string) =>
-    (query(db) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', workspace);
+  const within = (ws: WorkspaceDb) =>
+    (query(unscoped(ws)) as ReturnType<typeof sweepsQuery>).where('p.workspace', '=', ws.workspace);
   return {
-    find: async (db: Db, id: string, workspace: string): Promise<Row | undefined> =>
-      (await within(db, workspace).where('p.id', '=', id).executeTakeFirst()) as Row | undefined,
-    findByKey: async (db: Db, key: string, workspace: string): Promise<Row | undefined> =>
-      (await within(db, workspace).where('p.idempotency_key', '=', key).executeTakeFirst()) as Row | undefined,
-    list: async (db: Db, workspace: string, limit: number, before: string | null): Promise<Row[]> => {
-      let q = within(db, workspace);
+    find: async (ws: WorkspaceDb, id: string): Promise<Row | undefined> =>
+      (await within(ws).where('p.id', '=', id).executeTakeFirst()) as Row | undefined,
+    findByKey: async (ws: WorkspaceDb, key: string): Promise<Row | undefined> =>
+      (await within(ws).where('p.idempotency_key', '=', key).executeTakeFirst()) as Row | undefined,
+    list: async (ws: WorkspaceDb, limit: number, before: string | null): Promise<Row[]> => {
+      let q = within(ws);
       if (before !== null) q = q.where('p.id', '<', before);
       return (await q.orderBy('p.id', 'desc').limit(limit).execute()) as Row[];
     },
-    exists: (db: Db, id: string, workspace: string): Promise<boolean> => parentExists(db, kind, id, workspace),
+    exists: (ws: WorkspaceDb, id: string): Promise<boolean> => parentExists(ws, kind, id),
   };
 }
 
@@ -309,44 +310,54 @@ export type NewParent =
 
 /** One transaction: the parent's row, then its variants (a sweep's all, an optimization's round 0) with their events and jobs. */
 export async function insertParent(
-  db: Db,
+  ws: WorkspaceDb,
   boss: PgBoss,
   config: Readonly<Config>,
   p: NewParent,
-  workspace: string,
   idempotency: { key: string | null; hash: string | null },
 ): Promise<void> {
+  const { workspace } = ws;
   const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash, workspace };
-  await db.transaction().execute(async (trx) => {
-    if (p.kind === 'sweep') {
-      const { row } = p;
-      await trx
-        .insertInto('sweeps')
-        .values({
-          ...row,
-          ...keys,
-          base: JSON.stringify(row.base),
-          vary: JSON.stringify(row.vary),
-          parameters: JSON.stringify(row.parameters),
-          total: p.variants.length,
-        })
-        .execute();
-      const owner = { sweepId: row.id, keepHourly: row.keep_hourly, workspace };
-      await insertVariants(trx, boss, config, owner, p.variants);
-    } else {
-      const { row } = p;
-      await trx
-        .insertInto('optimizations')
-        .values({ ...row, ...keys, request: JSON.stringify(row.request) })
-        .execute();
-      await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 }, workspace);
-    }
-  });
+  await unscoped(ws)
+    .transaction()
+    .execute(async (trx) => {
+      if (p.kind === 'sweep') {
+        const { row } = p;
+        await trx
+          .insertInto('sweeps')
+          .values({
+            ...row,
+            ...keys,
+            base: JSON.stringify(row.base),
+            vary: JSON.stringify(row.vary),
+            parameters: JSON.stringify(row.parameters),
+            total: p.variants.length,
+          })
+          .execute();
+        const owner = { sweepId: row.id, keepHourly: row.keep_hourly, workspace };
+        await insertVariants(trx, boss, config, owner, p.variants);
+      } else {
+        const { row } = p;
+        await trx
+          .insertInto('optimizations')
+          .values({ ...row, ...keys, request: JSON.stringify(row.request) })
+          .execute();
+        await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 }, workspace);
+      }
+    });
 }
 
 /** The parent's variants in index order: a sweep's results, an optimization's evaluations. */
-export async function variantRows(db: On, kind: ParentKind, id: string): Promise<VariantRow[]> {
-  const rows = await db
+export async function variantRows(ws: WorkspaceDb, kind: ParentKind, id: string): Promise<VariantRow[]> {
+  return (await variantsQuery(unscoped(ws), kind, id).where('workspace', '=', ws.workspace).execute()) as VariantRow[];
+}
+
+/** A parent's variants, whoever's it is: the search step's read (it holds the parent's row lock). */
+const variantsOf = async (db: On, kind: ParentKind, id: string): Promise<VariantRow[]> =>
+  (await variantsQuery(db, kind, id).execute()) as VariantRow[];
+
+function variantsQuery(db: On, kind: ParentKind, id: string) {
+  return db
     .selectFrom('scenarios')
     .select([
       'variant_index as index',
@@ -358,21 +369,23 @@ export async function variantRows(db: On, kind: ParentKind, id: string): Promise
       'totals',
     ])
     .where(ownerColumn(kind), '=', id)
-    .orderBy('variant_index')
-    .execute();
-  return rows as VariantRow[];
+    .orderBy('variant_index');
 }
 
 /** At most this many events per read: a stream that got a full page reads again at once. */
 export const PARENT_EVENTS_PAGE = 1000;
 
-/** The parent's events after seq `after`, in order, at most PARENT_EVENTS_PAGE of them. */
+/**
+ * The parent's events after seq `after`, in order, at most PARENT_EVENTS_PAGE of them: its stream's,
+ * opened once the parent was found in the workspace (the event tables have no workspace of their own).
+ */
 export async function parentEventsAfter(
-  db: Db,
+  ws: WorkspaceDb,
   kind: ParentKind,
   id: string,
   after: number,
 ): Promise<Array<{ seq: number; name: string; data: unknown }>> {
+  const db = unscoped(ws);
   const q =
     kind === 'sweep'
       ? db.selectFrom('sweep_events').where('sweep_id', '=', id)
@@ -397,12 +410,14 @@ async function appendEvent(trx: Tx, kind: ParentKind, id: string, name: string, 
  * statement, server/scenarios.repository.ts cancelQueued) is the whole cancel, and its `finished`
  * event follows its last variant's.
  */
-export async function markCancelling(db: Db, kind: ParentKind, id: string): Promise<boolean> {
+export async function markCancelling(ws: WorkspaceDb, kind: ParentKind, id: string): Promise<boolean> {
+  const db = unscoped(ws);
   if (kind === 'sweep') {
     const open = await db
       .selectFrom('sweeps')
       .select('id')
       .where('id', '=', id)
+      .where('workspace', '=', ws.workspace)
       .where('finished_at', 'is', null)
       .executeTakeFirst();
     return open !== undefined;
@@ -412,6 +427,7 @@ export async function markCancelling(db: Db, kind: ParentKind, id: string): Prom
       .updateTable('optimizations')
       .set({ status: 'cancelled', finished_at: sql<Date>`now()` })
       .where('id', '=', id)
+      .where('workspace', '=', ws.workspace)
       .where('status', '=', 'running')
       .executeTakeFirst();
     if (marked.numUpdatedRows === 0n) return false;
@@ -479,7 +495,7 @@ export async function runStep(
       .forUpdate()
       .executeTakeFirst();
     if (row?.status !== 'running') return 'nothing';
-    const evaluations = await variantRows(trx, 'optimization', id);
+    const evaluations = await variantsOf(trx, 'optimization', id);
     if (evaluations.some((e) => (UNFINISHED_STATUSES as readonly string[]).includes(e.status))) return 'nothing';
     const state = { row: row as StepState['row'], evaluations };
     const { best, outcome } = decide(state);

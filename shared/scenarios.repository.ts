@@ -4,6 +4,7 @@
 import { sql, type Transaction, type UpdateQueryBuilder } from 'kysely';
 import type { Database, Db, ScenarioRow } from './db.ts';
 import type { ScenarioEventName } from './lifecycle.ts';
+import { unscoped, type WorkspaceDb } from './workspace.ts';
 
 /** The scenario's own columns (not list_json, the stored list item of a finished scenario). */
 export const SCENARIO_COLUMNS = [
@@ -30,19 +31,18 @@ export const SCENARIO_COLUMNS = [
   'workspace',
 ] as const satisfies ReadonlyArray<keyof ScenarioRow>;
 
-/**
- * One scenario; with `workspace` (every route passes the request's), only that workspace's: another
- * workspace's scenario is answered as missing. The worker reads by id alone.
- */
-export async function findScenario(
-  db: Db | Transaction<Database>,
-  id: string,
-  workspace?: string,
-): Promise<ScenarioRow | undefined> {
-  let q = db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
-  if (workspace !== undefined) q = q.where('workspace', '=', workspace);
-  return q.executeTakeFirst();
+/** One scenario of the workspace: another workspace's is answered as missing. */
+export async function findScenario(ws: WorkspaceDb, id: string): Promise<ScenarioRow | undefined> {
+  return scenarioById(unscoped(ws), id).where('workspace', '=', ws.workspace).executeTakeFirst();
 }
+
+/** One scenario by its id alone, whoever's it is: the worker's read (a route reads by findScenario). */
+export async function findScenarioById(db: Db | Transaction<Database>, id: string): Promise<ScenarioRow | undefined> {
+  return scenarioById(db, id).executeTakeFirst();
+}
+
+const scenarioById = (db: Db | Transaction<Database>, id: string) =>
+  db.selectFrom('scenarios').select(SCENARIO_COLUMNS).where('id', '=', id);
 
 /**
  * One statement that appends an event to each scenario `update` changes: the update (returning each

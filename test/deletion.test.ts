@@ -6,7 +6,7 @@
 import pino from 'pino';
 import t, { type Test } from 'tap';
 import { loadConfig } from '../shared/config.ts';
-import { createDb } from '../shared/db.ts';
+import { openDb } from '../shared/db.ts';
 import { createBoss } from '../shared/queue.ts';
 import { retentionRun } from '../worker/retention.ts';
 import { alive, HEARTBEAT, subtestWorkers, waitForAllFinished, waitForEvent } from './helpers/faults.ts';
@@ -170,7 +170,8 @@ t.test('a worker SIGKILLed mid-calculation of a scenario deleted meanwhile: no j
 t.test('retention: a clock the test controls, batches under load', async (t) => {
   const w = await worker(0);
   const config = loadConfig({ DATABASE_URL: stack.url });
-  const db = createDb(pool);
+  const db = openDb(stack.url);
+  t.teardown(() => db.close());
   const boss = createBoss(config, stack.url, 'web');
   await boss.start();
   t.teardown(() => boss.stop({ graceful: false, close: true }));

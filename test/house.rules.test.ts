@@ -153,3 +153,92 @@ t.test("every source file has its line in ARCHITECTURE.md's code map, and every 
     'no line of the map names a file that is gone',
   );
 });
+
+/** Every node of a source file, depth first. */
+function nodesOf(path: string): ts.Node[] {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: ts.Node[] = [];
+  const visit = (node: ts.Node) => {
+    out.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const named = (node: ts.Node, name: string) =>
+  'name' in node && ts.isIdentifier(node.name as ts.Node) && (node.name as ts.Identifier).text === name;
+const where = (node: ts.Node) => {
+  const source = node.getSourceFile();
+  return `${source.fileName}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+};
+
+t.test(
+  'no workspace is optional in server/, shared/ or worker/: a read that forgets it does not compile',
+  async (t) => {
+    const optional = ROOTS.flatMap(sourceFiles).flatMap((path) =>
+      nodesOf(path)
+        .filter(
+          (n) =>
+            (ts.isParameter(n) || ts.isPropertySignature(n) || ts.isPropertyDeclaration(n)) &&
+            named(n, 'workspace') &&
+            (n.questionToken !== undefined || (ts.isParameter(n) && n.initializer !== undefined)),
+        )
+        .map(where),
+    );
+    t.same(optional, [], 'no optional `workspace` parameter or field');
+  },
+);
+
+t.test('routes reach the database only through their workspace-scoped handle (shared/workspace.ts)', async (t) => {
+  const routes = join('server', 'routes');
+  // /healthz and /readyz ping the database itself: nobody's data.
+  const exempt = new Set([join(routes, 'health.route.ts')]);
+  const raw = sourceFiles(routes)
+    .filter((path) => !exempt.has(path))
+    .flatMap((path) => [
+      ...importsOf(path)
+        .filter((target) => target === join('shared', 'db.ts'))
+        .map((target) => `${path} imports ${target}`),
+      ...nodesOf(path)
+        .filter(
+          (n) =>
+            (ts.isPropertyAccessExpression(n) && n.name.text === 'db') ||
+            (ts.isBindingElement(n) && named(n, 'db')) ||
+            (ts.isIdentifier(n) && (n.text === 'unscoped' || n.text === 'withinWorkspace')),
+        )
+        .map((n) => `${where(n)} ${n.getText()}`),
+    ]);
+  t.same(raw, [], 'no route file reads the unscoped handle');
+  // The scoped handle is made from a request's workspace (server/route.ts) and, by retention, from a
+  // row's own; it is opened only by repository functions.
+  const makers = new Set([join('server', 'route.ts'), join('shared', 'deletion.repository.ts')]);
+  const openers = (path: string) => path.endsWith('.repository.ts') || path === join('server', 'scenarios.create.ts');
+  const misuse = ROOTS.flatMap(sourceFiles)
+    .filter((path) => path !== join('shared', 'workspace.ts'))
+    .flatMap((path) =>
+      nodesOf(path)
+        .filter(
+          (n) =>
+            ts.isCallExpression(n) &&
+            ts.isIdentifier(n.expression) &&
+            ((n.expression.text === 'withinWorkspace' && !makers.has(path)) ||
+              (n.expression.text === 'unscoped' && !openers(path))),
+        )
+        .map((n) => `${where(n)} ${(n as ts.CallExpression).expression.getText()}`),
+    );
+  t.same(misuse, [], 'withinWorkspace only where a workspace is known; unscoped only in repositories');
+});
+
+t.test("ARCHITECTURE.md states each process folder's invariants beside its file list", async (t) => {
+  const text = readFileSync('ARCHITECTURE.md', 'utf8');
+  for (const folder of ROOTS) {
+    const heading = text.indexOf(`### \`${folder}/\``);
+    t.ok(heading >= 0, `${folder}/ has its heading`);
+    const firstLine = text.slice(heading).split('\n')[1] ?? '';
+    t.match(firstLine, /^\*Invariants:\*/, `${folder}/'s list opens with its invariants`);
+  }
+  t.match(text, /\*\*workspace\*\*/, 'the overview names workspaces');
+  t.match(text, /\*\*battery\*\*/, 'the overview names the battery');
+  t.match(text, /\*\*load\*\*/, 'the overview names the load');
+});

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Db, DbHandle, ScenarioRow } from '../shared/db.ts';
 import { type EngineStage, isTerminal, type JobOutcome } from '../shared/lifecycle.ts';
 import type { CalculateJob } from '../shared/queue.ts';
-import { findScenario } from '../shared/scenarios.repository.ts';
+import { findScenarioById } from '../shared/scenarios.repository.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import {
   type EngineLease,
@@ -70,7 +70,7 @@ export async function calculateScenario(
       (lease) => lease.release(),
       () => {},
     );
-  const scenario = await findScenario(deps.db, id).catch((err) => {
+  const scenario = await findScenarioById(deps.db, id).catch((err) => {
     unused();
     throw err;
   });
@@ -243,7 +243,7 @@ async function writeRunning(deps: JobDeps, scenario: ScenarioRow, attempt: numbe
 /** pg-boss moved the job here after its last retry failed: the scenario fails, with the reason. */
 export async function failExhausted(db: Db, job: Job<CalculateJob>, retryLimit: number): Promise<void> {
   const id = job.data.scenario_id;
-  const scenario = await findScenario(db, id);
+  const scenario = await findScenarioById(db, id);
   if (!scenario || isTerminal(scenario.status)) return;
   const error = {
     code: 'retries_exhausted',

@@ -6,11 +6,11 @@
 
 import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db } from '../shared/db.ts';
+import type { DbHandle } from '../shared/db.ts';
 import { deleteExpired, type RetentionRun } from '../shared/deletion.repository.ts';
 
 export interface RetentionOptions {
-  db: Db;
+  db: DbHandle;
   boss: PgBoss;
   logger: Logger;
   days: number;

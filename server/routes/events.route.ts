@@ -2,20 +2,21 @@
 // event-stream mechanism of server/sse/event-streams.ts.
 import { scenarioChannel } from '../../shared/channels.ts';
 import { isTerminal, TERMINAL_EVENTS } from '../../shared/lifecycle.ts';
+import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { HttpProblem } from '../problem.ts';
 import { ResumeHeaders, ResumeQuery, resumePoint, streamReplies } from '../route.common.ts';
-import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { type AnyRoute, defineRoute, IdParams } from '../route.ts';
 import { eventsAfter, findStreamState } from '../scenarios.repository.ts';
 import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A scenario's events: its rows in scenario_events, notified on its channel. */
-function scenarioEvents(deps: RouteDeps, id: string, workspace: string): EventSource {
+function scenarioEvents(ws: WorkspaceDb, id: string): EventSource {
   return {
     channel: scenarioChannel(id),
     terminal: TERMINAL_EVENTS,
-    exists: async () => (await findStreamState(deps.db, id, workspace)) !== undefined,
+    exists: async () => (await findStreamState(ws, id)) !== undefined,
     async read(after) {
-      const rows = await eventsAfter(deps.db, id, after);
+      const rows = await eventsAfter(ws, id, after);
       return { events: rows.map((r) => ({ seq: r.seq, name: r.name, bytes: sseBlock(r.seq, r.name, r.data) })) };
     },
   };
@@ -34,10 +35,10 @@ const scenarioEventStream = defineRoute({
   query: ResumeQuery,
   headers: ResumeHeaders,
   responses: streamReplies('scenario'),
-  async handle({ params, query, headers, workspace, req, res }, deps) {
-    const state = await findStreamState(deps.db, params.id, workspace);
+  async handle({ params, query, headers, ws, req, res }, deps) {
+    const state = await findStreamState(ws, params.id);
     if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
-    await deps.streams.serve(req, res, scenarioEvents(deps, params.id, workspace), {
+    await deps.streams.serve(req, res, scenarioEvents(ws, params.id), {
       ...resumePoint(query, headers),
       lastSeq: state.last_seq,
       finished: isTerminal(state.status),

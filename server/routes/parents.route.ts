@@ -23,6 +23,7 @@ import {
   variantRows,
 } from '../../shared/parents.repository.ts';
 import type { FieldError } from '../../shared/schemas/problem.ts';
+import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { IdempotentCreate } from '../http.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import {
@@ -47,11 +48,11 @@ import { type EventSource, sseBlock } from '../sse/event-streams.ts';
 
 /** A parent kind's reads (shared/parents.repository.ts). */
 interface Reads<Row> {
-  find: (db: RouteDeps['db'], id: string, workspace: string) => Promise<Row | undefined>;
-  findByKey: (db: RouteDeps['db'], key: string, workspace: string) => Promise<Row | undefined>;
-  list: (db: RouteDeps['db'], workspace: string, limit: number, before: string | null) => Promise<Row[]>;
+  find: (ws: WorkspaceDb, id: string) => Promise<Row | undefined>;
+  findByKey: (ws: WorkspaceDb, key: string) => Promise<Row | undefined>;
+  list: (ws: WorkspaceDb, limit: number, before: string | null) => Promise<Row[]>;
   /** Whether the workspace has it, without reading it (a stream asks after every empty read). */
-  exists: (db: RouteDeps['db'], id: string, workspace: string) => Promise<boolean>;
+  exists: (ws: WorkspaceDb, id: string) => Promise<boolean>;
 }
 
 /** The variants' table of one parent: its JSON answer (built only when it is sent) and its CSV columns. */
@@ -133,7 +134,7 @@ interface Context<Row extends ParentRow, Body, Plan> {
   params: ReturnType<typeof IdParams>;
   path: (id: string) => string;
   /** The parent in the request's workspace; another workspace's is answered as unknown. */
-  orNotFound: (deps: RouteDeps, id: string, workspace: string) => Promise<Row>;
+  orNotFound: (ws: WorkspaceDb, id: string) => Promise<Row>;
 }
 
 /** The resource's routes, in the order they are documented. */
@@ -148,8 +149,8 @@ export function parentRoutes<Row extends ParentRow, Body, Plan>(r: ParentResourc
     notFound,
     params: IdParams(r.noun),
     path: (id) => `${base}/${id}`,
-    orNotFound: async (deps, id, workspace) => {
-      const row = await r.reads.find(deps.db, id, workspace);
+    orNotFound: async (ws, id) => {
+      const row = await r.reads.find(ws, id);
       if (!row) throw new HttpProblem('not_found', notFound);
       return row;
     },
@@ -175,19 +176,19 @@ function createRoute<Row extends ParentRow, Body, Plan>({
     headers: IdempotencyHeaders,
     body: r.create.body,
     responses: createReplies({ description: r.create.created, json: r.schema }, r.create.invalid),
-    async handle({ headers, body, workspace, req, res }, deps) {
+    async handle({ headers, body, ws, req, res }, deps) {
       const id = uuidv7();
       const planned = r.create.plan(body as Body, deps, seedFromId(id));
       if (!planned.ok) throw invalidRequest(r.noun, planned.errors);
       const idempotent = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-        find: (key) => r.reads.findByKey(deps.db, key, workspace),
+        find: (key) => r.reads.findByKey(ws, key),
         answer: (row) => ({ location: path(row.id), body: r.present(row) }),
       });
       if (await idempotent.replay()) return;
       const parent = r.create.parent(planned.plan, id, new Date());
       await deps.quotas.admit(workspace, queuedBy(parent));
       const created = await idempotent.insert(() =>
-        insertParent(deps.db, deps.boss, deps.config, parent, workspace, {
+        insertParent(ws, deps.boss, deps.config, parent, {
           key: idempotent.key,
           hash: idempotent.hash,
         }),
@@ -196,7 +197,7 @@ function createRoute<Row extends ParentRow, Body, Plan>({
       res
         .status(201)
         .location(path(id))
-        .json(r.present(await orNotFound(deps, id, workspace)));
+        .json(r.present(await orNotFound(ws, id)));
     },
   });
 }
@@ -217,10 +218,10 @@ function listRoute<Row extends ParentRow, Body, Plan>({ r, base, Noun, tags }: C
       },
       400: problem('A bad query parameter.'),
     },
-    async handle({ query, workspace, res }, deps) {
+    async handle({ query, ws, res }, _deps) {
       const limit = query.limit ?? 100;
       const before = query.cursor !== undefined ? decodeCursor(query.cursor) : null;
-      const rows = await r.reads.list(deps.db, workspace, limit + 1, before);
+      const rows = await r.reads.list(ws, limit + 1, before);
       const { page, next } = keysetPage(res, rows, { path: base, limit });
       res.json({ items: page.map(r.present), next_cursor: next });
     },
@@ -238,8 +239,8 @@ function getRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Plan>
     params,
     notFound,
     responses: { 200: { description: `The ${r.noun}.`, json: r.schema }, 404: problem(`No such ${r.noun}.`) },
-    async handle({ params, workspace, res }, deps) {
-      const row = await orNotFound(deps, params.id, workspace);
+    async handle({ params, ws, res }, _deps) {
+      const row = await orNotFound(ws, params.id);
       res.setHeader('Cache-Control', 'private, no-cache');
       res.json(r.present(row));
     },
@@ -249,24 +250,23 @@ function getRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Plan>
 /** The parent's stored events, and the resource's progress block when it has one. */
 function eventSource<Row extends ParentRow, Body, Plan>(
   c: Context<Row, Body, Plan>,
-  deps: RouteDeps,
+  ws: WorkspaceDb,
   id: string,
-  workspace: string,
 ): EventSource {
   const { r } = c;
   let progressAt = 0;
   return {
     channel: parentChannel(r.noun, id),
     terminal: FINISHED,
-    exists: () => r.reads.exists(deps.db, id, workspace),
+    exists: () => r.reads.exists(ws, id),
     async read(after, more) {
-      const rows = await parentEventsAfter(deps.db, r.noun, id, after);
+      const rows = await parentEventsAfter(ws, r.noun, id, after);
       more.full = rows.length === PARENT_EVENTS_PAGE;
       let extra: Buffer | null = null;
       const finished = rows.some((e) => FINISHED.has(e.name));
       if (r.progress && (finished || Date.now() - progressAt >= PROGRESS_EVERY_MS)) {
         progressAt = Date.now();
-        extra = sseBlock(null, 'progress', r.progress(await c.orNotFound(deps, id, workspace)));
+        extra = sseBlock(null, 'progress', r.progress(await c.orNotFound(ws, id)));
       }
       return { events: rows.map((e) => ({ seq: e.seq, name: e.name, bytes: sseBlock(e.seq, e.name, e.data) })), extra };
     },
@@ -287,9 +287,9 @@ function eventsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
     query: ResumeQuery,
     headers: ResumeHeaders,
     responses: streamReplies(r.noun),
-    async handle({ params, query, headers, workspace, req, res }, deps) {
-      const row = await orNotFound(deps, params.id, workspace);
-      await deps.streams.serve(req, res, eventSource(c, deps, params.id, workspace), {
+    async handle({ params, query, headers, ws, req, res }, deps) {
+      const row = await orNotFound(ws, params.id);
+      await deps.streams.serve(req, res, eventSource(c, ws, params.id), {
         ...resumePoint(query, headers),
         lastSeq: row.last_seq,
         finished: row.finished_at !== null,
@@ -326,9 +326,9 @@ function variantsRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, 
       400: problem('A bad query parameter.'),
       404: problem(`No such ${r.noun}.`),
     },
-    async handle({ params, query, workspace, req, res }, deps) {
-      const row = await orNotFound(deps, params.id, workspace);
-      let rows = await variantRows(deps.db, r.noun, params.id);
+    async handle({ params, query, ws, req, res }, _deps) {
+      const row = await orNotFound(ws, params.id);
+      let rows = await variantRows(ws, r.noun, params.id);
       if (query.sort !== undefined) rows = sortVariants(rows, query.sort);
       const table = r.variants.table(row, rows);
       res.setHeader('Cache-Control', 'private, no-cache');
@@ -353,18 +353,14 @@ function cancelRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
       404: problem(`No such ${r.noun}.`),
       409: problem(`The ${r.noun} has finished: nothing to cancel.`),
     },
-    async handle({ params, workspace, res }, deps) {
+    async handle({ params, ws, res }, deps) {
       // Whether it is the workspace's: its row only (the answer below reads it whole).
-      if (!(await r.reads.exists(deps.db, params.id, workspace))) throw new HttpProblem('not_found', notFound);
-      if (!(await markCancelling(deps.db, r.noun, params.id))) {
+      if (!(await r.reads.exists(ws, params.id))) throw new HttpProblem('not_found', notFound);
+      if (!(await markCancelling(ws, r.noun, params.id))) {
         throw new HttpProblem('conflict', `the ${r.noun} has finished: nothing to cancel`);
       }
-      await cancelQueued(
-        deps.db,
-        deps.boss,
-        r.noun === 'sweep' ? { sweepId: params.id, workspace } : { optimizationId: params.id, workspace },
-      );
-      res.json(r.present(await orNotFound(deps, params.id, workspace)));
+      await cancelQueued(ws, deps.boss, r.noun === 'sweep' ? { sweepId: params.id } : { optimizationId: params.id });
+      res.json(r.present(await orNotFound(ws, params.id)));
     },
   });
 }
@@ -382,8 +378,8 @@ function deleteRoute<Row extends ParentRow, Body, Plan>(c: Context<Row, Body, Pl
     params,
     notFound,
     responses: { 204: { description: 'Deleted.' }, 404: problem(`No such ${r.noun}.`) },
-    async handle({ params, workspace, res }, deps) {
-      if (!(await deleteParent(deps.db, deps.boss, r.noun, params.id, workspace))) {
+    async handle({ params, ws, res }, deps) {
+      if (!(await deleteParent(ws, deps.boss, r.noun, params.id))) {
         throw new HttpProblem('not_found', notFound);
       }
       res.status(204).end();

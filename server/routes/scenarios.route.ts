@@ -40,9 +40,9 @@ const createScenario = defineRoute({
     { description: 'Created and queued. `Location` names the scenario.', json: Scenario },
     'Malformed JSON, or the body does not match the schema (every failing field is listed).',
   ),
-  async handle({ headers, body, workspace, req, res }, deps) {
+  async handle({ headers, body, ws, req, res }, deps) {
     const create = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
-      find: (key) => findByIdempotencyKey(deps.db, key, workspace),
+      find: (key) => findByIdempotencyKey(ws, key),
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
@@ -50,13 +50,12 @@ const createScenario = defineRoute({
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     const created = await create.insert(() =>
-      createQueuedScenario(deps.db, deps.boss, deps.config, {
+      createQueuedScenario(ws, deps.boss, deps.config, {
         id,
         name: inputs.name,
         inputs,
         idempotencyKey: create.key,
         requestHash: create.hash,
-        workspace,
       }),
     );
     if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
@@ -107,7 +106,7 @@ const listScenarios = defineRoute({
     },
     400: problem('A bad or unknown query parameter (named in errors).'),
   },
-  async handle({ query, workspace, res }, deps) {
+  async handle({ query, ws, res }, _deps) {
     if (query.cursor !== undefined && query.limit === undefined) {
       throw new HttpProblem('bad_request', '?cursor needs ?limit', {
         errors: [{ path: '?cursor', message: 'needs ?limit (a cursor names a page)' }],
@@ -119,10 +118,9 @@ const listScenarios = defineRoute({
       statuses: query.status?.split(',') ?? null,
       sweepId: query.sweep_id?.toLowerCase() ?? null,
       q: query.q ?? null,
-      workspace,
     };
-    if (list.limit === null) await streamAll(deps.db.pool, res, list);
-    else await sendPage(deps.db, res, { ...list, limit: list.limit }, query);
+    if (list.limit === null) await streamAll(ws, res, list);
+    else await sendPage(ws, res, { ...list, limit: list.limit }, query);
   },
 });
 
@@ -142,8 +140,8 @@ const getScenario = defineRoute({
     304: { description: 'Not modified.' },
     404: problem('No such scenario.'),
   },
-  async handle({ params, headers, workspace, res }, deps) {
-    const row = await findScenario(deps.db, params.id, workspace);
+  async handle({ params, headers, ws, res }, _deps) {
+    const row = await findScenario(ws, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     // A scenario changes while it runs: the ETag is the body's hash, and a client revalidates.
     const body = JSON.stringify(toScenario(row));
@@ -171,12 +169,12 @@ const cancelScenario = defineRoute({
     404: problem('No such scenario.'),
     409: problem('The scenario is running (it will finish) or has finished: nothing to cancel.'),
   },
-  async handle({ params, workspace, res }, deps: RouteDeps) {
+  async handle({ params, ws, res }, deps: RouteDeps) {
     // Another workspace's scenario is not cancelled (the cancel is the workspace's), and not found.
-    const cancelled = await cancelQueued(deps.db, deps.boss, { scenarioId: params.id, workspace });
+    const cancelled = await cancelQueued(ws, deps.boss, { scenarioId: params.id });
     if (cancelled.length === 0) {
       // Why not: its status only, not its inputs.
-      const state = await findStreamState(deps.db, params.id, workspace);
+      const state = await findStreamState(ws, params.id);
       if (!state) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
       throw new HttpProblem(
         'conflict',
@@ -186,7 +184,7 @@ const cancelScenario = defineRoute({
         { extra: { scenario_status: state.status } },
       );
     }
-    const row = await findScenario(deps.db, params.id, workspace);
+    const row = await findScenario(ws, params.id);
     if (!row) throw new HttpProblem('not_found', NO_SUCH_SCENARIO);
     res.json(toScenario(row));
   },
@@ -207,8 +205,8 @@ const deleteScenarioRoute = defineRoute({
     404: problem('No such scenario.'),
     409: problem("A sweep's variant or an optimization's evaluation: delete its parent."),
   },
-  async handle({ params, workspace, res }, deps) {
-    const outcome = await deleteScenario(deps.db, deps.boss, params.id, workspace);
+  async handle({ params, ws, res }, deps) {
+    const outcome = await deleteScenario(ws, deps.boss, params.id);
     if (outcome.deleted) {
       res.status(204).end();
       return;

@@ -7,11 +7,12 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { Request, Response } from 'express';
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
+import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
 import { FormatQuery, problem, wantsCsv } from '../route.common.ts';
-import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
+import { type AnyRoute, defineRoute, IdParams } from '../route.ts';
 import { csvChunks, type LoadSeries, type StorageSeries } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -61,8 +62,8 @@ function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Var
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** The stored result of a finished scenario, or the problem that says why there is none to send. */
-async function storedStatements(deps: RouteDeps, id: string, workspace: string, variant: Variant) {
-  const state = await findStatements(deps.db.pool, id, workspace, variant.part);
+async function storedStatements(ws: WorkspaceDb, id: string, variant: Variant) {
+  const state = await findStatements(ws, id, variant.part);
   if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
   if (state.status === 'failed') {
     throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
@@ -120,7 +121,7 @@ const getStatements = defineRoute({
       'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
     ),
   },
-  async handle({ params, query, headers, workspace, req, res }, deps) {
+  async handle({ params, query, headers, ws, req, res }, _deps) {
     const id = params.id;
     const variant = chooseVariant(req, query);
     const gzip = acceptsGzip(req.get('Accept-Encoding'));
@@ -129,7 +130,7 @@ const getStatements = defineRoute({
     res.setHeader('Vary', 'Accept, Accept-Encoding');
     const ifNoneMatch = headers['If-None-Match'];
     if (ifNoneMatch) {
-      const etag = await findResultEtag(deps.db, id, workspace);
+      const etag = await findResultEtag(ws, id);
       if (etag && etagMatches(ifNoneMatch, tag(etag))) {
         res.setHeader('ETag', tag(etag));
         res.setHeader('Cache-Control', IMMUTABLE);
@@ -137,7 +138,7 @@ const getStatements = defineRoute({
         return;
       }
     }
-    const stored = await storedStatements(deps, id, workspace, variant);
+    const stored = await storedStatements(ws, id, variant);
     res.status(200);
     res.setHeader('ETag', tag(stored.etag));
     res.setHeader('Cache-Control', IMMUTABLE);
