@@ -186,7 +186,7 @@ function createRoute<Row extends ParentRow, Body, Plan>({
       });
       if (await idempotent.replay()) return;
       const parent = r.create.parent(planned.plan, id, new Date());
-      await deps.quotas.admit(workspace, queuedBy(parent));
+      await deps.quotas.admit(ws.workspace, queuedBy(parent));
       const created = await idempotent.insert(() =>
         insertParent(ws, deps.boss, deps.config, parent, {
           key: idempotent.key,

@@ -46,7 +46,7 @@ const createScenario = defineRoute({
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
-    await deps.quotas.admit(workspace, 1);
+    await deps.quotas.admit(ws.workspace, 1);
     const id = uuidv7();
     const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
     const created = await create.insert(() =>

@@ -39,9 +39,9 @@ const getWorkspace = defineRoute({
   summary: "The API key's workspace and its quotas' use",
   tags: ['workspace'],
   responses: { 200: { description: 'The workspace, each quota with its limit and use.', json: Workspace } },
-  async handle({ workspace, res }, deps) {
+  async handle({ ws, res }, deps) {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ name: workspace, quotas: await deps.quotas.use(workspace) });
+    res.json({ name: ws.workspace, quotas: await deps.quotas.use(ws.workspace) });
   },
 });
 
