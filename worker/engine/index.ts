@@ -2,6 +2,12 @@
 // degradation, the export limit and revenue, then the financial statements.
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import type {
+  AlwaysHourlyName,
+  HourlySeriesName,
+  LoadHourlyName,
+  StorageHourlyName,
+} from '../../shared/hourly.series.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
@@ -21,25 +27,12 @@ export type { HourlyBuffers, YearReporter } from './plant/plant.ts';
 export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';
 export { profileKeys } from './plant/profiles.ts';
 
-/** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
-export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlyName> & {
-  solar_hourly: Float64Array;
-  wind_hourly: Float64Array;
-} & Partial<Record<StorageHourlyName | LoadHourlyName, Float64Array>>;
+/** The statements without the scenario id; hourly series (shared/hourly.series.ts) as year-major 25 × 8,760 arrays of MWh. */
+export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlySeriesName> &
+  Record<AlwaysHourlyName, Float64Array> &
+  Partial<Record<StorageHourlyName | LoadHourlyName, Float64Array>>;
 
-/** The battery's hourly series (with a battery only), year-major 25 × 8,760 like solar_hourly. */
-export const STORAGE_HOURLY = [
-  'storage_charge_hourly',
-  'storage_discharge_hourly',
-  'storage_soc_hourly',
-  'grid_hourly',
-] as const;
-type StorageHourlyName = (typeof STORAGE_HOURLY)[number];
-
-/** The load's hourly series (with a load only), after the battery's: the load, and what was delivered to it. */
-export const LOAD_HOURLY = ['load_hourly', 'delivered_hourly'] as const;
-type LoadHourlyName = (typeof LOAD_HOURLY)[number];
-type HourlyName = 'solar_hourly' | 'wind_hourly' | StorageHourlyName | LoadHourlyName;
+export { LOAD_HOURLY, STORAGE_HOURLY } from '../../shared/hourly.series.ts';
 
 export interface CalculateOptions {
   onProgress?: ProgressReporter;
