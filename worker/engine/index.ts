@@ -16,7 +16,7 @@ import { financeModel } from './finance/finance.ts';
 import { loadKpis } from './load/load.ts';
 import { prepareMarket } from './market/market.ts';
 import { generationProfiles, type ProgressReporter } from './plant/generation.ts';
-import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant/plant.ts';
+import { curtailmentPercent, type HourlyBuffers, operateYears, plantSeries, type YearReporter } from './plant/plant.ts';
 import type { ProfileCache } from './plant/profiles.ts';
 import { storageKpis } from './storage/storage.plant.ts';
 import { windRose } from './wind/wind.rose.ts';
@@ -101,17 +101,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     start_year: inputs.start_year,
     years: YEARS,
     hours_per_year: HOURS_PER_YEAR,
-    solar_hourly: plant.solarHourly,
-    wind_hourly: plant.windHourly,
-    ...(plant.storage
-      ? {
-          storage_charge_hourly: plant.storage.run.charge,
-          storage_discharge_hourly: plant.storage.run.discharge,
-          storage_soc_hourly: plant.storage.run.soc,
-          grid_hourly: plant.storage.grid,
-        }
-      : {}),
-    ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
+    ...plantSeries(plant),
     annual: plant.annual,
     ...(rose ? { wind_rose: rose } : {}),
     ...finance,
