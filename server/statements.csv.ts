@@ -37,7 +37,7 @@ export function* csvChunks(hourly: StoredHourly, startYear: number, timezoneHour
   const series = names.map((n) => hourly[n] as number[][]);
   const suffixes = hourSuffixes(timezoneHours);
   yield `year,hour,timestamp${names.map((n) => `,${HOURLY_SERIES[n].csv}`).join('')}\n`;
-  for (let y = 0; y < hourly.solar_hourly.length; y++) {
+  for (let y = 0; y < (series[0]?.length ?? 0); y++) {
     const year = startYear + y;
     // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
     const prefix = `${y + 1},`;

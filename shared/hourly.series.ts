@@ -102,24 +102,13 @@ export const HOURLY_SERIES = {
 
 export type HourlySeriesName = keyof typeof HOURLY_SERIES;
 
-/** The names of the series with `present`, in the registry's order. */
-type NamesPresent<P> = {
-  [K in HourlySeriesName]: (typeof HOURLY_SERIES)[K]['present'] extends P ? K : never;
+/** The series present in every full result. */
+export type AlwaysHourlyName = {
+  [K in HourlySeriesName]: (typeof HOURLY_SERIES)[K]['present'] extends 'always' ? K : never;
 }[HourlySeriesName];
-export type AlwaysHourlyName = NamesPresent<'always'>;
-export type StorageHourlyName = NamesPresent<'storage'>;
-export type LoadHourlyName = NamesPresent<'load'>;
 
 /** Every series' name, in the registry's order (the order a result carries them). */
 export const HOURLY_NAMES = Object.keys(HOURLY_SERIES) as HourlySeriesName[];
-
-const named = <N extends HourlySeriesName>(present: HourlySeriesDefinition['present']) =>
-  HOURLY_NAMES.filter((n) => HOURLY_SERIES[n].present === present) as N[];
-
-/** The battery's series (with a battery only), in the registry's order: charge, discharge, SOC, grid. */
-export const STORAGE_HOURLY: readonly StorageHourlyName[] = named<StorageHourlyName>('storage');
-/** The load's series (with a load only), after the battery's: the load, and what was delivered to it. */
-export const LOAD_HOURLY: readonly LoadHourlyName[] = named<LoadHourlyName>('load');
 
 /** The series present only with a part of the plant (a battery, a load), in the registry's order. */
 export type PartHourlyName = Exclude<HourlySeriesName, AlwaysHourlyName>;

@@ -2,12 +2,7 @@
 // degradation, the export limit and revenue, then the financial statements.
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
-import type {
-  AlwaysHourlyName,
-  HourlySeriesName,
-  LoadHourlyName,
-  StorageHourlyName,
-} from '../../shared/hourly.series.ts';
+import type { HourlyRecord, HourlySeriesName } from '../../shared/hourly.series.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
@@ -28,11 +23,7 @@ export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';
 export { profileKeys } from './plant/profiles.ts';
 
 /** The statements without the scenario id; hourly series (shared/hourly.series.ts) as year-major 25 × 8,760 arrays of MWh. */
-export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlySeriesName> &
-  Record<AlwaysHourlyName, Float64Array> &
-  Partial<Record<StorageHourlyName | LoadHourlyName, Float64Array>>;
-
-export { LOAD_HOURLY, STORAGE_HOURLY } from '../../shared/hourly.series.ts';
+export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlySeriesName> & HourlyRecord<Float64Array>;
 
 export interface CalculateOptions {
   onProgress?: ProgressReporter;
