@@ -1,6 +1,6 @@
 // The hourly data as CSV, generated from the stored statements' hourly arrays one year at a time.
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../shared/calendar.ts';
-import { type AlwaysHourlyName, HOURLY_NAMES, HOURLY_SERIES, type HourlySeriesName } from '../shared/hourly.series.ts';
+import { HOURLY_NAMES, HOURLY_SERIES, type HourlyRecord } from '../shared/hourly.series.ts';
 
 const HOURS = HOURS_PER_YEAR;
 
@@ -25,8 +25,7 @@ function hourSuffixes(timezoneHours: number): string[] {
 }
 
 /** The stored hourly series (year × hour) by name; a series absent from the result is absent here. */
-export type StoredHourly = Record<AlwaysHourlyName, number[][]> &
-  Partial<Record<Exclude<HourlySeriesName, AlwaysHourlyName>, number[][]>>;
+export type StoredHourly = HourlyRecord<number[][]>;
 
 /**
  * Yields the CSV body year by year: one column per stored series (shared/hourly.series.ts: its CSV
