@@ -30,17 +30,11 @@ export function record(path: string, inputs: ResolvedInputs, engineMs: number): 
   const t0 = performance.now();
   const result = engine(inputs, {
     onProgress: (stage, fraction) => raw.push({ at: performance.now(), kind: 'progress', stage, fraction }),
-    onYear: (year, solar, wind, storage, load) =>
+    onYear: (year, series) =>
       raw.push({
         at: performance.now(),
         kind: 'year',
-        args: [
-          year,
-          solar.slice(),
-          wind.slice(),
-          storage && (storage.map(copy) as unknown as [Float64Array, Float64Array, Float64Array, Float64Array]),
-          load && (load.map(copy) as unknown as [Float64Array, Float64Array]),
-        ],
+        args: [year, Object.fromEntries(Object.entries(series).map(([n, a]) => [n, copy(a)])) as typeof series],
       }),
   });
   const total = performance.now() - t0;

@@ -1,5 +1,6 @@
 // The hourly data as CSV, generated from the stored statements' hourly arrays one year at a time.
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../shared/calendar.ts';
+import { HOURLY_NAMES, HOURLY_SERIES, type HourlyRecord } from '../shared/hourly.series.ts';
 
 const HOURS = HOURS_PER_YEAR;
 
@@ -23,42 +24,28 @@ function hourSuffixes(timezoneHours: number): string[] {
   return out;
 }
 
-const CSV_HEADER = 'year,hour,timestamp,solar_mwh,wind_mwh\n';
-/** With a battery, four more columns: AC MWh charged and discharged, MWh stored, net MWh at the grid. */
-const CSV_STORAGE_COLUMNS = ',storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh';
+/** The stored hourly series (year × hour) by name; a series absent from the result is absent here. */
+export type StoredHourly = HourlyRecord<number[][]>;
 
-/** With a load, two more (after the battery's): its MWh and the MWh delivered to it. */
-export const CSV_LOAD_COLUMNS = ',load_mwh,delivered_mwh';
-
-/** The battery's four hourly series, [year][hour], in the CSV's column order. */
-export type StorageSeries = readonly [number[][], number[][], number[][], number[][]];
-/** The load's two hourly series, [year][hour]: load, delivered. */
-export type LoadSeries = readonly [number[][], number[][]];
-
-/** Yields the CSV body year by year from `solar[year][hour]` and `wind[year][hour]` (MWh), and the battery's and the load's series. */
-export function* csvChunks(
-  solar: readonly number[][],
-  wind: readonly number[][],
-  startYear: number,
-  timezoneHours: number,
-  extra: { storage?: StorageSeries; load?: LoadSeries } = {},
-): Generator<string> {
-  const { storage, load } = extra;
+/**
+ * Yields the CSV body year by year: one column per stored series (shared/hourly.series.ts: its CSV
+ * column, in the registry's order), a series' group present or absent together.
+ */
+export function* csvChunks(hourly: StoredHourly, startYear: number, timezoneHours: number): Generator<string> {
+  const names = HOURLY_NAMES.filter((n) => hourly[n] !== undefined);
+  const series = names.map((n) => hourly[n] as number[][]);
   const suffixes = hourSuffixes(timezoneHours);
-  yield `${CSV_HEADER.slice(0, -1)}${storage ? CSV_STORAGE_COLUMNS : ''}${load ? CSV_LOAD_COLUMNS : ''}\n`;
-  for (let y = 0; y < solar.length; y++) {
+  yield `year,hour,timestamp${names.map((n) => `,${HOURLY_SERIES[n].csv}`).join('')}\n`;
+  for (let y = 0; y < (series[0]?.length ?? 0); y++) {
     const year = startYear + y;
     // `year` is the operating year (1–25) as in `annual`; the timestamp carries the calendar year.
     const prefix = `${y + 1},`;
-    const s = solar[y];
-    const w = wind[y];
-    const rows = storage?.map((series) => series[y]);
-    const loadRows = load?.map((series) => series[y]);
+    const rows = series.map((s) => s[y]);
     let chunk = '';
     for (let h = 0; h < HOURS; h++) {
-      const battery = rows ? `,${rows[0][h]},${rows[1][h]},${rows[2][h]},${rows[3][h]}` : '';
-      const served = loadRows ? `,${loadRows[0][h]},${loadRows[1][h]}` : '';
-      chunk += `${prefix}${h},${year}${suffixes[h]},${s[h]},${w[h]}${battery}${served}\n`;
+      let line = `${prefix}${h},${year}${suffixes[h]}`;
+      for (const row of rows) line += `,${row[h]}`;
+      chunk += `${line}\n`;
     }
     yield chunk;
   }

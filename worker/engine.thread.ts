@@ -9,7 +9,7 @@ import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { CalculationInputError, calculate } from './engine/index.ts';
 import { LruProfileCache } from './profile.cache.ts';
-import { ResultClient, withoutStorageHourly } from './result/index.ts';
+import { ResultClient, withoutHourly } from './result/index.ts';
 
 /** 25-year sums of the annual energy (a sweep's results table shows them). */
 export interface EnergyTotals {
@@ -58,7 +58,7 @@ const warm = resolveInputs(
   Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
   { scenarioId: warmId, now: new Date(0) },
 );
-for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, solar, wind) => [solar.slice(), wind.slice()] });
+for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, series) => Object.values(series).map((a) => a?.slice()) });
 const results = new ResultClient(resultPort, resultHeap);
 // The engine writes every calculation's hourly results into these two arrays: this thread keeps
 // none of them (the result thread gets copies of each year), and 3.5 MB of fresh arrays per
@@ -72,13 +72,12 @@ port.on('message', (req: ThreadRequest) => {
     const t0 = performance.now();
     const result = engine.calculate(req.inputs, {
       onProgress: (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }),
-      onYear: req.keepHourly ? (_, solar, wind, storage, load) => results.year(solar, wind, storage, load) : undefined,
+      onYear: req.keepHourly ? (_, series) => results.year(series) : undefined,
       cache: profiles,
       hourly,
     });
     const engineMs = performance.now() - t0;
-    const { solar_hourly, wind_hourly, ...rest } = result;
-    const statements = withoutStorageHourly(rest);
+    const statements = withoutHourly(result);
     results.finish(req.seq, req.scenarioId, statements, req.keepHourly);
     const totals: EnergyTotals = { solar_mwh: 0, wind_mwh: 0, curtailed_mwh: 0 };
     for (const y of statements.annual) {

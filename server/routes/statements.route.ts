@@ -6,6 +6,7 @@ import { createGzip, gunzip, gzip as gzipCallback } from 'node:zlib';
 import { type Static, Type } from '@sinclair/typebox';
 import type { Request, Response } from 'express';
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { HOURLY_NAMES } from '../../shared/hourly.series.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { acceptsGzip, etagMatches } from '../http.ts';
@@ -13,7 +14,7 @@ import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
 import { FormatQuery, problem, wantsCsv } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams } from '../route.ts';
-import { csvChunks, type LoadSeries, type StorageSeries } from '../statements.csv.ts';
+import { csvChunks, type StoredHourly } from '../statements.csv.ts';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzipCallback);
@@ -169,31 +170,8 @@ async function sendMaybeGzip(res: Response, body: Buffer, gzip: boolean): Promis
 
 export const statementRoutes: readonly AnyRoute[] = [getStatements];
 
-/** The stored statements' hourly arrays (year × hour); the battery's four only with a battery. */
-interface StoredHourly {
-  solar_hourly: number[][];
-  wind_hourly: number[][];
-  storage_charge_hourly?: number[][];
-  storage_discharge_hourly?: number[][];
-  storage_soc_hourly?: number[][];
-  grid_hourly?: number[][];
-  load_hourly?: number[][];
-  delivered_hourly?: number[][];
-}
-
 async function hourlyArrays(statementsGzip: Buffer): Promise<StoredHourly> {
   return JSON.parse((await gunzipAsync(statementsGzip)).toString('utf8'));
-}
-
-/** The load's series in the CSV's column order, or undefined without a load. */
-function loadSeries(h: StoredHourly): LoadSeries | undefined {
-  return h.load_hourly && h.delivered_hourly ? [h.load_hourly, h.delivered_hourly] : undefined;
-}
-
-/** The battery's series in the CSV's column order, or undefined without a battery. */
-function storageSeries(h: StoredHourly): StorageSeries | undefined {
-  const { storage_charge_hourly: c, storage_discharge_hourly: d, storage_soc_hourly: s, grid_hourly: g } = h;
-  return c && d && s && g ? [c, d, s, g] : undefined;
 }
 
 async function sendCsv(
@@ -209,8 +187,7 @@ async function sendCsv(
     res.setHeader('Content-Encoding', 'gzip');
     (sink as ReturnType<typeof createGzip>).pipe(res);
   }
-  const series = { storage: storageSeries(hourly), load: loadSeries(hourly) };
-  for (const chunk of csvChunks(hourly.solar_hourly, hourly.wind_hourly, startYear, tz, series)) {
+  for (const chunk of csvChunks(hourly, startYear, tz)) {
     if (res.destroyed) return;
     if (!sink.write(chunk)) await new Promise((r) => sink.once('drain', r));
   }
@@ -220,23 +197,16 @@ async function sendCsv(
 /** One year of the stored hourly arrays. */
 async function hourlyYear(statementsGzip: Buffer, id: string, startYear: number, year: number): Promise<HourlyYear> {
   const hourly = await hourlyArrays(statementsGzip);
-  const storage = storageSeries(hourly);
-  const load = loadSeries(hourly);
+  // Each stored series' year, in the registry's order (shared/hourly.series.ts).
+  const series = HOURLY_NAMES.flatMap((n) => {
+    const years = hourly[n];
+    return years ? [[n, years[year - 1]] as const] : [];
+  });
   return {
     scenario_id: id,
     year,
     calendar_year: startYear + year - 1,
     hours_per_year: HOURS_PER_YEAR,
-    solar_hourly: hourly.solar_hourly[year - 1],
-    wind_hourly: hourly.wind_hourly[year - 1],
-    ...(storage
-      ? {
-          storage_charge_hourly: storage[0][year - 1],
-          storage_discharge_hourly: storage[1][year - 1],
-          storage_soc_hourly: storage[2][year - 1],
-          grid_hourly: storage[3][year - 1],
-        }
-      : {}),
-    ...(load ? { load_hourly: load[0][year - 1], delivered_hourly: load[1][year - 1] } : {}),
+    ...(Object.fromEntries(series) as Omit<HourlyYear, 'scenario_id' | 'year' | 'calendar_year' | 'hours_per_year'>),
   };
 }

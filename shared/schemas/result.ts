@@ -8,6 +8,7 @@
 // (ebitda, cfads, equity_cash_flow) are signed cash to the owner.
 import {
   type Static,
+  type TArray,
   type TNull,
   type TNumber,
   type TOptional,
@@ -17,6 +18,7 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { HOURS_PER_YEAR, YEARS } from '../calendar.ts';
+import { type AlwaysHourlyName, HOURLY_NAMES, HOURLY_SERIES, type HourlySeriesName } from '../hourly.series.ts';
 import { KPIS, type KpiDefinition } from '../kpis.ts';
 import { Parties } from './result.parties.ts';
 
@@ -278,6 +280,30 @@ export const WindRose = Closed(
   "How often the wind comes from each direction at each speed, over the wind_resource's steps at hub height. Only when the scenario has a wind_resource with directions.",
 );
 
+const YearHours = (description: string, minimum: number | undefined) =>
+  Type.Array(Type.Number(minimum === undefined ? {} : { minimum }), {
+    minItems: HOURS_PER_YEAR,
+    maxItems: HOURS_PER_YEAR,
+    description,
+  });
+
+const floor = (name: HourlySeriesName) => (HOURLY_SERIES[name].nonNegative ? 0 : undefined);
+
+/** The registry's series (shared/hourly.series.ts) as the statements' 25 × 8,760 fields, each optional (?hourly=false). */
+const FULL_HOURLY = Object.fromEntries(
+  HOURLY_NAMES.map((n) => [n, Type.Optional(Hourly(HOURLY_SERIES[n].description, floor(n)))]),
+) as { [K in HourlySeriesName]: TOptional<TArray<TArray<TNumber>>> };
+
+/** The registry's series as one year's fields: those present always required, the others optional. */
+const YEAR_HOURLY = Object.fromEntries(
+  HOURLY_NAMES.map((n) => {
+    const hours = YearHours(HOURLY_SERIES[n].yearDescription, floor(n));
+    return [n, HOURLY_SERIES[n].present === 'always' ? hours : Type.Optional(hours)];
+  }),
+) as { [K in AlwaysHourlyName]: TArray<TNumber> } & {
+  [K in Exclude<HourlySeriesName, AlwaysHourlyName>]: TOptional<TArray<TNumber>>;
+};
+
 export const ScenarioResult = Type.Object(
   {
     scenario_id: Type.String({ format: 'uuid', description: 'The scenario these statements belong to.' }),
@@ -286,25 +312,7 @@ export const ScenarioResult = Type.Object(
     start_year: Type.Integer({ description: 'Calendar year of operating year 1.' }),
     years: Type.Literal(YEARS),
     hours_per_year: Type.Literal(HOURS_PER_YEAR),
-    solar_hourly: Type.Optional(
-      Hourly(
-        'Solar MWh delivered in each hour, [year][hour]; hour 0 = Jan 1 00:00–01:00 local standard time; Feb 29 skipped. Omitted with ?hourly=false.',
-      ),
-    ),
-    wind_hourly: Type.Optional(Hourly('Wind MWh delivered in each hour, laid out as solar_hourly.')),
-    storage_charge_hourly: Type.Optional(Hourly('Battery: AC MWh charged in each hour. With a battery only.')),
-    storage_discharge_hourly: Type.Optional(Hourly('Battery: AC MWh discharged in each hour.')),
-    storage_soc_hourly: Type.Optional(Hourly("Battery: MWh stored at each hour's end.")),
-    grid_hourly: Type.Optional(
-      Hourly(
-        'Net MWh at the point of interconnection (solar + wind − charge + discharge; negative when charging from the grid).',
-        undefined,
-      ),
-    ),
-    load_hourly: Type.Optional(Hourly("The buyer's load in each hour, MWh (growth applied). With a load only.")),
-    delivered_hourly: Type.Optional(
-      Hourly('MWh delivered to the load in each hour: min(load, plant + discharge − charge from the plant).'),
-    ),
+    ...FULL_HOURLY,
     annual: Type.Array(AnnualEnergy, { minItems: YEARS, maxItems: YEARS }),
     wind_rose: Type.Optional(WindRose),
     income_statement: Type.Array(IncomeStatementYear, { minItems: YEARS, maxItems: YEARS }),
@@ -320,13 +328,6 @@ export const ScenarioResult = Type.Object(
   },
 );
 
-const YearHours = (description: string, minimum: number | undefined) =>
-  Type.Array(Type.Number(minimum === undefined ? {} : { minimum }), {
-    minItems: HOURS_PER_YEAR,
-    maxItems: HOURS_PER_YEAR,
-    description,
-  });
-
 /** One operating year's hourly output (GET …/statements?year=N): what a chart of one year needs. */
 export const HourlyYear = Closed(
   {
@@ -334,24 +335,7 @@ export const HourlyYear = Closed(
     year: Type.Integer({ minimum: 1, maximum: YEARS, description: 'Operating year (1 = start_year).' }),
     calendar_year: Type.Integer({ description: 'start_year + year − 1.' }),
     hours_per_year: Type.Literal(HOURS_PER_YEAR),
-    solar_hourly: Type.Array(Type.Number({ minimum: 0 }), {
-      minItems: HOURS_PER_YEAR,
-      maxItems: HOURS_PER_YEAR,
-      description: 'Solar MWh delivered in each hour of the year, as solar_hourly[year − 1] of the statements.',
-    }),
-    wind_hourly: Type.Array(Type.Number({ minimum: 0 }), {
-      minItems: HOURS_PER_YEAR,
-      maxItems: HOURS_PER_YEAR,
-      description: 'Wind MWh delivered in each hour of the year.',
-    }),
-    storage_charge_hourly: Type.Optional(YearHours('Battery: AC MWh charged in each hour. With a battery only.', 0)),
-    storage_discharge_hourly: Type.Optional(YearHours('Battery: AC MWh discharged in each hour.', 0)),
-    storage_soc_hourly: Type.Optional(YearHours("Battery: MWh stored at each hour's end.", 0)),
-    grid_hourly: Type.Optional(
-      YearHours('Net MWh at the point of interconnection (negative when charging from the grid).', undefined),
-    ),
-    load_hourly: Type.Optional(YearHours("The buyer's load in each hour, MWh. With a load only.", 0)),
-    delivered_hourly: Type.Optional(YearHours('MWh delivered to the load in each hour.', 0)),
+    ...YEAR_HOURLY,
   },
   "One operating year's hourly delivered energy.",
 );

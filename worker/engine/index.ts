@@ -2,6 +2,7 @@
 // degradation, the export limit and revenue, then the financial statements.
 // Pure: no clock, no I/O, no randomness except the weather's seed.
 import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
+import type { HourlyRecord, HourlySeriesName } from '../../shared/hourly.series.ts';
 import type { ResolvedInputs } from '../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../shared/schemas/result.ts';
 import { CalculationInputError } from './engine.error.ts';
@@ -10,7 +11,7 @@ import { financeModel } from './finance/finance.ts';
 import { loadKpis } from './load/load.ts';
 import { prepareMarket } from './market/market.ts';
 import { generationProfiles, type ProgressReporter } from './plant/generation.ts';
-import { curtailmentPercent, type HourlyBuffers, operateYears, type YearReporter } from './plant/plant.ts';
+import { curtailmentPercent, type HourlyBuffers, operateYears, plantSeries, type YearReporter } from './plant/plant.ts';
 import type { ProfileCache } from './plant/profiles.ts';
 import { storageKpis } from './storage/storage.plant.ts';
 import { windRose } from './wind/wind.rose.ts';
@@ -21,25 +22,8 @@ export type { HourlyBuffers, YearReporter } from './plant/plant.ts';
 export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';
 export { profileKeys } from './plant/profiles.ts';
 
-/** The statements without the scenario id; hourly series as year-major 25 × 8,760 arrays of delivered MWh. */
-export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlyName> & {
-  solar_hourly: Float64Array;
-  wind_hourly: Float64Array;
-} & Partial<Record<StorageHourlyName | LoadHourlyName, Float64Array>>;
-
-/** The battery's hourly series (with a battery only), year-major 25 × 8,760 like solar_hourly. */
-export const STORAGE_HOURLY = [
-  'storage_charge_hourly',
-  'storage_discharge_hourly',
-  'storage_soc_hourly',
-  'grid_hourly',
-] as const;
-type StorageHourlyName = (typeof STORAGE_HOURLY)[number];
-
-/** The load's hourly series (with a load only), after the battery's: the load, and what was delivered to it. */
-export const LOAD_HOURLY = ['load_hourly', 'delivered_hourly'] as const;
-type LoadHourlyName = (typeof LOAD_HOURLY)[number];
-type HourlyName = 'solar_hourly' | 'wind_hourly' | StorageHourlyName | LoadHourlyName;
+/** The statements without the scenario id; hourly series (shared/hourly.series.ts) as year-major 25 × 8,760 arrays of MWh. */
+export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlySeriesName> & HourlyRecord<Float64Array>;
 
 export interface CalculateOptions {
   onProgress?: ProgressReporter;
@@ -108,17 +92,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     start_year: inputs.start_year,
     years: YEARS,
     hours_per_year: HOURS_PER_YEAR,
-    solar_hourly: plant.solarHourly,
-    wind_hourly: plant.windHourly,
-    ...(plant.storage
-      ? {
-          storage_charge_hourly: plant.storage.run.charge,
-          storage_discharge_hourly: plant.storage.run.discharge,
-          storage_soc_hourly: plant.storage.run.soc,
-          grid_hourly: plant.storage.grid,
-        }
-      : {}),
-    ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
+    ...plantSeries(plant),
     annual: plant.annual,
     ...(rose ? { wind_rose: rose } : {}),
     ...finance,

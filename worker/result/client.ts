@@ -1,7 +1,7 @@
 // The engine thread's handle on its result thread (thread.ts): years go out as the engine
 // finishes them, then `finish`; the result thread sends the stored forms to the main thread.
 import { type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
-import type { LoadYear, ResultStatements, StorageYear } from './serialize.ts';
+import type { ResultStatements, YearSeries } from './serialize.ts';
 import type { ResultRequest } from './thread.ts';
 
 const THREAD_URL = new URL('./thread.ts', import.meta.url);
@@ -15,10 +15,7 @@ const YEARS_PER_MESSAGE = 5;
 
 export class ResultClient {
   readonly #thread: Worker;
-  readonly #solar: Float64Array[] = [];
-  readonly #wind: Float64Array[] = [];
-  readonly #storage: StorageYear[] = [];
-  readonly #load: LoadYear[] = [];
+  readonly #years: YearSeries[] = [];
 
   /** `results`: the port on which the main thread receives each finished result; `heap`: the thread's V8 limits. */
   constructor(results: MessagePort, heap: ResourceLimits = {}) {
@@ -33,20 +30,16 @@ export class ResultClient {
   }
 
   begin(): void {
-    this.#solar.length = 0;
-    this.#wind.length = 0;
-    this.#storage.length = 0;
-    this.#load.length = 0;
+    this.#years.length = 0;
     this.#send({ type: 'begin' });
   }
 
-  /** One year's delivered MWh, the battery's and the load's series (views into the engine's arrays: copied here, then moved). */
-  year(solar: Float64Array, wind: Float64Array, storage?: StorageYear, load?: LoadYear): void {
-    this.#solar.push(solar.slice());
-    this.#wind.push(wind.slice());
-    if (storage) this.#storage.push([storage[0].slice(), storage[1].slice(), storage[2].slice(), storage[3].slice()]);
-    if (load) this.#load.push([load[0].slice(), load[1].slice()]);
-    if (this.#solar.length >= YEARS_PER_MESSAGE) this.#flush();
+  /** One year's series by name (views into the engine's arrays: copied here, then moved). */
+  year(series: YearSeries): void {
+    const copy: Record<string, Float64Array> = {};
+    for (const [name, year] of Object.entries(series)) if (year) copy[name] = year.slice();
+    this.#years.push(copy as YearSeries);
+    if (this.#years.length >= YEARS_PER_MESSAGE) this.#flush();
   }
 
   finish(seq: number, scenarioId: string, statements: ResultStatements, hourly = true): void {
@@ -55,13 +48,10 @@ export class ResultClient {
   }
 
   #flush(): void {
-    if (this.#solar.length === 0) return;
-    const solar = this.#solar.splice(0);
-    const wind = this.#wind.splice(0);
-    const storage = this.#storage.splice(0);
-    const load = this.#load.splice(0);
-    const moved = [...solar, ...wind, ...storage.flat(), ...load.flat()].map((a) => a.buffer as ArrayBuffer);
-    this.#thread.postMessage({ type: 'years', solar, wind, storage, load } satisfies ResultRequest, moved);
+    if (this.#years.length === 0) return;
+    const years = this.#years.splice(0);
+    const moved = years.flatMap((y) => Object.values(y).map((a) => a.buffer as ArrayBuffer));
+    this.#thread.postMessage({ type: 'years', years } satisfies ResultRequest, moved);
   }
 
   #send(req: ResultRequest): void {

@@ -1,10 +1,9 @@
 // The result writer: a calculation's statements as the stored forms (gzip JSON with and without the
 // hourly arrays) and their ETag. Everything outside this folder uses only what this file exports.
 //
-// Contract: the full form gunzips to exactly JSON.stringify({ scenario_id, ...statements,
-// solar_hourly, wind_hourly }) — with a battery, followed by storage_charge_hourly,
-// storage_discharge_hourly, storage_soc_hourly and grid_hourly (engine STORAGE_HOURLY), with a load by
-// load_hourly and delivered_hourly (engine LOAD_HOURLY) — with each hourly value rounded to the scenario's decimals of MWh
+// Contract: the full form gunzips to exactly JSON.stringify({ scenario_id, ...statements, ...series })
+// — the hourly series the result has, in the registry's order (shared/hourly.series.ts: solar and
+// wind always, a battery's and a load's with them) — with each hourly value rounded to the scenario's decimals of MWh
 // (3, i.e. 1 kWh, for any plant where that moves no annual sum by more than 0.05 %; up to 9 for a
 // small system, whose rows then go through zlib: hourly.precision.ts), and the lite form to the
 // same without the hourly arrays; any gzip reader reads both
@@ -20,12 +19,12 @@
 export { ResultClient } from './client.ts';
 export {
   freeBuffer,
-  type LoadYear,
   type ResultStatements,
   ResultWriter,
   type SerializedResult,
   serializeResult,
-  withoutStorageHourly,
+  withoutHourly,
+  type YearSeries,
   yearKwh,
 } from './serialize.ts';
 export type { ResultReply } from './thread.ts';

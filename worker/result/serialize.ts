@@ -9,7 +9,14 @@
 // whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { type EngineResult, LOAD_HOURLY, STORAGE_HOURLY } from '../engine/index.ts';
+import {
+  HOURLY_NAMES,
+  type HourlyRecord,
+  type HourlySeriesName,
+  PART_HOURLY,
+  type PartHourlyName,
+} from '../../shared/hourly.series.ts';
+import type { EngineResult } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
@@ -24,21 +31,13 @@ export interface SerializedResult {
 }
 
 /** The engine result without its hourly arrays: what the statements without `?hourly` hold. */
-export type ResultStatements = Omit<
-  EngineResult,
-  'solar_hourly' | 'wind_hourly' | (typeof STORAGE_HOURLY)[number] | (typeof LOAD_HOURLY)[number]
->;
+export type ResultStatements = Omit<EngineResult, HourlySeriesName>;
 
-/** One year of the battery's hourly series, in STORAGE_HOURLY's order (charge, discharge, SOC, grid). */
-export type StorageYear = readonly [Float64Array, Float64Array, Float64Array, Float64Array];
+/** One year of the hourly series by name (shared/hourly.series.ts): MWh of each hour. */
+export type YearSeries = HourlyRecord<Float64Array>;
 
-/** One year of the load's hourly series, in LOAD_HOURLY's order (load, delivered). */
-export type LoadYear = readonly [Float64Array, Float64Array];
-
-/** The battery's series follow wind_hourly in the full form, in this order, when there is a battery. */
-const STORAGE_OPEN = STORAGE_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
-/** Then the load's, when there is a load. */
-const LOAD_OPEN = LOAD_HOURLY.map((name) => Buffer.from(`],"${name}":[`));
+/** Each series' opening in the full form, after the previous one: the first after the statements. */
+const OPEN = new Map(HOURLY_NAMES.map((name, k) => [name, Buffer.from(`${k === 0 ? ',' : '],'}"${name}":[`)]));
 
 // The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
 const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
@@ -46,8 +45,6 @@ const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlus
 const OWN_CHUNK = Buffer.poolSize;
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
-const SOLAR_OPEN = Buffer.from(',"solar_hourly":[');
-const WIND_OPEN = Buffer.from('],"wind_hourly":[');
 const FULL_CLOSE = Buffer.from(']}');
 const LITE_CLOSE = Buffer.from('}');
 
@@ -89,20 +86,17 @@ function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
 export class ResultWriter {
   readonly #solar = new HourlyDeflate();
   readonly #wind = new HourlyDeflate();
-  readonly #storage = STORAGE_HOURLY.map(() => new HourlyDeflate());
-  #withStorage = false;
-  readonly #load = LOAD_HOURLY.map(() => new HourlyDeflate());
-  #withLoad = false;
+  /** The parts' series (a battery's, a load's), and those the current result has. */
+  readonly #parts = new Map(PART_HOURLY.map((name) => [name, new HourlyDeflate()]));
+  readonly #present = new Set<PartHourlyName>();
 
   #decimals: number | null = null;
 
   begin(): void {
     this.#solar.reset();
     this.#wind.reset();
-    for (const series of this.#storage) series.reset();
-    this.#withStorage = false;
-    for (const series of this.#load) series.reset();
-    this.#withLoad = false;
+    for (const series of this.#parts.values()) series.reset();
+    this.#present.clear();
     this.#decimals = null;
   }
 
@@ -110,15 +104,14 @@ export class ResultWriter {
    * One year's delivered MWh. The first year decides the decimals every year is stored with
    * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
    */
-  yearMwh(solar: Float64Array, wind: Float64Array, storage?: StorageYear, load?: LoadYear): void {
+  yearMwh(series: YearSeries): void {
+    const { solar_hourly: solar, wind_hourly: wind } = series;
     this.#decimals ??= hourlyDecimals(solar, wind);
-    if (storage) {
-      this.#withStorage = true;
-      this.#seriesYear(this.#storage, storage, this.#decimals);
-    }
-    if (load) {
-      this.#withLoad = true;
-      this.#seriesYear(this.#load, load, this.#decimals);
+    for (const name of PART_HOURLY) {
+      const year = series[name];
+      if (!year) continue;
+      this.#present.add(name);
+      this.#seriesYear(this.#parts.get(name) as HourlyDeflate, year, this.#decimals);
     }
     if (this.#decimals === MIN_DECIMALS) {
       this.year(yearKwh(solar, wind));
@@ -129,18 +122,14 @@ export class ResultWriter {
     this.#wind.addTextRow(wind.map((x) => roundTo(x, scale)));
   }
 
-  /** One year of the battery's or the load's series, at the decimals of solar and wind. */
-  #seriesYear(all: HourlyDeflate[], storage: readonly Float64Array[], decimals: number): void {
-    const scale = 10 ** decimals;
-    for (let k = 0; k < all.length; k++) {
-      const series = all[k];
-      if (decimals === MIN_DECIMALS) {
-        const kwh = new Int32Array(storage[k].length);
-        toKwh(storage[k], kwh, 0);
-        series.addRow(kwh, 0, kwh.length);
-      } else {
-        series.addTextRow(storage[k].map((x) => roundTo(x, scale)));
-      }
+  /** One year of a part's series (the battery's, the load's), at the decimals of solar and wind. */
+  #seriesYear(series: HourlyDeflate, year: Float64Array, decimals: number): void {
+    if (decimals === MIN_DECIMALS) {
+      const kwh = new Int32Array(year.length);
+      toKwh(year, kwh, 0);
+      series.addRow(kwh, 0, kwh.length);
+    } else {
+      series.addTextRow(year.map((x) => roundTo(x, 10 ** decimals)));
     }
   }
 
@@ -184,13 +173,11 @@ export class ResultWriter {
 
   /** The statements with their hourly arrays: the body's compressed piece, then each series' stored text. */
   #full(bodyPiece: Uint8Array, bodyCrc: number, bodyLength: number): Buffer {
-    const series = [
-      this.#solar,
-      this.#wind,
-      ...(this.#withStorage ? this.#storage : []),
-      ...(this.#withLoad ? this.#load : []),
-    ];
-    const opens = [SOLAR_OPEN, WIND_OPEN, ...(this.#withStorage ? STORAGE_OPEN : []), ...LOAD_OPEN];
+    const names = HOURLY_NAMES.filter((n) => n === 'solar_hourly' || n === 'wind_hourly' || this.#present.has(n));
+    const deflate = (n: HourlySeriesName) =>
+      n === 'solar_hourly' ? this.#solar : n === 'wind_hourly' ? this.#wind : (this.#parts.get(n) as HourlyDeflate);
+    const series = names.map(deflate);
+    const opens = names.map((n) => OPEN.get(n) as Buffer);
     let crc = bodyCrc;
     let size = bodyLength;
     const pieces: Uint8Array[] = [bodyPiece];
@@ -227,41 +214,24 @@ export function yearKwh(solar: Float64Array, wind: Float64Array): Int32Array {
 
 /** The whole result at once, in the calling thread (warm-up, the bench's serializing figure). */
 export function serializeResult(scenarioId: string, result: EngineResult): SerializedResult {
-  const { solar_hourly, wind_hourly, ...rest } = result;
-  const statements = withoutStorageHourly(rest);
+  const statements = withoutHourly(result);
   const hours = result.hours_per_year;
   const writer = new ResultWriter();
   writer.begin();
-  for (let y = 0; y < result.years; y++) {
-    const at = (a: Float64Array) => a.subarray(y * hours, (y + 1) * hours);
-    writer.yearMwh(at(solar_hourly), at(wind_hourly), storageYear(result, at), loadYear(result, at));
-  }
+  for (let y = 0; y < result.years; y++) writer.yearMwh(yearOf(result, y, hours));
   return writer.finish(scenarioId, statements);
 }
 
-/** A year of the battery's series (views), or undefined without a battery. */
-function storageYear(
-  result: Partial<Record<(typeof STORAGE_HOURLY)[number], Float64Array>>,
-  at: (a: Float64Array) => Float64Array,
-): StorageYear | undefined {
-  const [charge, discharge, soc, grid] = STORAGE_HOURLY.map((name) => result[name]);
-  return charge && discharge && soc && grid ? [at(charge), at(discharge), at(soc), at(grid)] : undefined;
+/** Year `y` of a result's series (views into its arrays), by name. */
+export function yearOf(result: HourlyRecord<Float64Array>, y: number, hours: number): YearSeries {
+  const year: Partial<Record<HourlySeriesName, Float64Array>> = {};
+  for (const name of HOURLY_NAMES) year[name] = result[name]?.subarray(y * hours, (y + 1) * hours);
+  return year as YearSeries;
 }
 
-/** A year of the load's series (views), or undefined without a load. */
-export function loadYear(
-  result: Partial<Record<(typeof LOAD_HOURLY)[number], Float64Array>>,
-  at: (a: Float64Array) => Float64Array,
-): LoadYear | undefined {
-  const [load, delivered] = LOAD_HOURLY.map((name) => result[name]);
-  return load && delivered ? [at(load), at(delivered)] : undefined;
-}
-
-type ExtraHourly = (typeof STORAGE_HOURLY)[number] | (typeof LOAD_HOURLY)[number];
-
-/** The statements without the battery's and the load's hourly arrays (they are written after wind_hourly). */
-export function withoutStorageHourly<T extends object>(statements: T): Omit<T, ExtraHourly> {
+/** The statements without any hourly array (they are written after the statements, series by series). */
+export function withoutHourly<T extends object>(statements: T): Omit<T, HourlySeriesName> {
   const copy = { ...statements } as Record<string, unknown>;
-  for (const name of [...STORAGE_HOURLY, ...LOAD_HOURLY]) delete copy[name];
-  return copy as Omit<T, ExtraHourly>;
+  for (const name of HOURLY_NAMES) delete copy[name];
+  return copy as Omit<T, HourlySeriesName>;
 }

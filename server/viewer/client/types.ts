@@ -1,4 +1,5 @@
 // The API's shapes the pages read (see /openapi.json for the full contract).
+import type { HourlyRecord } from '../../../shared/hourly.series.ts';
 export type Kpis = Record<string, number | null>;
 
 export interface ScenarioItem {
@@ -109,17 +110,5 @@ interface WindRose {
   mean_speed_ms: Array<number | null>;
 }
 
-export interface HourlyYear {
-  year: number;
-  calendar_year: number;
-  solar_hourly: number[];
-  wind_hourly: number[];
-  /** With a battery only. */
-  storage_charge_hourly?: number[];
-  storage_discharge_hourly?: number[];
-  storage_soc_hourly?: number[];
-  grid_hourly?: number[];
-  /** With a load only. */
-  load_hourly?: number[];
-  delivered_hourly?: number[];
-}
+/** One year of the statements' hourly series (shared/hourly.series.ts): a battery's and a load's only with them. */
+export type HourlyYear = { year: number; calendar_year: number } & HourlyRecord<number[]>;

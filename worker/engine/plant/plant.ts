@@ -2,6 +2,7 @@
 // the export limit, then the year's revenue. Cheap (a few passes over 8,760 hours a year), so a
 // variant that reuses cached profiles costs milliseconds.
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
+import type { HourlyRecord } from '../../../shared/hourly.series.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
@@ -13,17 +14,10 @@ import { type Generation, type ProgressReporter, profileYear } from './generatio
 import { degradationFactor, hybridYear } from './hybrid.ts';
 
 /**
- * Called once per year, in order, with that year's final delivered MWh (views into the result's arrays)
- * and, with a battery, its charge, discharge, SOC and grid series of the year (STORAGE_HOURLY's order);
- * with a load, its load and delivered series (LOAD_HOURLY's order).
+ * Called once per year, in order, with that year's final hourly series by name (views into the
+ * result's arrays; shared/hourly.series.ts): solar and wind always, a battery's and a load's with them.
  */
-export type YearReporter = (
-  yearIndex: number,
-  solar: Float64Array,
-  wind: Float64Array,
-  storage?: readonly [Float64Array, Float64Array, Float64Array, Float64Array],
-  load?: readonly [Float64Array, Float64Array],
-) => void;
+export type YearReporter = (yearIndex: number, series: HourlyRecord<Float64Array>) => void;
 
 /** What finance needs of the operating years, and the hourly and annual results. */
 export interface PlantYears {
@@ -41,6 +35,32 @@ export interface PlantYears {
   curtailedMwh: Float64Array;
   /** The load's hours and years, when there is one. */
   load?: LoadYears;
+}
+
+/** The plant's hourly series by name, in the registry's order (shared/hourly.series.ts): 25 × 8,760 each. */
+export function plantSeries(out: PlantYears): HourlyRecord<Float64Array> {
+  const { storage: st, load: l } = out;
+  return {
+    solar_hourly: out.solarHourly,
+    wind_hourly: out.windHourly,
+    ...(st
+      ? {
+          storage_charge_hourly: st.run.charge,
+          storage_discharge_hourly: st.run.discharge,
+          storage_soc_hourly: st.run.soc,
+          grid_hourly: st.grid,
+        }
+      : {}),
+    ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
+  };
+}
+
+/** Operating year `i` of the series (views). */
+function yearOf(series: HourlyRecord<Float64Array>, i: number): HourlyRecord<Float64Array> {
+  const year: Record<string, Float64Array> = {};
+  for (const [name, all] of Object.entries(series))
+    year[name] = all.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR);
+  return year as HourlyRecord<Float64Array>;
 }
 
 /** Arrays of 25 × 8,760 that the hourly results are written into (every hour is written). */
@@ -100,6 +120,7 @@ export function operateYears(
     out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
   }
   if (load) out.load = serveLoadOf(load, market, out, battery);
+  const series = plantSeries(out);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
@@ -113,16 +134,8 @@ export function operateYears(
         `year ${year}: the hourly generation or revenue is not a finite number`,
       );
     }
-    const st = out.storage;
-    const at = (a: Float64Array) => a.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
     const l = out.load;
-    onYear?.(
-      i,
-      solarOut,
-      windOut,
-      st && [at(st.run.charge), at(st.run.discharge), at(st.run.soc), at(st.grid)],
-      l && [at(l.loadHourly), at(l.deliveredHourly)],
-    );
+    if (onYear) onYear(i, yearOf(series, i));
     out.revenue.push(l ? loadRevenue(l, i) : { ...m.revenue });
     out.marketYears.push({ ...m, revenue: { ...m.revenue } });
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
