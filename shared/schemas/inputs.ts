@@ -506,8 +506,9 @@ export const Market = Obj(
     merchant_hourly_prices: Type.Optional(
       Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
         minItems: HOURS_PER_YEAR,
-        maxItems: HOURS_PER_YEAR,
-        description: 'Year-1 merchant price for each hour; replaces price and shape; escalated yearly.',
+        maxItems: HOURS_PER_YEAR * YEARS,
+        description:
+          'Merchant price for each hour; replaces price and shape. 8,760 values: year 1, escalated yearly by merchant_escalation_percent. 8,760 × n values (2 ≤ n ≤ 25, a forecast): used year by year as given, not escalated; years after the n-th repeat the last. Hour 0 = Jan 1 00:00–01:00 local standard time.',
       }),
     ),
     ppa_month_hour_multipliers: Type.Optional(
