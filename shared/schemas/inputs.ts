@@ -494,7 +494,12 @@ export const Market = Obj(
     ppa_escalation_percent: Num(-20, 50, 1, 'Yearly PPA price escalation, %.'),
     ppa_share: Num(0, 1, 0.7, 'Fraction of delivered energy sold under the PPA.'),
     merchant_price_per_mwh: Num(-1000, 10_000, 45, 'Year-1 mean merchant price.'),
-    merchant_escalation_percent: Num(-20, 50, 2, 'Yearly merchant price escalation, %.'),
+    merchant_escalation_percent: Num(
+      -20,
+      50,
+      2,
+      'Yearly merchant price escalation, %; not applied to a forecast of several years in merchant_hourly_prices.',
+    ),
     merchant_hour_of_day_multipliers: Type.Optional(
       Type.Array(Type.Number({ minimum: -100, maximum: 100 }), {
         minItems: 24,
