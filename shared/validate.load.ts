@@ -1,5 +1,6 @@
 // A load's and a generation profile's rules that their schemas cannot say (shared/validate.ts runs
-// them after the schema): one form of load, whole years of hours, a dispatch that needs a load.
+// them after the schema): one form of load, whole years of hours (profiles, the load, a merchant
+// price forecast), a dispatch that needs a load.
 import { HOURS_PER_YEAR } from './calendar.ts';
 import type { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
@@ -17,6 +18,7 @@ function wholeYears(series: readonly number[] | undefined, path: string, out: Fi
 export function loadErrors(v: ScenarioInputs, out: FieldError[]): void {
   wholeYears(v.solar.profile?.hourly_mw, '/solar/profile/hourly_mw', out);
   wholeYears(v.wind.profile?.hourly_mw, '/wind/profile/hourly_mw', out);
+  wholeYears(v.market.merchant_hourly_prices, '/market/merchant_hourly_prices', out);
   const load = v.load;
   if (v.storage?.dispatch.strategy === 'load' && !load) {
     out.push({ path: '/storage/dispatch/strategy', message: 'strategy "load" needs a load (the `load` input)' });

@@ -494,7 +494,12 @@ export const Market = Obj(
     ppa_escalation_percent: Num(-20, 50, 1, 'Yearly PPA price escalation, %.'),
     ppa_share: Num(0, 1, 0.7, 'Fraction of delivered energy sold under the PPA.'),
     merchant_price_per_mwh: Num(-1000, 10_000, 45, 'Year-1 mean merchant price.'),
-    merchant_escalation_percent: Num(-20, 50, 2, 'Yearly merchant price escalation, %.'),
+    merchant_escalation_percent: Num(
+      -20,
+      50,
+      2,
+      'Yearly merchant price escalation, %; not applied to a forecast of several years in merchant_hourly_prices.',
+    ),
     merchant_hour_of_day_multipliers: Type.Optional(
       Type.Array(Type.Number({ minimum: -100, maximum: 100 }), {
         minItems: 24,
@@ -506,8 +511,9 @@ export const Market = Obj(
     merchant_hourly_prices: Type.Optional(
       Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
         minItems: HOURS_PER_YEAR,
-        maxItems: HOURS_PER_YEAR,
-        description: 'Year-1 merchant price for each hour; replaces price and shape; escalated yearly.',
+        maxItems: HOURS_PER_YEAR * YEARS,
+        description:
+          'Merchant price for each hour; replaces price and shape. 8,760 values: year 1, escalated yearly by merchant_escalation_percent. 8,760 × n values (2 ≤ n ≤ 25, a forecast): used year by year as given, not escalated; years after the n-th repeat the last. Hour 0 = Jan 1 00:00–01:00 local standard time.',
       }),
     ),
     ppa_month_hour_multipliers: Type.Optional(

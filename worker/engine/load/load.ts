@@ -7,6 +7,7 @@ import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../sh
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
 import { nominalRate, npv } from '../finance/finance.metrics.ts';
+import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
 import type { MarketModel } from '../market/market.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
@@ -68,8 +69,9 @@ export function backupFactor(load: LoadModel, i: number): number {
 
 /** The merchant price an excess MWh earns in each hour of year index i (0 when excess is curtailed). */
 export function excessPrices(load: LoadModel, market: MarketModel, i: number, out: Float64Array): void {
-  const f = (1 + market.merchantEscalation) ** i;
-  for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? market.merchantPrice[h] * f : 0;
+  const f = merchantFactor(market, i + 1);
+  const price = merchantPriceOf(market, i + 1);
+  for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
 }
 
 /** The plant's hours as the load sees them (views or arrays of 25 × 8,760). */

@@ -1,21 +1,19 @@
 // Revenue of delivered energy: a fixed share sold under the PPA at one
-// escalating price, the rest at an hourly merchant price with its own
-// escalation. Prices change only from year to year, so a year's revenue needs
+// escalating price, the rest at an hourly merchant price (one year escalated,
+// or a forecast year by year: market.prices.ts). Prices change only from year to year, so a year's revenue needs
 // one pass over the hours: energy-weighted merchant price sums.
 
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
+import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from './market.prices.ts';
 
-export interface MarketModel {
+export interface MarketModel extends MerchantPrices {
   ppaShare: number;
   ppaPrice: number;
   /** Whether the PPA price is solved for (ppaPrice is then set later). */
   solvePrice: boolean;
   ppaEscalation: number;
-  merchantEscalation: number;
-  /** Year-1 merchant price of each hour of the year. */
-  merchantPrice: Float64Array;
   /** The PPA's time-of-delivery factor of each hour of the year; null = 1 everywhere. */
   ppaMultiplier: Float64Array | null;
 }
@@ -35,7 +33,10 @@ function hourlyMultipliers(table: readonly (readonly number[])[]): Float64Array 
 export function prepareMarket(inputs: ResolvedInputs): MarketModel {
   const m = inputs.market;
   const merchantPrice = new Float64Array(HOURS_PER_YEAR);
-  if (m.merchant_hourly_prices) {
+  const merchantYears = forecastYears(m.merchant_hourly_prices);
+  if (merchantYears) {
+    merchantPrice.set(merchantYears[0]);
+  } else if (m.merchant_hourly_prices) {
     merchantPrice.set(m.merchant_hourly_prices);
   } else {
     const shape = m.merchant_hour_of_day_multipliers;
@@ -51,6 +52,7 @@ export function prepareMarket(inputs: ResolvedInputs): MarketModel {
     ppaEscalation: m.ppa_escalation_percent / 100,
     merchantEscalation: m.merchant_escalation_percent / 100,
     merchantPrice,
+    merchantYears,
     ppaMultiplier: m.ppa_month_hour_multipliers ? hourlyMultipliers(m.ppa_month_hour_multipliers) : null,
   };
 }
@@ -70,9 +72,10 @@ export function hourPrices(model: MarketModel, year: number, out: Float64Array):
     ppaYear1 = sum / HOURS_PER_YEAR;
   }
   const ppa = ppaYear1 * (1 + model.ppaEscalation) ** (year - 1) * model.ppaShare;
-  const merchant = (1 + model.merchantEscalation) ** (year - 1) * (1 - model.ppaShare);
+  const merchant = merchantFactor(model, year) * (1 - model.ppaShare);
   const tod = model.ppaMultiplier;
-  for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = ppa * (tod ? tod[h] : 1) + merchant * model.merchantPrice[h];
+  const price = merchantPriceOf(model, year);
+  for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = ppa * (tod ? tod[h] : 1) + merchant * price[h];
   return out;
 }
 
@@ -86,7 +89,7 @@ export interface MarketYear {
   /** Delivered energy of the year, summed in the same pass. */
   solarMwh: number;
   windMwh: number;
-  /** Σ MWh × year-1 merchant price of the hour, per technology (before escalation and share). */
+  /** Σ MWh × the year's merchant price of the hour (merchantPriceOf), per technology (before escalation and share). */
   solarValue: number;
   windValue: number;
   /** Σ MWh × the hour's PPA time-of-delivery factor (= the MWh without factors). */
@@ -99,7 +102,7 @@ export interface MarketYear {
 /** The year's revenue lines from its energy sums, at the model's PPA price: no pass over the hours. */
 export function revenueOf(model: MarketModel, year: number, sums: MarketYear, out: RevenueLines): RevenueLines {
   const ppa = ppaPrice(model, year) * model.ppaShare;
-  const merchant = (1 + model.merchantEscalation) ** (year - 1) * (1 - model.ppaShare);
+  const merchant = merchantFactor(model, year) * (1 - model.ppaShare);
   out.ppa_solar = ppa * sums.solarPpaMwh;
   out.ppa_wind = ppa * sums.windPpaMwh;
   out.merchant_solar = merchant * sums.solarValue;
@@ -130,7 +133,7 @@ export function marketYear(
   out: MarketYear,
   storageNet?: Float64Array,
 ): MarketYear {
-  const price = model.merchantPrice;
+  const price = merchantPriceOf(model, year);
   const tod = model.ppaMultiplier;
   let solarSum = 0;
   let windSum = 0;

@@ -6,6 +6,7 @@ import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { Kpis } from '../../../shared/schemas/result.ts';
 import { backupFactor, contractPrice, excessPrices, type LoadModel } from '../load/load.ts';
+import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
 import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
 import type { Generation } from '../plant/generation.ts';
 import { profileYear } from '../plant/generation.ts';
@@ -128,12 +129,12 @@ function settle(
     gainValue: a(),
   };
   const tod = market.ppaMultiplier;
-  const merchant = market.merchantPrice;
   const { charge, discharge, fromSurplus, fromGrid } = run;
   const { net, grid } = out;
   const solar = hourly.solar;
   const wind = hourly.wind;
   for (let i = 0; i < YEARS; i++) {
+    const merchant = merchantPriceOf(market, i + 1);
     let saved = 0;
     let plant = 0;
     let bought = 0;
@@ -187,7 +188,7 @@ export function storageKpis(
   const priced = { ...market, ppaPrice: ppaYear1 };
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
-    const merchant = (1 + market.merchantEscalation) ** (year - 1) * (1 - market.ppaShare);
+    const merchant = merchantFactor(market, year) * (1 - market.ppaShare);
     revenue += ppaPrice(priced, year) * market.ppaShare * s.gainPpaMwh[i] + merchant * s.gainValue[i];
     saved += s.fromSurplus[i];
     curtailed += curtailedWithout[i];

@@ -3,7 +3,7 @@
 // and the annual table. The price is computed here from the stored inputs as docs/storage.md
 // defines it; with a solved PPA price, at the solved price (the revenue's price, not the dispatch's
 // stand-in); with a load, the merchant price its excess sells at.
-import { DAYS_IN_MONTH, HOURS_PER_DAY } from '../../../../shared/calendar.ts';
+import { DAYS_IN_MONTH, HOURS_PER_DAY, HOURS_PER_YEAR } from '../../../../shared/calendar.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { charts } from '../lazy.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements, StorageAnnualName } from '../types.ts';
@@ -61,10 +61,14 @@ function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number)
     market.ppa_price_per_mwh === 'solve' ? (kpis.solved_ppa_price_per_mwh ?? 0) : (market.ppa_price_per_mwh ?? 0);
   const tod = market.ppa_month_hour_multipliers?.[monthOfHour(hour)]?.[hour % HOURS_PER_DAY] ?? 1;
   const ppa = ppaYear1 * (1 + (market.ppa_escalation_percent ?? 0) / 100) ** (year - 1) * tod;
-  const merchantYear1 =
-    market.merchant_hourly_prices?.[hour] ??
+  const prices = market.merchant_hourly_prices;
+  // A forecast of n years is used year by year, not escalated; its last year repeats.
+  const forecastYears = prices && prices.length > HOURS_PER_YEAR ? prices.length / HOURS_PER_YEAR : 0;
+  const merchantHour =
+    (forecastYears ? prices?.[(Math.min(year, forecastYears) - 1) * HOURS_PER_YEAR + hour] : prices?.[hour]) ??
     (market.merchant_price_per_mwh ?? 0) * (market.merchant_hour_of_day_multipliers?.[hour % HOURS_PER_DAY] ?? 1);
-  const merchant = merchantYear1 * (1 + (market.merchant_escalation_percent ?? 0) / 100) ** (year - 1);
+  const escalation = forecastYears ? 0 : (market.merchant_escalation_percent ?? 0) / 100;
+  const merchant = merchantHour * (1 + escalation) ** (year - 1);
   return share * ppa + (1 - share) * merchant;
 }
 

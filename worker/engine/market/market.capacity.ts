@@ -1,0 +1,46 @@
+// A capacity payment's pieces (not yet read from the inputs nor in the statements: docs/markets.md).
+// The credit is given, or HOPP's top-hours rule: over the N hours of highest system load, the mean of
+// the plant's available MW ÷ its accredited MW, each hour capped at 1. A battery is available up to
+// what it delivers plus what it holds, capped at its power. Accredited MW = min(nameplate, export limit).
+
+/** The indices of the `n` hours of highest system load; of equal loads, the earlier hour first. */
+export function topHours(systemLoadMw: ArrayLike<number>, n: number): Uint32Array {
+  const order = Uint32Array.from({ length: systemLoadMw.length }, (_, h) => h);
+  order.sort((a, b) => systemLoadMw[b] - systemLoadMw[a] || a - b);
+  return order.slice(0, Math.min(n, order.length));
+}
+
+/** The MW a plant is accredited on: its nameplate, at most the export limit (none: no cap). */
+export function accreditedMw(nameplateMw: number, exportLimitMw: number | undefined): number {
+  return Math.min(nameplateMw, exportLimitMw ?? Number.POSITIVE_INFINITY);
+}
+
+/** A battery's available MW each hour: discharge + energy held (MWh over one hour), capped at its power. */
+export function batteryAvailableMw(
+  discharge: ArrayLike<number>,
+  soc: ArrayLike<number>,
+  powerMw: number,
+  out: Float64Array,
+): Float64Array {
+  for (let h = 0; h < out.length; h++) out[h] = Math.min(discharge[h] + soc[h], powerMw);
+  return out;
+}
+
+/** HOPP's credit, %: the mean over `hours` of min(available ÷ accredited, 1); 0 without hours or MW. */
+export function capacityCreditPercent(availableMw: ArrayLike<number>, accredited: number, hours: Uint32Array): number {
+  if (hours.length === 0 || !(accredited > 0)) return 0;
+  let sum = 0;
+  for (const h of hours) sum += Math.min(Math.max(availableMw[h], 0) / accredited, 1);
+  return Math.min(100, (100 * sum) / hours.length);
+}
+
+/** The capacity revenue of operating year `year` (1-based): price × (1 + e)^(y−1) × credit × accredited MW. */
+export function capacityRevenue(
+  pricePerMwYear: number,
+  escalationPercent: number,
+  creditPercent: number,
+  accredited: number,
+  year: number,
+): number {
+  return pricePerMwYear * (1 + escalationPercent / 100) ** (year - 1) * (creditPercent / 100) * accredited;
+}
