@@ -99,10 +99,10 @@ function readSeriesBody(bytes: Buffer): { name: string; read: ReadResource } {
   try {
     return { name: b.name as string, read: readResourceSeries(arr as number[]) };
   } catch (e) {
-    if (e instanceof ResourceReadError) fail(field, e.message);
-    throw e;
+    throw e instanceof ResourceReadError
+      ? new HttpProblem('validation', `${field} ${e.message}`, { errors: [{ path: field, message: e.message }] })
+      : e;
   }
-  throw new Error('unreachable');
 }
 
 export const createResource = defineRoute({
