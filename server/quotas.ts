@@ -60,6 +60,8 @@ async function storedBytes(db: Db, workspace: string): Promise<number> {
     SELECT COALESCE(sum(bytes), 0)::bigint AS bytes FROM (
       SELECT octet_length(r.statements_gzip)::bigint + octet_length(r.statements_lite_gzip) AS bytes
         FROM scenario_results r JOIN scenarios s ON s.id = r.scenario_id WHERE s.workspace = ${workspace}
+      UNION ALL
+      SELECT bytes FROM resources WHERE workspace = ${workspace}
     ) stored`.execute(db);
   return Number(rows[0].bytes);
 }

@@ -111,6 +111,28 @@ interface ParentEventColumns {
   created_at: Generated<Date>;
 }
 
+/** A file or hourly series of a workspace's library (sql/0012), stored once by its SHA-256. */
+interface ResourcesTable {
+  id: string;
+  workspace: string;
+  name: string;
+  kind: 'weather' | 'wind_resource' | 'hourly_series';
+  format: string;
+  sha256: string;
+  bytes: number;
+  content: Buffer;
+  metadata: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
+
+/** One user of a resource: exactly one of the three ids is set. */
+interface ResourceUsesTable {
+  resource_id: string;
+  scenario_id: string | null;
+  sweep_id: string | null;
+  optimization_id: string | null;
+}
+
 /** The migrations applied (shared/migrate.ts). */
 interface SchemaMigrationsTable {
   id: number;
@@ -128,6 +150,8 @@ export interface Database {
   optimizations: OptimizationsTable;
   optimization_events: ParentEventColumns & { optimization_id: string };
   schema_migrations: SchemaMigrationsTable;
+  resources: ResourcesTable;
+  resource_uses: ResourceUsesTable;
 }
 
 /** A scenario as its resource shows it: its own columns (SCENARIO_COLUMNS), not the list item, the totals or a variant's details. */

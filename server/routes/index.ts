@@ -4,6 +4,7 @@ import { eventRoutes } from './events.route.ts';
 import { healthRoutes } from './health.route.ts';
 import { optimizationRoutes } from './optimizations.route.ts';
 import { getProblemType } from './problems.route.ts';
+import { resourceRoutes } from './resources.route.ts';
 import { scenarioRoutes } from './scenarios.route.ts';
 import { statementRoutes } from './statements.route.ts';
 import { sweepRoutes } from './sweeps.route.ts';
@@ -19,5 +20,6 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...statementRoutes,
   ...sweepRoutes,
   ...optimizationRoutes,
+  ...resourceRoutes,
   ...workspaceRoutes,
 ];

@@ -1,0 +1,165 @@
+// The library's rows (sql/0012): files and hourly series of a workspace, stored once by their
+// SHA-256, and the count of their users. Every function takes the workspace: another workspace's
+// resource is answered exactly as one that does not exist.
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+import { uuidv7 } from './ids.ts';
+import { unscoped, type WorkspaceDb } from './workspace.ts';
+
+export type ResourceKind = 'weather' | 'wind_resource' | 'hourly_series';
+
+/** A resource as the library describes it, without its bytes. */
+export interface ResourceRow {
+  id: string;
+  name: string;
+  kind: ResourceKind;
+  format: string;
+  sha256: string;
+  bytes: number;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  used_by: { scenarios: number; sweeps: number; optimizations: number };
+}
+
+/** What an upload stores: the parsed file's description and its bytes. */
+export interface NewResource {
+  name: string;
+  kind: ResourceKind;
+  format: string;
+  sha256: string;
+  content: Buffer;
+  metadata: Record<string, unknown>;
+}
+
+const COLUMNS = ['id', 'name', 'kind', 'format', 'sha256', 'bytes', 'metadata', 'created_at'] as const;
+
+/** Counts by user kind of the resources given, in one query. */
+async function usesOf(db: Db, ids: readonly string[]): Promise<Map<string, ResourceRow['used_by']>> {
+  const out = new Map<string, ResourceRow['used_by']>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('resource_uses')
+    .select([
+      'resource_id',
+      sql<number>`count(scenario_id)::int`.as('scenarios'),
+      sql<number>`count(sweep_id)::int`.as('sweeps'),
+      sql<number>`count(optimization_id)::int`.as('optimizations'),
+    ])
+    .where('resource_id', 'in', ids)
+    .groupBy('resource_id')
+    .execute();
+  for (const r of rows)
+    out.set(r.resource_id, { scenarios: r.scenarios, sweeps: r.sweeps, optimizations: r.optimizations });
+  return out;
+}
+
+const NO_USERS = { scenarios: 0, sweeps: 0, optimizations: 0 };
+
+/**
+ * Stores a resource in the workspace unless the same bytes are there already: `created` says
+ * which, and the row is the one stored (the first name given to those bytes stays).
+ */
+export async function storeResource(ws: WorkspaceDb, r: NewResource): Promise<{ created: boolean; row: ResourceRow }> {
+  const db = unscoped(ws);
+  const workspace = ws.workspace;
+  const inserted = await db
+    .insertInto('resources')
+    .values({
+      id: uuidv7(),
+      workspace,
+      name: r.name,
+      kind: r.kind,
+      format: r.format,
+      sha256: r.sha256,
+      bytes: r.content.length,
+      content: r.content,
+      metadata: JSON.stringify(r.metadata),
+    })
+    .onConflict((oc) => oc.columns(['workspace', 'sha256']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  const existing = await db
+    .selectFrom('resources')
+    .select('id')
+    .where('workspace', '=', workspace)
+    .where('sha256', '=', r.sha256)
+    .executeTakeFirstOrThrow();
+  const row = await findResource(ws, existing.id);
+  if (!row) throw new Error(`resource ${existing.id} vanished after its insert`);
+  return { created: inserted !== undefined, row };
+}
+
+/** The workspace's resource, or null (unknown, or another workspace's). */
+export async function findResource(ws: WorkspaceDb, id: string): Promise<ResourceRow | null> {
+  const db = unscoped(ws);
+  const workspace = ws.workspace;
+  const row = await db
+    .selectFrom('resources')
+    .select(COLUMNS)
+    .where('workspace', '=', workspace)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const uses = await usesOf(db, [row.id]);
+  return { ...row, used_by: uses.get(row.id) ?? NO_USERS };
+}
+
+/** The bytes as uploaded, or null. */
+export async function resourceContent(
+  ws: WorkspaceDb,
+  id: string,
+): Promise<{ content: Buffer; kind: ResourceKind; format: string; name: string } | null> {
+  const db = unscoped(ws);
+  const workspace = ws.workspace;
+  const row = await db
+    .selectFrom('resources')
+    .select(['content', 'kind', 'format', 'name'])
+    .where('workspace', '=', workspace)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** A page of the workspace's resources, newest first, after the cursor id when one is given. */
+export async function listResources(ws: WorkspaceDb, page: { limit: number; after?: string }): Promise<ResourceRow[]> {
+  const db = unscoped(ws);
+  const workspace = ws.workspace;
+  let q = db.selectFrom('resources').select(COLUMNS).where('workspace', '=', workspace);
+  if (page.after) q = q.where('id', '<', page.after);
+  const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+  const uses = await usesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, used_by: uses.get(r.id) ?? NO_USERS }));
+}
+
+export type ResourceDelete = { deleted: true } | { deleted: false; users: number } | null;
+
+/**
+ * Deletes the workspace's resource unless something uses it (`users` then says how many); null
+ * when there is no such resource. The row lock keeps a new use from slipping in between the count
+ * and the delete; the foreign key (RESTRICT) refuses it in any case.
+ */
+export async function deleteResource(ws: WorkspaceDb, id: string): Promise<ResourceDelete> {
+  const db = unscoped(ws);
+  const workspace = ws.workspace;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('resources')
+      .select('id')
+      .where('workspace', '=', workspace)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return null;
+    const { users } = await trx
+      .selectFrom('resource_uses')
+      .select(sql<number>`count(*)::int`.as('users'))
+      .where('resource_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (users > 0) return { deleted: false, users };
+    await trx.deleteFrom('resources').where('id', '=', id).execute();
+    return { deleted: true };
+  });
+}
