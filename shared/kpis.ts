@@ -168,6 +168,16 @@ export const KPIS = {
     presence: 'optional',
     card: true,
   },
+  capacity_credit_percent: {
+    label: 'Capacity credit (%)',
+    description:
+      "The capacity credit the capacity payment is made on, % of the accredited MW: given, or HOPP's top-hours rule on year 1 (docs/markets.md). With market.capacity only.",
+    format: 'points',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
+  },
   storage_revenue: {
     label: 'Battery revenue (all years)',
     description:

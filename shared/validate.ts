@@ -9,6 +9,7 @@ import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 import { capitalStackErrors } from './validate.finance.ts';
 import { loadErrors } from './validate.load.ts';
+import { marketPaymentErrors } from './validate.market.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
 
@@ -120,6 +121,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
   }
   if (v.storage) storageErrors(v.storage, out);
   loadErrors(v, out);
+  marketPaymentErrors(v, out);
   const curve = v.wind.turbine.power_curve;
   if (curve) {
     for (let i = 1; i < curve.length; i++) {

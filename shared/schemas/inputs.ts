@@ -372,6 +372,13 @@ export const Grid = Obj(
         description: 'Point-of-interconnection limit, MW AC. Absent = none.',
       }),
     ),
+    export_limit_hourly_mw: Type.Optional(
+      HourlySeries(
+        "The grid operator's export limit of each hour, MW AC (8,760 values, the same every year; hour 0 = Jan 1 00:00–01:00 local standard time): the hour's limit is the lesser of this and export_limit_mw. What it cuts below export_limit_mw is curtailment by the operator, paid at market.curtailment_payment_per_mwh (docs/markets.md). Not yet with a battery.",
+        0,
+        200_000,
+      ),
+    ),
   },
   'The grid connection.',
 );
@@ -483,6 +490,48 @@ export const Storage = Type.Object(
   },
 );
 
+/** A capacity payment (docs/markets.md): price × credit × accredited MW, escalated. */
+export const Capacity = Type.Object(
+  {
+    price_per_mw_year: Num(
+      0,
+      10_000_000,
+      undefined,
+      'Year-1 capacity price per accredited MW-year (per kW-year × 1,000).',
+    ),
+    escalation_percent: Num(-20, 50, 0, 'Yearly escalation of the capacity price, %.'),
+    credit: Type.Object(
+      {
+        percent: Type.Optional(Num(0, 100, undefined, 'A capacity credit given, % of the accredited MW.')),
+        top_hours: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: HOURS_PER_YEAR,
+            description: "HOPP's rule: the number of hours of highest system load the credit is measured over.",
+          }),
+        ),
+        system_load_mw: Type.Optional(
+          HourlySeries(
+            "HOPP's rule: the system's load of each hour, MW (8,760 values; only their order matters).",
+            0,
+            1e9,
+          ),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "The capacity credit: `percent` given, or HOPP's top-hours rule (`top_hours` with `system_load_mw`): the mean over those hours of year 1 of the plant's available MW ÷ its accredited MW, each hour at most 1; a battery is available up to what it discharges plus what it holds, capped at its power. One or the other.",
+      },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A capacity payment: price × (1 + escalation)^(year − 1) × credit × accredited MW, where accredited MW = min(solar AC + wind + battery power, grid.export_limit_mw). Absent: none.',
+  },
+);
+
 export const Market = Obj(
   {
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code, for labels only.' }),
@@ -523,6 +572,18 @@ export const Market = Obj(
         description:
           'Time-of-delivery factors of the PPA price: 12 months (January first) × 24 hours (0–23); a MWh delivered then earns the PPA price × its factor. Default: 1 everywhere.',
       }),
+    ),
+    capacity: Type.Optional(Capacity),
+    curtailment_payment_per_mwh: Type.Optional(
+      Num(
+        0,
+        10_000,
+        undefined,
+        "Year-1 payment per MWh curtailed by the operator's grid.export_limit_hourly_mw (not for what export_limit_mw alone cuts). Needs that series.",
+      ),
+    ),
+    curtailment_payment_escalation_percent: Type.Optional(
+      Num(-20, 50, undefined, 'Yearly escalation of curtailment_payment_per_mwh, %. Default 0.'),
     ),
   },
   'Where the energy is sold.',
@@ -859,6 +920,7 @@ export type ScenarioInputs = Static<typeof ScenarioInputs>;
 export type ClimateInputs = Static<typeof Climate>;
 export type StorageInputs = Static<typeof Storage>;
 export type LoadInputs = Static<typeof Load>;
+export type CapacityInputs = Static<typeof Capacity>;
 
 /** Inputs after every default, including the ones that depend on other fields, has been applied. */
 export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {

@@ -72,6 +72,9 @@ export const AnnualEnergy = Closed(
       Type.Integer({ minimum: 0, description: 'Battery banks replaced in the year.' }),
     ),
     curtailed_without_storage_mwh: Mwh('Energy the export limit would curtail without the battery.'),
+    curtailed_by_operator_mwh: Mwh(
+      "Of curtailed_mwh, the energy the operator's grid.export_limit_hourly_mw cut below export_limit_mw. With that series only.",
+    ),
     load_mwh: Mwh("The buyer's load. With a load only (docs/load.md)."),
     delivered_to_load_mwh: Mwh('Energy delivered to the load: Σ min(load, plant + discharge − charge from the plant).'),
     unmet_mwh: Mwh("Load not delivered: the buyer's backup from the grid."),
@@ -111,6 +114,16 @@ export const RevenueLines = Closed(
       ),
     ),
     load_excess: Type.Optional(Money('With a load: excess sold × the hour’s escalated merchant price.')),
+    capacity: Type.Optional(
+      Money(
+        'With market.capacity: price per MW-year × (1 + escalation)^(year − 1) × capacity credit × accredited MW (docs/markets.md).',
+      ),
+    ),
+    curtailment_payment: Type.Optional(
+      Money(
+        "With market.curtailment_payment_per_mwh: MWh curtailed by the operator's hourly export limit × the escalated payment per MWh.",
+      ),
+    ),
     total: Money('Sum of the lines.'),
   },
   'Revenue, nominal money of the year.',
@@ -221,6 +234,8 @@ export const RevenueBreakdown = Closed(
       ppa: Money('PPA revenue, all years.'),
       merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
       contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
+      capacity: Type.Optional(Money('With market.capacity: the capacity payments, all years.')),
+      curtailment: Type.Optional(Money('With a curtailment payment: the payments for curtailment, all years.')),
     }),
     by_technology: Closed({
       solar: Money('Solar revenue, all years.'),

@@ -78,6 +78,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
   } else {
     finance.kpis.curtailment_percent = curtailmentPercent(plant);
   }
+  if (plant.capacity) finance.kpis.capacity_credit_percent = plant.capacity.percent;
   if (l) {
     Object.assign(finance.kpis, loadKpis(inputs, l));
     // Its revenue with a load is not the PPA-priced change of the export that storage_revenue measures.

@@ -495,12 +495,24 @@ function breakdown(revenue: readonly RevenueLines[], withStorage: boolean, withL
     excess += r.load_excess ?? 0;
   }
   const byTechnology = withStorage ? { solar, wind, storage } : { solar, wind };
+  const payments = paymentSums(revenue);
+  const paid = (payments.capacity ?? 0) + (payments.curtailment ?? 0);
   if (withLoad) {
     return {
-      by_source: { ppa, merchant: merchant + excess, contract },
+      by_source: { ppa, merchant: merchant + excess, contract, ...payments },
       by_technology: { ...byTechnology, load: contract + excess },
-      total: ppa + merchant + excess + contract,
+      total: ppa + merchant + excess + contract + paid,
     };
   }
-  return { by_source: { ppa, merchant }, by_technology: byTechnology, total: ppa + merchant };
+  return { by_source: { ppa, merchant, ...payments }, by_technology: byTechnology, total: ppa + merchant + paid };
+}
+
+/** The capacity and curtailment payments of all years, each only when its line is in the statements. */
+function paymentSums(revenue: readonly RevenueLines[]): { capacity?: number; curtailment?: number } {
+  const out: { capacity?: number; curtailment?: number } = {};
+  for (const r of revenue) {
+    if (r.capacity !== undefined) out.capacity = (out.capacity ?? 0) + r.capacity;
+    if (r.curtailment_payment !== undefined) out.curtailment = (out.curtailment ?? 0) + r.curtailment_payment;
+  }
+  return out;
 }

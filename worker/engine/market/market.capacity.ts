@@ -1,7 +1,10 @@
-// A capacity payment's pieces (not yet read from the inputs nor in the statements: docs/markets.md).
-// The credit is given, or HOPP's top-hours rule: over the N hours of highest system load, the mean of
-// the plant's available MW ÷ its accredited MW, each hour capped at 1. A battery is available up to
-// what it delivers plus what it holds, capped at its power. Accredited MW = min(nameplate, export limit).
+// A capacity payment (docs/markets.md). The credit is given, or HOPP's top-hours rule: over the N
+// hours of highest system load, the mean of the plant's available MW ÷ its accredited MW, each hour
+// capped at 1. A battery is available up to what it delivers plus what it holds, capped at its
+// power. Accredited MW = min(nameplate, export limit). As HOPP, the rule reads year 1's hours and
+// the credit holds for every year; the price escalates.
+import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+import type { CapacityInputs } from '../../../shared/schemas/inputs.ts';
 
 /** The indices of the `n` hours of highest system load; of equal loads, the earlier hour first. */
 export function topHours(systemLoadMw: ArrayLike<number>, n: number): Uint32Array {
@@ -43,4 +46,31 @@ export function capacityRevenue(
   year: number,
 ): number {
   return pricePerMwYear * (1 + escalationPercent / 100) ** (year - 1) * (creditPercent / 100) * accredited;
+}
+
+/** Year 1's hours of the plant at its point of interconnection, as the credit reads them. */
+export interface CapacityHours {
+  /** Solar and wind MWh at the point of interconnection (after the limit, with what a battery stored). */
+  solar: ArrayLike<number>;
+  wind: ArrayLike<number>;
+  battery: { discharge: ArrayLike<number>; soc: ArrayLike<number>; powerMw: number } | null;
+}
+
+/** The credit (%) and the accredited MW of a plant of `nameplateMw` behind `exportLimitMw`. */
+export function plantCapacityCredit(
+  capacity: CapacityInputs,
+  nameplateMw: number,
+  exportLimitMw: number | undefined,
+  hours: CapacityHours,
+): { percent: number; accreditedMw: number } {
+  const accredited = accreditedMw(nameplateMw, exportLimitMw);
+  const { percent, top_hours: n, system_load_mw: load } = capacity.credit;
+  if (percent !== undefined || n === undefined || load === undefined) {
+    return { percent: percent ?? 0, accreditedMw: accredited };
+  }
+  const available = new Float64Array(HOURS_PER_YEAR);
+  const b = hours.battery;
+  if (b) batteryAvailableMw(b.discharge, b.soc, b.powerMw, available);
+  for (let h = 0; h < HOURS_PER_YEAR; h++) available[h] += hours.solar[h] + hours.wind[h];
+  return { percent: capacityCreditPercent(available, accredited, topHours(load, n)), accreditedMw: accredited };
 }

@@ -6,6 +6,7 @@
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
+import { addPayments, type MarketPayments, type PaymentBasis, preparePayments } from './market.payments.ts';
 import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from './market.prices.ts';
 
 export interface MarketModel extends MerchantPrices {
@@ -16,6 +17,8 @@ export interface MarketModel extends MerchantPrices {
   ppaEscalation: number;
   /** The PPA's time-of-delivery factor of each hour of the year; null = 1 everywhere. */
   ppaMultiplier: Float64Array | null;
+  /** Capacity and curtailment payments (market.payments.ts); null without either. */
+  payments: MarketPayments | null;
 }
 
 /** The month-hour table spread over the 8,760 hours of the year. */
@@ -54,6 +57,7 @@ export function prepareMarket(inputs: ResolvedInputs): MarketModel {
     merchantPrice,
     merchantYears,
     ppaMultiplier: m.ppa_month_hour_multipliers ? hourlyMultipliers(m.ppa_month_hour_multipliers) : null,
+    payments: preparePayments(m),
   };
 }
 
@@ -97,6 +101,8 @@ export interface MarketYear {
   windPpaMwh: number;
   /** The battery's net MWh (discharge − charge) weighted the same two ways; null without a battery. */
   storage: { ppaMwh: number; value: number } | null;
+  /** What the year's capacity and curtailment payments are made on (set by the plant before marketYear). */
+  payments: PaymentBasis;
 }
 
 /** The year's revenue lines from its energy sums, at the model's PPA price: no pass over the hours. */
@@ -113,6 +119,7 @@ export function revenueOf(model: MarketModel, year: number, sums: MarketYear, ou
     out.merchant_storage = merchant * sums.storage.value;
     out.total += out.ppa_storage + out.merchant_storage;
   }
+  addPayments(model.payments, year, sums.payments, out);
   return out;
 }
 
@@ -178,5 +185,6 @@ export function emptyMarketYear(): MarketYear {
     solarPpaMwh: 0,
     windPpaMwh: 0,
     storage: null,
+    payments: { capacityCreditPercent: 0, accreditedMw: 0, operatorCurtailedMwh: 0 },
   };
 }

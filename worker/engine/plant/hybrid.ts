@@ -9,11 +9,19 @@ export function degradationFactor(percentPerYear: number, year: number): number 
   return (1 - percentPerYear / 100) ** (year - 1);
 }
 
+/** The grid operator's limit of each hour of the year, and what it cut below the fixed limit (MWh, added to). */
+export interface OperatorLimit {
+  limitMw: ArrayLike<number>;
+  curtailedMwh: number;
+}
+
 /**
  * One pass over a year: delivered = min(limit, degraded output), shared in
  * proportion. Reads the undegraded hourly MWh, writes the delivered MWh into
  * `outSolar`/`outWind` (which may alias the inputs) and returns the MWh
  * curtailed. `limitMw` of Infinity means no limit; an hour is 1 h, so MW = MWh.
+ * With an operator's hourly limit the hour's limit is the lesser of the two,
+ * and what it cuts below the fixed limit is added to `operator.curtailedMwh`.
  */
 export function hybridYear(
   solarMwh: Float64Array,
@@ -23,19 +31,22 @@ export function hybridYear(
   limitMw: number,
   outSolar: Float64Array,
   outWind: Float64Array,
+  operator?: OperatorLimit,
 ): number {
   let curtailed = 0;
   for (let h = 0; h < HOURS_PER_YEAR; h++) {
     const s = solarMwh[h] * solarFactor;
     const w = windMwh[h] * windFactor;
     const total = s + w;
-    if (total > limitMw) {
-      const cutSolar = s * (limitMw / total);
+    const limit = operator ? Math.min(limitMw, operator.limitMw[h]) : limitMw;
+    if (total > limit) {
+      const cutSolar = s * (limit / total);
       outSolar[h] = cutSolar;
       // The wind share is the remainder, so that delivered never exceeds the
       // limit by a rounding error in the scaled sum.
-      outWind[h] = Math.max(0, limitMw - cutSolar);
-      curtailed += total - limitMw;
+      outWind[h] = Math.max(0, limit - cutSolar);
+      curtailed += total - limit;
+      if (operator) operator.curtailedMwh += Math.min(total, limitMw) - limit;
     } else {
       outSolar[h] = s;
       outWind[h] = w;

@@ -3,15 +3,16 @@
 // variant that reuses cached profiles costs milliseconds.
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { HourlyRecord } from '../../../shared/hourly.series.ts';
-import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
-import type { ScenarioResult } from '../../../shared/schemas/result.ts';
+import type { CapacityInputs, ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
+import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
 import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from '../load/load.ts';
+import { plantCapacityCredit } from '../market/market.capacity.ts';
 import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from '../market/market.ts';
 import { type StorageYears, storageYears } from '../storage/storage.plant.ts';
 import { batteryConstants, batteryOf } from '../storage/storage.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
-import { degradationFactor, hybridYear } from './hybrid.ts';
+import { degradationFactor, hybridYear, type OperatorLimit } from './hybrid.ts';
 
 /**
  * Called once per year, in order, with that year's final hourly series by name (views into the
@@ -35,6 +36,10 @@ export interface PlantYears {
   curtailedMwh: Float64Array;
   /** The load's hours and years, when there is one. */
   load?: LoadYears;
+  /** Each year's energy curtailed by the operator's hourly limit below the fixed one, MWh; with that series only. */
+  operatorCurtailedMwh?: Float64Array;
+  /** With market.capacity: the capacity credit (%) and the accredited MW. */
+  capacity?: { percent: number; accreditedMw: number };
 }
 
 /** The plant's hourly series by name, in the registry's order (shared/hourly.series.ts): 25 × 8,760 each. */
@@ -100,8 +105,11 @@ export function operateYears(
   const marketOut = emptyMarketYear();
   const perYear = (progress.to - progress.from) / YEARS;
   const curtailed = out.curtailedMwh;
+  const operatorSeries = inputs.grid.export_limit_hourly_mw;
+  if (operatorSeries) out.operatorCurtailedMwh = new Float64Array(YEARS);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
+    const operator: OperatorLimit | undefined = operatorSeries && { limitMw: operatorSeries, curtailedMwh: 0 };
     curtailed[i] = hybridYear(
       profileYear(generation.solar, i),
       profileYear(generation.wind, i),
@@ -110,7 +118,9 @@ export function operateYears(
       limitMw,
       out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR),
       out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR),
+      operator,
     );
+    if (operator && out.operatorCurtailedMwh) out.operatorCurtailedMwh[i] = operator.curtailedMwh;
   }
   const battery = batteryOf(inputs);
   const producedWithout = battery ? plantEnergy(out, curtailed) : null;
@@ -120,12 +130,19 @@ export function operateYears(
     out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
   }
   if (load) out.load = serveLoadOf(load, market, out, battery);
+  const capacity = inputs.market.capacity;
+  if (capacity) out.capacity = capacityCredit(inputs, capacity, out, battery);
   const series = plantSeries(out);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
     const windOut = out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
     const net = out.storage?.net.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    marketOut.payments = {
+      capacityCreditPercent: out.capacity?.percent ?? 0,
+      accreditedMw: out.capacity?.accreditedMw ?? 0,
+      operatorCurtailedMwh: out.operatorCurtailedMwh?.[i] ?? 0,
+    };
     const m = marketYear(market, year, solarOut, windOut, marketOut, net);
     // NaN and Infinity propagate into the sums, so one check covers every hour.
     if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed[i] + m.revenue.total)) {
@@ -136,7 +153,7 @@ export function operateYears(
     }
     const l = out.load;
     if (onYear) onYear(i, yearOf(series, i));
-    out.revenue.push(l ? loadRevenue(l, i) : { ...m.revenue });
+    out.revenue.push(l ? withPayments(loadRevenue(l, i), m.revenue) : { ...m.revenue });
     out.marketYears.push({ ...m, revenue: { ...m.revenue } });
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
     out.energy.solarMwh[i] = m.solarMwh;
@@ -152,6 +169,7 @@ export function operateYears(
       Object.assign(row, loadAnnual(l, i));
       row.curtailed_mwh += l.excessCurtailed[i];
     }
+    if (out.operatorCurtailedMwh) Object.assign(row, { curtailed_by_operator_mwh: out.operatorCurtailedMwh[i] });
     out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
@@ -188,6 +206,36 @@ function loadRevenue(l: LoadYears, i: number) {
     load_excess: excess,
     total: contract + excess,
   };
+}
+
+/** With a load, the capacity and curtailment payments are the plant's as without one. */
+function withPayments(lines: RevenueLines, market: RevenueLines): RevenueLines {
+  if (market.capacity !== undefined) {
+    lines.capacity = market.capacity;
+    lines.total += market.capacity;
+  }
+  if (market.curtailment_payment !== undefined) {
+    lines.curtailment_payment = market.curtailment_payment;
+    lines.total += market.curtailment_payment;
+  }
+  return lines;
+}
+
+/** Year 1's hours at the point of interconnection, with the battery's, made a capacity credit. */
+function capacityCredit(
+  inputs: ResolvedInputs,
+  capacity: CapacityInputs,
+  out: PlantYears,
+  battery: StorageInputs | null,
+): { percent: number; accreditedMw: number } {
+  const nameplate =
+    inputs.solar.capacity_mw_dc / inputs.solar.dc_ac_ratio + inputs.wind.capacity_mw + (battery?.power_mw ?? 0);
+  const st = out.storage;
+  return plantCapacityCredit(capacity, nameplate, inputs.grid.export_limit_mw, {
+    solar: out.solarHourly,
+    wind: out.windHourly,
+    battery: st && battery ? { discharge: st.run.discharge, soc: st.run.soc, powerMw: battery.power_mw } : null,
+  });
 }
 
 /** Without a battery: the energy curtailed at the limit, % of the output before it, all years. */
