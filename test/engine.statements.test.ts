@@ -86,13 +86,16 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
   let merchant = 0;
   let solar = 0;
   let wind = 0;
+  let payments = 0;
   for (const is of r.income_statement) {
     const v = is.revenue;
     const y = `year ${is.year}`;
     const storagePpa = v.ppa_storage ?? 0;
     const storageMerchant = v.merchant_storage ?? 0;
     const lines = v.ppa_solar + v.ppa_wind + v.merchant_solar + v.merchant_wind + storagePpa + storageMerchant;
-    near(t, v.total, lines, `${y} revenue total`);
+    const paid = (v.capacity ?? 0) + (v.curtailment_payment ?? 0);
+    payments += paid;
+    near(t, v.total, lines + paid, `${y} revenue total`);
     ppa += v.ppa_solar + v.ppa_wind + storagePpa;
     merchant += v.merchant_solar + v.merchant_wind + storageMerchant;
     solar += v.ppa_solar + v.merchant_solar;
@@ -116,7 +119,8 @@ function checkStatements(t: Test, inputs: ResolvedInputs, r: EngineResult): void
   near(t, b.by_source.merchant, merchant, 'breakdown merchant');
   near(t, b.by_technology.solar, solar, 'breakdown solar');
   near(t, b.by_technology.wind, wind, 'breakdown wind');
-  near(t, b.total, ppa + merchant, 'breakdown total');
+  near(t, (b.by_source.capacity ?? 0) + (b.by_source.curtailment ?? 0), payments, 'breakdown payments');
+  near(t, b.total, ppa + merchant + payments, 'breakdown total');
 
   let cumulative = 0;
   let principal = 0;
@@ -328,6 +332,41 @@ for (const latitude of [80, -80]) {
     t.ok(r.annual[0].solar_mwh >= 0);
   });
 }
+
+t.test('capacity and curtailment payments: identities, the payments in the totals and the schema', async (t) => {
+  const evening = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 >= 17 && h % 24 < 21 ? 1500 : 1000));
+  const inputs = resolvedInputs({
+    grid: {
+      export_limit_mw: 120,
+      export_limit_hourly_mw: Array.from({ length: HOURS_PER_YEAR }, (_, h) => 60 + (h % 24) * 5),
+    },
+    market: {
+      capacity: {
+        price_per_mw_year: 70_000,
+        escalation_percent: 1,
+        credit: { top_hours: 50, system_load_mw: evening },
+      },
+      curtailment_payment_per_mwh: 15,
+    },
+  });
+  const r = run(t, 'payments', inputs);
+  t.ok((r.income_statement[0].revenue.capacity ?? 0) > 0, 'a capacity line');
+  t.ok((r.income_statement[0].revenue.curtailment_payment ?? 0) > 0, 'a curtailment line');
+  const years = (a: Float64Array) =>
+    Array.from({ length: YEARS }, (_, i) => Array.from(a.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR)));
+  const document = {
+    ...r,
+    scenario_id: '01936f3e-0000-7000-8000-000000000042',
+    solar_hourly: years(r.solar_hourly),
+    wind_hourly: years(r.wind_hourly),
+  };
+  if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', isUuid);
+  t.same(
+    [...Value.Errors(ScenarioResult, document)].slice(0, 3).map((e) => `${e.path} ${e.message}`),
+    [],
+    'the result matches the ScenarioResult schema',
+  );
+});
 
 t.test('export limit below both capacities', async (t) => {
   const inputs = resolvedInputs({ grid: { export_limit_mw: 40 } });
