@@ -93,13 +93,16 @@ t.test("HOPP's rule through the engine: constant output at half the nameplate ea
 t.test("HOPP's rule: only the top hours count, and the credit follows the plant's output there", async (t) => {
   const capacity = {
     price_per_mw_year: 50_000,
-    escalation_percent: 0,
+    escalation_percent: 2,
     credit: { top_hours: 200, system_load_mw: systemLoad },
   };
   // 80 MW in the afternoon peak, 20 MW otherwise: the 200 highest loads are all at 14:00–15:59.
   const r = calculate(windOnly((h) => (h % 24 === 14 || h % 24 === 15 ? 80 : 20), { market: { capacity } }));
   t.ok(close(r.kpis.capacity_credit_percent ?? Number.NaN, 80), `80 % (${r.kpis.capacity_credit_percent})`);
-  checkCapacityLines(t, r, 50_000, 0, r.kpis.capacity_credit_percent as number, 100);
+  checkCapacityLines(t, r, 50_000, 2, r.kpis.capacity_credit_percent as number, 100);
+  // docs/markets.md's worked example.
+  t.ok(close(r.income_statement[0].revenue.capacity ?? 0, 4_000_000), 'year 1: 4,000,000');
+  t.ok(Math.abs((r.income_statement[9].revenue.capacity ?? 0) - 4_780_370.27) < 0.01, 'year 10: 4,780,370.27');
   // The opposite shape: high everywhere but at the peak.
   const offPeak = calculate(windOnly((h) => (h % 24 === 14 || h % 24 === 15 ? 10 : 90), { market: { capacity } }));
   t.ok(close(offPeak.kpis.capacity_credit_percent ?? Number.NaN, 10), `10 % (${offPeak.kpis.capacity_credit_percent})`);
@@ -181,6 +184,7 @@ t.test("curtailment: the operator's series halves the limit at known hours; only
   }
   t.equal(r.annual[0].curtailed_by_operator_mwh, days * 30, 'year 1: 10,950 MWh by the operator');
   t.equal(r.income_statement[0].revenue.curtailment_payment, 12 * days * 30, 'year 1: 131,400');
+  t.ok(close(r.income_statement[1].revenue.curtailment_payment ?? 0, 135_342), 'year 2: 135,342');
   t.ok(close(r.revenue_breakdown.by_source.curtailment ?? Number.NaN, all), 'the breakdown sums the payments');
   for (let h = 0; h < 48; h++) {
     const limit = Math.min(80, operator[h]);
