@@ -65,7 +65,7 @@ export function disposeCharts(): void {
   live.clear();
 }
 
-const axisMoney = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
+export const axisMoney = { type: 'value', axisLabel: { formatter: (v: number) => compact(v) } };
 
 function compact(v: number): string {
   const a = Math.abs(v);

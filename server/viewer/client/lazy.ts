@@ -26,3 +26,12 @@ export function loadCharts(): Promise<LoadCharts> {
   loadingLoad ??= charts().then(() => import('./charts.load.ts'));
   return loadingLoad;
 }
+
+type RevenueCharts = typeof import('./charts.revenue.ts');
+let loadingRevenue: Promise<RevenueCharts> | null = null;
+
+/** The revenue stack chart (with charts.ts, in the same lazy way). */
+export function revenueCharts(): Promise<RevenueCharts> {
+  loadingRevenue ??= charts().then(() => import('./charts.revenue.ts'));
+  return loadingRevenue;
+}

@@ -5,7 +5,7 @@
 import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
 import { KPI_CARDS, kpiText } from '../kpis.ts';
-import { charts, loadCharts } from '../lazy.ts';
+import { charts, loadCharts, revenueCharts } from '../lazy.ts';
 import { statusBadge } from '../live.ts';
 import { batterySection } from '../sections/battery.ts';
 import { loadSection } from '../sections/load.ts';
@@ -147,6 +147,7 @@ function hourlyView(): HourlyView {
 async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
   const annualEl = chartBox('annual-chart', 'Annual energy by technology and curtailment');
   const cashEl = chartBox('cashflow-chart', 'Equity cash flow');
+  const revenueEl = chartBox('revenue-chart', 'Revenue by year, by line');
   const hourly = hourlyView();
   const tables = h('div', {});
   const battery = batterySection(s);
@@ -177,6 +178,7 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
     ...(battery ? [battery.element] : []),
     resource.element,
     card('Equity cash flow', cashEl),
+    card('Revenue by year', revenueEl),
     tables,
   );
 
@@ -201,7 +203,13 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
     draw(),
     battery?.draw(statements, drawn, fetchYear),
     load && loadCharts().then((loadDrawn) => load.draw(statements, loadDrawn, fetchYear)),
+    revenueCharts().then((r) => r.revenueChart(revenueEl, revenueYears(statements))),
   ]);
+}
+
+/** The income statement's revenue lines of each year, as the revenue stack draws them. */
+function revenueYears(st: Statements): Array<{ year: number; revenue: Record<string, number> }> {
+  return st.income_statement.map((r) => ({ year: r.year, revenue: r.revenue as Record<string, number> }));
 }
 
 /** Each operating year's hourly data, fetched once and shared by the charts; null when not kept. */
@@ -257,14 +265,17 @@ function hourlyDrawer(view: HourlyView, drawn: ChartModule, fetchYear: YearFetch
  * Single Owner's structure that is 0 unless its input is set) shows only when some year has it;
  * `opt:path` when some year has that other line (the federal tax, beside a state tax).
  */
-const COLUMNS =
-  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Closing_costs closing_costs opt|c Credits_sold credit_transfer_proceeds opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt:state_income_tax|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income|p Investor_pre-tax tax_investor.pre_tax_cash|p Investor_tax_benefit tax_investor.tax_benefit|p Investor_after-tax tax_investor.after_tax_cash|p Investor_cumulative tax_investor.cumulative|p Sponsor_pre-tax sponsor.pre_tax_cash|p Sponsor_tax_benefit sponsor.tax_benefit|p Sponsor_after-tax sponsor.after_tax_cash|p Sponsor_cumulative sponsor.cumulative`
-    .split('|')
-    .map((spec) => {
-      const [table, header, path, opt] = spec.split(' ');
-      const shownIf = opt === 'opt' ? path : opt?.startsWith('opt:') ? opt.slice(4) : null;
-      return { table, header: header.replaceAll('_', ' '), path, shownIf };
-    });
+const COLUMNS = (
+  `c Capex capex|c Debt_fee debt_fee opt|c EBITDA ebitda|c Reserve_interest reserve_interest opt|c Income_tax income_tax|c Tax_credits tax_credits.total|c Debt_drawn debt_drawdown|c Interest interest|c Principal principal|c CFADS cfads|c DSCR dscr|c Reserves_funded reserve_funding opt|c Equipment_replaced equipment_replacement opt|c Closing_costs closing_costs opt|c Credits_sold credit_transfer_proceeds opt|c Equity_cash_flow equity_cash_flow|c Cumulative cumulative_equity_cash_flow|i Revenue revenue.total|` +
+  `i Capacity revenue.capacity opt|i Curtailment_paid revenue.curtailment_payment opt|` +
+  `i Salvage salvage_value opt|i Operating_expenses operating_expenses.total|i EBITDA ebitda|i Reserve_interest reserve_interest opt|i Depreciation depreciation|i Interest interest|i Pre-tax_income pre_tax_income|i State_tax state_income_tax opt|i Federal_tax federal_income_tax opt:state_income_tax|i Income_tax income_tax|i Tax_credits tax_credits.total|i Net_income net_income|p Investor_pre-tax tax_investor.pre_tax_cash|p Investor_tax_benefit tax_investor.tax_benefit|p Investor_after-tax tax_investor.after_tax_cash|p Investor_cumulative tax_investor.cumulative|p Sponsor_pre-tax sponsor.pre_tax_cash|p Sponsor_tax_benefit sponsor.tax_benefit|p Sponsor_after-tax sponsor.after_tax_cash|p Sponsor_cumulative sponsor.cumulative`
+)
+  .split('|')
+  .map((spec) => {
+    const [table, header, path, opt] = spec.split(' ');
+    const shownIf = opt === 'opt' ? path : opt?.startsWith('opt:') ? opt.slice(4) : null;
+    return { table, header: header.replaceAll('_', ' '), path, shownIf };
+  });
 
 function value(row: Record<string, unknown>, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], row);
