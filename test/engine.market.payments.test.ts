@@ -197,3 +197,29 @@ t.test("curtailment: the operator's series halves the limit at known hours; only
   t.equal(fixedOnly.annual[0].curtailed_mwh, days * 20, 'the fixed limit alone: 20 MWh a day');
   t.equal(fixedOnly.annual[0].curtailed_by_operator_mwh, undefined, 'no operator column without its series');
 });
+
+t.test("with a buyer's load: the payments are added to the load's revenue lines", async (t) => {
+  const output = (h: number) => (h % 24 === 10 ? 90 : 60);
+  const operator = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 === 10 ? 45 : 80));
+  const r = calculate(
+    windOnly(output, {
+      load: { flat_mw: 30 },
+      grid: { export_limit_mw: 80, export_limit_hourly_mw: operator },
+      market: {
+        capacity: { price_per_mw_year: 20_000, escalation_percent: 0, credit: { percent: 60 } },
+        curtailment_payment_per_mwh: 8,
+      },
+    }),
+  );
+  const days = HOURS_PER_YEAR / 24;
+  for (const i of [0, 12, 24]) {
+    const rev = r.income_statement[i].revenue;
+    t.ok((rev.load_contract ?? 0) > 0, `year ${i + 1}: the load's contract line`);
+    t.ok(close(rev.capacity ?? Number.NaN, 20_000 * 0.6 * 80), `year ${i + 1}: capacity on 80 MW`);
+    // At 10:00 the fixed limit cuts 10 MWh, the operator 35 more.
+    t.ok(close(rev.curtailment_payment ?? Number.NaN, 8 * days * 35), `year ${i + 1}: ${rev.curtailment_payment}`);
+    const lines =
+      (rev.load_contract ?? 0) + (rev.load_excess ?? 0) + (rev.capacity ?? 0) + (rev.curtailment_payment ?? 0);
+    t.ok(close(rev.total, lines), `year ${i + 1}: the total has them`);
+  }
+});
