@@ -14,6 +14,21 @@ import { waitUntil } from './helpers/wait.ts';
 const stack = await startStack({ workers: [{}] });
 t.teardown(() => stack.stop());
 
+type Scenario = { status: string; kpis: Record<string, number | null> | null };
+
+/** The scenario once it has succeeded or failed. */
+async function finished(id: string): Promise<Scenario> {
+  let scenario: Scenario | undefined;
+  await waitUntil(
+    async () => {
+      scenario = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}`)).json as Scenario;
+      return scenario.status === 'succeeded' || scenario.status === 'failed';
+    },
+    { timeoutMs: 60_000, what: `scenario ${id} to finish` },
+  );
+  return scenario as Scenario;
+}
+
 const series = (n: number, v: (h: number) => number = () => 100) => Array.from({ length: n }, (_, h) => v(h));
 const capacity = (credit: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
   ...DEFAULT_SCENARIO,
@@ -143,14 +158,7 @@ t.test('a scenario with both payments: the lines, the MWh, the KPI in its summar
     });
     t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
     const id = created.json.id as string;
-    let scenario: { status: string; kpis: Record<string, number | null> | null } | undefined;
-    await waitUntil(
-      async () => {
-        scenario = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}`)).json as typeof scenario;
-        return scenario?.status === 'succeeded' || scenario?.status === 'failed';
-      },
-      { timeoutMs: 60_000, what: 'the scenario to finish' },
-    );
+    const scenario = await finished(id);
     t.equal(scenario?.status, 'succeeded');
     t.equal(scenario?.kpis?.capacity_credit_percent, 35, "the KPI in the scenario's summary");
     const list = (await getJson(`${stack.web.baseUrl}/api/scenarios?limit=10`)).json as {
@@ -175,3 +183,31 @@ t.test('a scenario with both payments: the lines, the MWh, the KPI in its summar
     );
   });
 });
+
+t.test(
+  "HOPP's rule through the API: constant output at half the nameplate, a 50 % credit in the summary",
+  async (t) => {
+    await withProcessLogs(t, stack, async () => {
+      const created = await postScenario(stack.web.baseUrl, {
+        ...DEFAULT_SCENARIO,
+        name: 'constant output',
+        solar: { capacity_mw_dc: 0 },
+        wind: { capacity_mw: 100, profile: { hourly_mw: series(HOURS_PER_YEAR, () => 50), for_capacity_mw: 100 } },
+        market: {
+          capacity: {
+            price_per_mw_year: 40_000,
+            credit: { top_hours: 100, system_load_mw: series(HOURS_PER_YEAR, (h) => 900 + ((h * 37) % 500)) },
+          },
+        },
+      });
+      t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
+      const id = created.json.id as string;
+      const scenario = await finished(id);
+      t.equal(scenario?.kpis?.capacity_credit_percent, 50, '50 %');
+      const st = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}/statements?hourly=false`)).json as {
+        income_statement: Array<{ revenue: Record<string, number> }>;
+      };
+      t.equal(st.income_statement[0].revenue.capacity, 40_000 * 0.5 * 100, 'year 1: 2,000,000');
+    });
+  },
+);
