@@ -2,7 +2,7 @@
 // link; the Phoenix TMY2 file, an SRW file and an hourly series uploaded through its form, each
 // listed with the statistics the API computed and its picture painted (monthly irradiance, a wind
 // rose, the series' week); a bad file refused with the line and column shown; a used file's delete
-// refused naming its users, an unused one deleted. HOURGLASS_FILES_PNG=<path> keeps a screenshot.
+// refused naming its users, an unused one deleted; a phone's width. HOURGLASS_FILES_PNG=<path> keeps a screenshot.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +120,15 @@ t.test('upload, list with statistics and pictures, refuse a bad file, delete', a
     await page.click(`${card('hourly_series')} [data-testid=delete]`);
     await until(page, `!document.querySelector('${card('hourly_series')}')`);
     t.equal((await getJson(`${base}/api/resources/${series.id}`)).status, 404, 'deleted');
+    // A phone: no sideways scrolling; every control labelled.
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The charts follow the window's resize event: wait for it (a page that never fits fails here).
+    await until(page, 'document.documentElement.scrollWidth - window.innerWidth <= 1', 5000).catch(() => {});
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    t.ok(overflow <= 1, `at 390 px: no sideways scrolling (${overflow} px)`);
+    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id)`);
+    t.same(unlabelled, [], 'every control has a label');
     clean(t, page);
   });
 });
