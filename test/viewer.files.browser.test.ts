@@ -2,7 +2,8 @@
 // link; the Phoenix TMY2 file, an SRW file and an hourly series uploaded through its form, each
 // listed with the statistics the API computed and its picture painted (monthly irradiance, a wind
 // rose, the series' week); a bad file refused with the line and column shown; a used file's delete
-// refused naming its users, an unused one deleted; a phone's width. HOURGLASS_FILES_PNG=<path> keeps a screenshot.
+// refused naming its users, an unused one deleted; a phone's width; the create form's pick of a
+// library file posted as a reference. HOURGLASS_FILES_PNG=<path> keeps a screenshot.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +130,22 @@ t.test('upload, list with statistics and pictures, refuse a bad file, delete', a
     const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea')]
       .filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id)`);
     t.same(unlabelled, [], 'every control has a label');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // The create form offers the library's files of each kind; a pick is posted as a reference
+    // (what the server then does with it is not this test's).
+    await page.getByRole('link', { name: 'Scenarios and sweeps' }).click();
+    await until(page, `document.querySelectorAll('#f-weather-library option').length > 1`);
+    const options = (select: string) => page.$$eval(`${select} option`, (os) => os.map((o) => o.textContent));
+    t.same(await options('#f-weather-library'), ['—', 'phoenix_az_tmy2'], 'weather files only');
+    t.same(await options('#f-wind_resource-library'), ['—', 'az_eastern_rolling_hills'], 'wind files only');
+    await page.selectOption('#f-weather-library', tmy.id);
+    await page.selectOption('#f-wind_resource-library', srw.id);
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/scenarios'));
+    await page.click('[data-testid=scenario-form] button[type=submit]');
+    const inputs = JSON.parse((await posted).postData() ?? '{}');
+    t.same(inputs.weather, { source: 'resource', id: tmy.id });
+    t.same(inputs.wind_resource, { source: 'resource', id: srw.id });
     clean(t, page);
   });
 });
