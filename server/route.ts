@@ -54,7 +54,7 @@ interface BodySpec<B extends TSchema> {
 export interface TextBodySpec {
   media: readonly string[];
   description: string;
-  /** A smaller limit than BODY_LIMIT_BYTES for this route. */
+  /** A smaller limit than BODY_LIMIT_BYTES for this route's body (text or JSON). */
   maxBytes?: number;
 }
 
@@ -267,7 +267,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /** A route's body reader: JSON to the JSON parser, a declared text type to the raw one, anything else a 415. */
 function bodyReader(spec: AnyRoute, limit: number): RequestHandler {
   const text = spec.text as TextBodySpec;
-  const json = express.json({ limit, type: () => true, strict: false });
+  const json = express.json({ limit: text.maxBytes ?? limit, type: () => true, strict: false });
   const raw = express.raw({ limit: text.maxBytes ?? limit, type: () => true });
   const accepted = [...(spec.body ? ['application/json'] : []), ...text.media];
   return (req, res, next) => {

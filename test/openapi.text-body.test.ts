@@ -1,15 +1,20 @@
 // A route that reads a text body (a file) is described as such in the OpenAPI document: each of
 // its text media types a string, its JSON form beside them, its size limit said, and its 413 and
-// 415 among the answers; the document lints clean. Built in process: no server is needed for it
-// (test/resources.api.test.ts sends such bodies to a live one).
+// 415 among the answers; the document lints clean. Built in process, and the declaration's route
+// served by mountRoutes on a bare express app: the bytes reach the handler, over the limit a 413,
+// another type a 415 (test/resources.api.test.ts sends such bodies to the real server).
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import express from 'express';
 import t from 'tap';
 import { buildOpenApi } from '../server/openapi.ts';
-import { defineRoute } from '../server/route.ts';
+import { problemMiddleware } from '../server/problem.ts';
+import { defineRoute, mountRoutes, type RouteDeps } from '../server/route.ts';
 import { API_ROUTES, PUBLIC_ROUTES } from '../server/routes/index.ts';
 
 const run = promisify(execFile);
@@ -26,7 +31,9 @@ const textOnly = defineRoute({
   tags: ['notes'],
   text: { media: ['text/markdown'], description: 'The note as Markdown.', maxBytes: 4096 },
   responses: { 204: { description: 'Kept.' }, 400: { description: 'Bad.', problem: true } },
-  handle() {},
+  handle({ text, res }) {
+    res.status(204).setHeader('X-Bytes', String(text?.length)).end();
+  },
 });
 const doc = buildOpenApi({
   auth: true,
@@ -74,4 +81,29 @@ t.test('the document lints clean with @redocly/cli', async (t) => {
     [],
     'no warning but "health probes have no 4xx"',
   );
+});
+
+t.test('served: the bytes reach the handler; over the limit 413; another type 415 naming the accepted', async (t) => {
+  const app = express();
+  app.use(mountRoutes([textOnly], { config: { bodyLimitBytes: 1_000_000 } } as unknown as RouteDeps));
+  app.use(problemMiddleware);
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/notes`;
+  const post = (body: string, type?: string) =>
+    fetch(url, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
+  const ok = await post('# A note\n\nmore', 'text/markdown; charset=utf-8');
+  t.equal(ok.status, 204);
+  t.equal(ok.headers.get('x-bytes'), '14', 'the bytes, as sent');
+  const big = await post('x'.repeat(4097), 'text/markdown');
+  t.equal(big.status, 413, 'over its own limit of 4096 bytes');
+  t.equal(big.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+  t.equal((await post('x'.repeat(4096), 'text/markdown')).status, 204, 'at the limit');
+  for (const type of ['application/json', 'text/plain', undefined]) {
+    const refused = await post('{}', type);
+    t.equal(refused.status, 415, `${type ?? 'no content type'}: 415`);
+    t.equal(refused.headers.get('accept-post'), 'text/markdown');
+    t.match(((await refused.json()) as { detail: string }).detail, /text\/markdown/);
+  }
 });
