@@ -71,10 +71,11 @@ t.test('upload, list with statistics and pictures, refuse a bad file, delete', a
     const ghi = Math.round(tmy.metadata.statistics.annual_ghi_kwh_m2 as number).toLocaleString('en-US');
     t.match(weatherText, `Annual GHI${ghi} kWh/m²`, `annual GHI ${ghi}`);
     t.match(weatherText, /Mean temperature\d+\.\d °C/);
-    t.match(weatherText, /Location33\.\d+°, -112\.\d+°/, 'Phoenix');
+    t.match(weatherText, /Location33\.\d+°, -112\.\d+°Elevation339 m/, 'Phoenix');
     const srwText = (await page.textContent(card('wind_resource'))) ?? '';
     for (const height of srw.metadata.heights_m ?? []) t.match(srwText, `Mean speed at ${height} m`);
     t.match(srwText, /Wind rose at \d+ m/);
+    t.match(srwText, 'Locationnot in the fileElevation1,829 m', "the header's lat?? and lon??, and its elevation");
     const seriesText = (await page.textContent(card('hourly_series'))) ?? '';
     t.match(seriesText, 'Max250.00');
     t.match(seriesText, 'Min30.00');

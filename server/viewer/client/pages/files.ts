@@ -108,9 +108,9 @@ function problemText(p: Problem): string {
 }
 
 const place = (m: ResourceItem['metadata']) =>
-  m.latitude === null || m.latitude === undefined || m.longitude === null || m.longitude === undefined
-    ? '—'
-    : `${decimal(m.latitude, 3)}°, ${decimal(m.longitude, 3)}°${m.elevation_m == null ? '' : `, ${amount(m.elevation_m)} m`}`;
+  m.latitude == null || m.longitude == null
+    ? 'not in the file'
+    : `${decimal(m.latitude, 3)}°, ${decimal(m.longitude, 3)}°`;
 
 /** What a person checks before using a file: its place and shape, then its kind's statistics. */
 function facts(r: ResourceItem): Array<[string, string]> {
@@ -129,7 +129,11 @@ function facts(r: ResourceItem): Array<[string, string]> {
       ['Max', decimal(s.max)],
       ['Sum a year', amount(s.annual_sum)],
     ];
-  const located: Array<[string, string]> = [['Location', place(m)], ...shape];
+  const located: Array<[string, string]> = [
+    ['Location', place(m)],
+    ['Elevation', m.elevation_m == null ? '—' : `${amount(m.elevation_m)} m`],
+    ...shape,
+  ];
   if (r.kind === 'weather')
     return [
       ...located,
