@@ -1,7 +1,7 @@
 // `npm run screenshots`: PNGs of each page of the viewer, at desktop (1,400 px) and phone (390 px)
 // width, into docs/screenshots/. Runs its own web and worker on a database of its own (on
 // DATABASE_URL's server, or an embedded Postgres), with scenarios (one with a battery and a wind
-// file, one serving a buyer's load), a sweep and an optimization to show, and Debian's Chromium (apt-get install -y chromium).
+// file, one serving a buyer's load), a sweep, an optimization and library files to show, and Debian's Chromium (apt-get install -y chromium).
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -89,6 +89,23 @@ try {
     objective: { maximize: 'equity_npv' },
     max_evaluations: 96,
   });
+  // The library: the Phoenix TMY2 file, an SRW file and an evening-peaking price.
+  for (const [name, file] of [
+    ['Phoenix TMY2', 'phoenix_az_tmy2.csv'],
+    ['Eastern Arizona, rolling hills (SRW)', 'az_eastern_rolling_hills.srw'],
+  ]) {
+    const text = readFileSync(new URL(`../test/fixtures/reference/${file}`, import.meta.url), 'utf8');
+    const res = await fetch(`${stack.baseUrl}/api/resources?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: text,
+    });
+    if (res.status !== 201) throw new Error(`upload ${file}: ${res.status} ${await res.text()}`);
+  }
+  await create('/api/resources', {
+    name: 'Merchant price forecast, base case',
+    values: Array.from({ length: 8760 }, (_, h) => Math.round(30 + 25 * Math.exp(-(((h % 24) - 19) ** 2) / 4))),
+  });
   await finished(`/api/scenarios/${scenario}`);
   await finished(`/api/scenarios/${battery}`);
   await finished(`/api/scenarios/${load}`);
@@ -106,6 +123,11 @@ try {
       painted('load-week-chart', 'match-heatmap', 'availability-years', 'availability-months', 'availability-peak'),
     ],
     ['optimization', `/optimizations/${optimization}`, ['[data-testid=points-chart-1] canvas']],
+    [
+      'files',
+      '/files',
+      painted('resource-chart-weather', 'resource-chart-wind_resource', 'resource-chart-hourly_series'),
+    ],
   ];
   for (const [width, label] of [
     [1400, 'desktop'],

@@ -9,6 +9,7 @@ import {
   type OperationObject,
   type ParameterObject,
   type PathItemObject,
+  type RequestBodyObject,
   type ResponseObject,
   type SchemaObject,
 } from 'openapi3-ts/oas31';
@@ -81,8 +82,36 @@ function response(reply: Reply, names: ReadonlySet<string>): ResponseObject {
   };
 }
 
-function operation(r: AnyRoute, names: ReadonlySet<string>, auth: boolean): OperationObject {
-  const responses = Object.fromEntries(Object.entries(r.responses).map(([s, reply]) => [s, response(reply, names)]));
+/**
+ * A route's request body: its JSON form (a component) and the text media types it reads as they
+ * come, each a string; the text's limit in its description, and its 413 and 415 among the answers.
+ */
+function requestBody(r: AnyRoute, bodyLimitBytes: number | undefined): RequestBodyObject {
+  const content: RequestBodyObject['content'] = {};
+  if (r.body) {
+    content['application/json'] = {
+      schema: ref(r.body.name),
+      ...(r.body.example !== undefined ? { example: r.body.example } : {}),
+    };
+  }
+  const limit = r.text?.maxBytes ?? bodyLimitBytes;
+  for (const type of r.text?.media ?? []) content[type] = { schema: { type: 'string' } };
+  const said = [r.body?.description, r.text?.description].filter(Boolean).join(' ');
+  const sized = r.text
+    ? ` At most ${limit === undefined ? 'BODY_LIMIT_BYTES' : `${limit} bytes (BODY_LIMIT_BYTES)`}; over it, 413.`
+    : '';
+  return { required: true, ...(said || sized ? { description: `${said}${sized}`.trim() } : {}), content };
+}
+
+/** The answers a text body brings whether or not the route names them. */
+const TEXT_REPLIES: Record<number, Reply> = {
+  413: { description: 'The body is over the limit.', problem: true },
+  415: { description: 'A content type the route does not read; `Accept-Post` lists those it does.', problem: true },
+};
+
+function operation(r: AnyRoute, names: ReadonlySet<string>, auth: boolean, bodyLimitBytes?: number): OperationObject {
+  const replies = r.text ? { ...TEXT_REPLIES, ...r.responses } : r.responses;
+  const responses = Object.fromEntries(Object.entries(replies).map(([s, reply]) => [s, response(reply, names)]));
   if (auth) responses[401] = response({ description: 'Missing or wrong API key.', problem: true }, names);
   // Every API request counts against its workspace's quotas (server/quotas.ts).
   if (r.path.startsWith('/api/')) {
@@ -105,22 +134,16 @@ function operation(r: AnyRoute, names: ReadonlySet<string>, auth: boolean): Oper
     // The key applies to /api/* only; health, documents and problem pages stay open.
     security: auth ? [{ bearer: [] }] : [],
   };
-  if (r.body) {
-    op.requestBody = {
-      required: true,
-      ...(r.body.description ? { description: r.body.description } : {}),
-      content: {
-        'application/json': {
-          schema: ref(r.body.name),
-          ...(r.body.example !== undefined ? { example: r.body.example } : {}),
-        },
-      },
-    };
-  }
+  if (r.body || r.text) op.requestBody = requestBody(r, bodyLimitBytes);
   return op;
 }
 
-export function buildOpenApi(options: { auth: boolean; routes?: readonly AnyRoute[] }): OpenAPIObject {
+export function buildOpenApi(options: {
+  auth: boolean;
+  routes?: readonly AnyRoute[];
+  /** The server's BODY_LIMIT_BYTES, said in the text bodies' descriptions. */
+  bodyLimitBytes?: number;
+}): OpenAPIObject {
   const routes = options.routes ?? [...PUBLIC_ROUTES, ...API_ROUTES];
   const components = collectComponents(routes);
   const names = new Set(components.keys());
@@ -143,7 +166,7 @@ export function buildOpenApi(options: { auth: boolean; routes?: readonly AnyRout
   const paths = new Map<string, PathItemObject>();
   for (const r of routes) {
     const item = paths.get(r.path) ?? {};
-    item[r.method] = operation(r, names, options.auth && r.path.startsWith('/api/'));
+    item[r.method] = operation(r, names, options.auth && r.path.startsWith('/api/'), options.bodyLimitBytes);
     paths.set(r.path, item);
   }
   for (const [path, item] of paths) builder.addPath(path, item);

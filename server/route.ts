@@ -45,6 +45,19 @@ interface BodySpec<B extends TSchema> {
   validator?: Validator<Static<B>>;
 }
 
+/**
+ * A body taken as it comes, in one of `media` (a file: CSV, text): read up to the body limit
+ * (`BODY_LIMIT_BYTES`, or `maxBytes`; over it a 413), any other content type a 415 naming the
+ * accepted ones; the handler gets the bytes as `text`. Beside a JSON `body`, JSON goes to that
+ * body's validation and exactly one of `body` and `text` is set.
+ */
+export interface TextBodySpec {
+  media: readonly string[];
+  description: string;
+  /** A smaller limit than BODY_LIMIT_BYTES for this route's body (text or JSON). */
+  maxBytes?: number;
+}
+
 type Empty = TObject<Record<string, never>>;
 
 interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B extends TSchema> {
@@ -52,6 +65,8 @@ interface RouteInput<P extends TObject, Q extends TObject, H extends TObject, B 
   query: Static<Q>;
   headers: Static<H>;
   body: Static<B>;
+  /** The bytes of a `text` body (undefined when the route has none, or JSON came). */
+  text?: Buffer;
   /**
    * The database within the workspace of the request's API key (`default` without API_KEYS): every
    * read and write of a route goes through it (route-facing repository functions require it), and
@@ -83,6 +98,7 @@ interface RouteSpec<
   /** Request headers by their canonical name (`Idempotency-Key`). */
   headers?: H;
   body?: BodySpec<B>;
+  text?: TextBodySpec;
   responses: Record<number, Reply>;
   handle(input: RouteInput<P, Q, H, B>, deps: RouteDeps): Promise<void> | void;
 }
@@ -210,7 +226,7 @@ function parse(spec: AnyRoute, c: Compiled, req: Request) {
       throw new HttpProblem('bad_request', `${failed[0].path} ${failed[0].message}`, { errors: failed });
   }
   let body: unknown;
-  if (c.body) {
+  if (c.body && !Buffer.isBuffer(req.body)) {
     const result = c.body(req.body);
     if (!result.ok) {
       throw new HttpProblem('validation', `${result.errors.length} field(s) failed validation`, {
@@ -219,7 +235,7 @@ function parse(spec: AnyRoute, c: Compiled, req: Request) {
     }
     body = result.value;
   }
-  return { params, query, headers, body };
+  return { params, query, headers, body, text: Buffer.isBuffer(req.body) ? req.body : undefined };
 }
 
 /** Wraps `res.json`/`res.send` to check JSON answers against the declared schema of their status. */
@@ -246,9 +262,29 @@ function checkingResponses(res: Response, spec: AnyRoute, c: Compiled, report: R
   };
 }
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A route's body reader: JSON to the JSON parser, a declared text type to the raw one, anything else a 415. */
+function bodyReader(spec: AnyRoute, limit: number): RequestHandler {
+  const text = spec.text as TextBodySpec;
+  const json = express.json({ limit: text.maxBytes ?? limit, type: () => true, strict: false });
+  const raw = express.raw({ limit: text.maxBytes ?? limit, type: () => true });
+  const accepted = [...(spec.body ? ['application/json'] : []), ...text.media];
+  return (req, res, next) => {
+    if (spec.body && req.headers['content-type'] && req.is(JSON_TYPES)) return json(req, res, next);
+    if (req.headers['content-type'] && req.is(text.media as string[])) return raw(req, res, next);
+    next(
+      new HttpProblem('unsupported_media_type', `send the body as Content-Type: ${accepted.join(', ')}`, {
+        headers: { 'Accept-Post': accepted.join(', ') },
+      }),
+    );
+  };
+}
+
 /**
- * A router serving `routes`: one JSON body parser for every route with a body, each route's request
- * validated before its handler runs, and a 405 naming the allowed methods on each path.
+ * A router serving `routes`: one JSON body parser for every route with a body (a route with a text
+ * body reads its declared types raw), each route's request validated before its handler runs, and
+ * a 405 naming the allowed methods on each path.
  */
 export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Router {
   const router = Router();
@@ -278,7 +314,8 @@ export function mountRoutes(routes: readonly AnyRoute[], deps: RouteDeps): Route
       );
     };
     const path = expressPath(spec.path);
-    if (spec.body) router[spec.method](path, jsonOnly, json, handler);
+    if (spec.text) router[spec.method](path, bodyReader(spec, deps.config.bodyLimitBytes), handler);
+    else if (spec.body) router[spec.method](path, jsonOnly, json, handler);
     else router[spec.method](path, handler);
     methods.set(path, [...(methods.get(path) ?? []), spec.method.toUpperCase()]);
   }

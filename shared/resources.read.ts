@@ -27,6 +27,7 @@ export interface ReadResource {
   metadata: Record<string, unknown>;
 }
 
+const WEEK_HOURS = 168;
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 function mean(a: ArrayLike<number>): number {
@@ -75,19 +76,39 @@ function weatherMetadata(d: SamCsvData): Record<string, unknown> {
   };
 }
 
-/** Twelve 30° sectors from north: the share of steps from each, at the speed column's height. */
-function windRose(d: SrwData, speedCol: number, dirCol: number): number[] {
-  const sectors = new Array<number>(12).fill(0);
-  let n = 0;
+/** Lower edges of a wind rose's speed bins, m/s (the last open above), and its 16 sectors of 22.5°. */
+export const ROSE_SPEED_BINS_MS = [0, 3, 6, 9, 12, 15];
+const ROSE_SECTORS = 16;
+
+/**
+ * The wind rose at the file's highest speed column: the share of steps from each of 16 sectors
+ * (sector 0 centred on north, clockwise) in each speed bin, with the direction column nearest in height.
+ */
+function windRose(d: SrwData): { height_m: number; speed_bins_ms: number[]; frequency: number[][] } | null {
   const cols = d.columns.length;
+  const at = (field: string) => d.columns.map((c, i) => ({ ...c, i })).filter((c) => c.field === field);
+  const speed = at('speed').sort((a, b) => b.heightM - a.heightM)[0];
+  const dir = at('direction').sort(
+    (a, b) => Math.abs(a.heightM - speed.heightM) - Math.abs(b.heightM - speed.heightM),
+  )[0];
+  const counts = Array.from({ length: ROSE_SECTORS }, () => ROSE_SPEED_BINS_MS.map(() => 0));
+  let n = 0;
   for (let r = 0; r < d.rows; r++) {
-    const dir = d.values[r * cols + dirCol];
-    const speed = d.values[r * cols + speedCol];
-    if (!Number.isFinite(dir) || !Number.isFinite(speed)) continue;
-    sectors[Math.floor((((dir % 360) + 360 + 15) % 360) / 30)]++;
+    const deg = d.values[r * cols + dir.i];
+    const v = d.values[r * cols + speed.i];
+    if (!Number.isFinite(deg) || !Number.isFinite(v)) continue;
+    const sector = Math.floor(((((deg + 360 / ROSE_SECTORS / 2) % 360) + 360) % 360) / (360 / ROSE_SECTORS));
+    let bin = 0;
+    while (bin + 1 < ROSE_SPEED_BINS_MS.length && v >= ROSE_SPEED_BINS_MS[bin + 1]) bin++;
+    counts[Math.min(ROSE_SECTORS - 1, sector)][bin]++;
     n++;
   }
-  return sectors.map((s) => (n === 0 ? 0 : round(s / n, 4)));
+  if (n === 0) return null;
+  return {
+    height_m: speed.heightM,
+    speed_bins_ms: [...ROSE_SPEED_BINS_MS],
+    frequency: counts.map((row) => row.map((c) => round(c / n, 5))),
+  };
 }
 
 function srwMetadata(d: SrwData): Record<string, unknown> {
@@ -102,8 +123,6 @@ function srwMetadata(d: SrwData): Record<string, unknown> {
   const temps = d.columns.findIndex((c) => c.field === 'temperature');
   const tempCol = new Float64Array(temps < 0 ? 0 : d.rows);
   for (let r = 0; r < tempCol.length; r++) tempCol[r] = d.values[r * cols + temps];
-  const speedCol = d.columns.findIndex((c) => c.field === 'speed');
-  const dirCol = d.columns.findIndex((c) => c.field === 'direction');
   return {
     latitude: d.latitude,
     longitude: d.longitude,
@@ -114,7 +133,7 @@ function srwMetadata(d: SrwData): Record<string, unknown> {
     statistics: {
       mean_wind_speed_ms_by_height: speeds,
       mean_temperature_c: temps < 0 ? null : round(mean(tempCol), 2),
-      wind_rose: speedCol < 0 || dirCol < 0 ? null : windRose(d, speedCol, dirCol),
+      wind_rose: windRose(d),
     },
   };
 }
@@ -150,14 +169,18 @@ export function readResourceFile(content: Buffer): ReadResource {
   }
 }
 
+/** Why a series of `n` values cannot be stored, or null: 8,760 values, or 8,760 × n for n ≤ 25. */
+export function seriesLengthError(n: number): string | null {
+  return n === 0 || n % HOURS_PER_YEAR !== 0 || n / HOURS_PER_YEAR > YEARS
+    ? `a series holds ${HOURS_PER_YEAR} hourly values, or ${HOURS_PER_YEAR} × n for n years up to ${YEARS}; this one has ${n}`
+    : null;
+}
+
 /** Reads a series (already checked to be finite numbers): its length and statistics. */
 export function readResourceSeries(values: readonly number[]): ReadResource {
   const n = values.length;
-  if (n === 0 || n % HOURS_PER_YEAR !== 0 || n / HOURS_PER_YEAR > YEARS)
-    throw new ResourceReadError(
-      '/values',
-      `a series holds ${HOURS_PER_YEAR} hourly values, or ${HOURS_PER_YEAR} × n for n years up to ${YEARS}; this one has ${n}`,
-    );
+  const wrong = seriesLengthError(n);
+  if (wrong) throw new ResourceReadError('/values', wrong);
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let sum = 0;
@@ -168,6 +191,10 @@ export function readResourceSeries(values: readonly number[]): ReadResource {
   }
   const content = Buffer.from(JSON.stringify(values));
   const years = n / HOURS_PER_YEAR;
+  // The week around the first year's highest hour: the picture of a load's or a price's week.
+  let peak = 0;
+  for (let h = 1; h < HOURS_PER_YEAR; h++) if (values[h] > values[peak]) peak = h;
+  const first = Math.max(0, Math.min(HOURS_PER_YEAR - WEEK_HOURS, peak - (peak % 24) - 3 * 24));
   return {
     kind: 'hourly_series',
     format: 'series',
@@ -177,7 +204,13 @@ export function readResourceSeries(values: readonly number[]): ReadResource {
       years,
       time_step_minutes: 60,
       length: n,
-      statistics: { mean: round(sum / n, 4), min, max, annual_sum: round(sum / years, 3) },
+      statistics: {
+        mean: round(sum / n, 4),
+        min,
+        max,
+        annual_sum: round(sum / years, 3),
+        peak_week: { first_hour: first, values: values.slice(first, first + WEEK_HOURS) },
+      },
     },
   };
 }

@@ -3,7 +3,7 @@
 // response schemas (ajv, JSON Schema 2020-12), and a client compiled from openapi-typescript types
 // posts the README's example.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -276,6 +276,43 @@ t.test('caching: an ETag on a scenario, finished statements immutable', async (t
   t.equal((await fetch(`${web.baseUrl}/api/scenarios/${id}`, { headers: { 'if-none-match': doneTag } })).status, 304);
   const statements = await fetch(`${web.baseUrl}/api/scenarios/${id}/statements?hourly=false`);
   t.match(statements.headers.get('cache-control'), /immutable/, 'statements: Cache-Control immutable');
+});
+
+t.test('the upload: the series schema accepts and rejects what the server does; a file is text', async (t) => {
+  const year = Array.from({ length: 8760 }, (_, h) => 20 + (h % 24));
+  const bodies: Array<[string, unknown, 'schema' | 'rule' | 'ok']> = [
+    ['values', { name: 'a', values: year }, 'ok'],
+    ['hourly_mw and the kind', { name: 'b', kind: 'hourly_series', hourly_mw: year.map((v) => v + 1) }, 'ok'],
+    ['no name', { values: year }, 'schema'],
+    ['another kind', { name: 'x', kind: 'weather', values: year }, 'schema'],
+    ['a value as text', { name: 'x', values: ['1'] }, 'schema'],
+    ['an unknown field', { name: 'x', values: year, unit: 'MW' }, 'schema'],
+    ['neither values nor hourly_mw', { name: 'x' }, 'rule'],
+    ['a wrong length', { name: 'x', values: [1, 2, 3] }, 'rule'],
+  ];
+  for (const [what, body, expected] of bodies) {
+    const schemaErrors = validate('SeriesUpload', body);
+    const r = await fetch(`${web.baseUrl}/api/resources`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await r.arrayBuffer();
+    t.equal(schemaErrors.length === 0, expected !== 'schema', `${what}: the schema says ${schemaErrors[0] ?? 'valid'}`);
+    t.equal(r.status, expected === 'ok' ? 201 : 400, `${what}: the server answers ${r.status}`);
+  }
+  const upload = (doc as { paths: Record<string, { post?: { requestBody?: { content: object } } }> }).paths[
+    '/api/resources'
+  ].post?.requestBody?.content;
+  t.same(Object.keys(upload ?? {}).sort(), ['application/json', 'text/csv', 'text/plain'], 'its three media types');
+  const srw = new URL('./fixtures/reference/ssc_wind_constant_5ms.srw', import.meta.url);
+  const file = await fetch(`${web.baseUrl}/api/resources`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: readFileSync(srw),
+  });
+  t.equal(file.status, 201, 'an SRW file as text/plain');
+  t.equal(((await file.json()) as { kind: string }).kind, 'wind_resource');
 });
 
 t.test('a client compiled from openapi-typescript types posts the README example', async (t) => {

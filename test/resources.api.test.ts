@@ -69,6 +69,17 @@ t.test('a wind file: its heights and mean speed per height', async (t) => {
   const meta = r.json.metadata as { heights_m: number[]; statistics: { mean_wind_speed_ms_by_height: object } };
   t.ok(meta.heights_m.length > 0);
   t.same(Object.values(meta.statistics.mean_wind_speed_ms_by_height), [5], 'the constant 5 m/s file');
+  const rose = (r.json.metadata as { statistics: { wind_rose: { frequency: number[][]; speed_bins_ms: number[] } } })
+    .statistics.wind_rose;
+  t.equal(rose.frequency.length, 16, '16 sectors');
+  t.same(rose.speed_bins_ms, [0, 3, 6, 9, 12, 15]);
+  const total = rose.frequency.flat().reduce((a, b) => a + b, 0);
+  t.ok(Math.abs(total - 1) < 1e-3, 'the shares sum to 1');
+  t.same(
+    rose.frequency.map((row) => row[1]),
+    rose.frequency.map((row) => row.reduce((a, b) => a + b, 0)),
+    'every step at 5 m/s falls in the 3–6 m/s bin',
+  );
 });
 
 t.test('a series: statistics; a wrong length refused', async (t) => {
@@ -80,6 +91,22 @@ t.test('a series: statistics; a wrong length refused', async (t) => {
   t.equal(s.max, 33);
   t.equal(s.mean, 21.5);
   t.equal(s.annual_sum, 21.5 * HOURS_PER_YEAR);
+  const week = (r.json.metadata as { statistics: { peak_week: { first_hour: number; values: number[] } } }).statistics
+    .peak_week;
+  t.equal(week.first_hour, 0, "the first peak (hour 23) is in the year's first days: the week starts at hour 0");
+  t.same(week.values, values.slice(0, 168));
+  const peaked = values.map((v, h) => (h === 5000 ? 99 : v));
+  const p = await call(
+    'POST',
+    '/api/resources',
+    'acme',
+    JSON.stringify({ name: 'peak', hourly_mw: peaked }),
+    'application/json',
+  );
+  const pw = (p.json.metadata as { statistics: { peak_week: { first_hour: number; values: number[] } } }).statistics
+    .peak_week;
+  t.equal(pw.first_hour, 5000 - (5000 % 24) - 72, 'the week starts three days before the peak day');
+  t.ok(pw.values.includes(99));
   const before = await rows();
   const short = await call(
     'POST',
@@ -99,6 +126,23 @@ t.test('a series: statistics; a wrong length refused', async (t) => {
   );
   t.equal(nan.status, 400);
   t.match(nan.json.errors, [{ path: '/hourly_mw/0' }]);
+  const both = await call(
+    'POST',
+    '/api/resources',
+    'acme',
+    JSON.stringify({ name: 'x', values, hourly_mw: values }),
+    'application/json',
+  );
+  t.equal(both.status, 400);
+  t.match(both.json.errors, [{ path: '/values', message: /one of them/ }]);
+  const extra = await call(
+    'POST',
+    '/api/resources',
+    'acme',
+    JSON.stringify({ name: 'x', values, unit: 'MW' }),
+    'application/json',
+  );
+  t.equal(extra.status, 400, 'a field the upload does not have');
   t.equal(await rows(), before, 'nothing written');
 });
 
@@ -116,6 +160,7 @@ t.test('bad files: refused with the line, nothing written', async (t) => {
   t.equal(unknown.status, 400, 'not a file of any known format');
   const media = await call('POST', '/api/resources', 'acme', TMY, 'application/octet-stream');
   t.equal(media.status, 415);
+  t.equal(media.headers.get('accept-post'), 'application/json, text/csv, text/plain', 'the types it reads');
   const big = await call('POST', '/api/resources', 'acme', 'x'.repeat(3 * 1024 * 1024));
   t.equal(big.status, 413);
   t.equal(await rows(), before, 'nothing written');

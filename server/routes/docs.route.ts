@@ -6,7 +6,7 @@ import { buildOpenApi } from '../openapi.ts';
 
 export function docsRoutes({ config }: AppDeps): ExpressRouter {
   const router = Router();
-  const doc = buildOpenApi({ auth: config.apiKeys.length > 0 });
+  const doc = buildOpenApi({ auth: config.apiKeys.length > 0, bodyLimitBytes: config.bodyLimitBytes });
   const body = JSON.stringify(doc);
   router
     .route('/openapi.json')

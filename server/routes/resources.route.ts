@@ -1,13 +1,13 @@
 // The library's routes: upload a file (its bytes as the body) or a series (JSON), list, one,
 // its content, delete. A file is stored once per workspace by its SHA-256: the same bytes again
 // answer 200 with the first upload's id. Another workspace's id is a 404 like an unknown one.
-import { Type } from '@sinclair/typebox';
-import type { Request, Response } from 'express';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import {
   type ReadResource,
   ResourceReadError,
   readResourceFile,
   readResourceSeries,
+  seriesLengthError,
 } from '../../shared/resources.read.ts';
 import {
   deleteResource,
@@ -17,8 +17,66 @@ import {
   resourceContent,
   storeResource,
 } from '../../shared/resources.repository.ts';
+import type { FieldError } from '../../shared/schemas/problem.ts';
 import { HttpProblem } from '../problem.ts';
 import { defineRoute, IdParams } from '../route.ts';
+
+const num = (description: string) => Type.Number({ description });
+const maybe = <T extends TSchema>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
+
+/** What a file or series says and the statistics a person checks; each kind has its own fields. */
+const ResourceStatistics = Type.Object(
+  {
+    annual_ghi_kwh_m2: Type.Optional(num('Weather: annual global horizontal irradiance, kWh/m².')),
+    annual_dni_kwh_m2: Type.Optional(num('Weather: annual direct normal irradiance, kWh/m².')),
+    monthly_ghi_kwh_m2: Type.Optional(Type.Array(Type.Number(), { minItems: 12, maxItems: 12 })),
+    monthly_dni_kwh_m2: Type.Optional(Type.Array(Type.Number(), { minItems: 12, maxItems: 12 })),
+    mean_temperature_c: maybe(num('Mean air temperature, °C.')),
+    mean_wind_speed_ms: Type.Optional(num('Weather: mean wind speed at its measuring height, m/s.')),
+    mean_wind_speed_ms_by_height: Type.Optional(
+      Type.Record(Type.String(), Type.Number(), { description: 'SRW: mean speed per height (m), m/s.' }),
+    ),
+    wind_rose: maybe(
+      Type.Object(
+        {
+          height_m: Type.Number(),
+          speed_bins_ms: Type.Array(Type.Number(), { description: 'Lower edges of the speed bins, m/s.' }),
+          frequency: Type.Array(Type.Array(Type.Number()), {
+            description: 'Share of the steps per sector (16, from north, clockwise) and speed bin.',
+          }),
+        },
+        { description: 'SRW: the wind rose at its highest speed column (null without directions).' },
+      ),
+    ),
+    mean: Type.Optional(num('Series: the mean value.')),
+    min: Type.Optional(num('Series: the smallest value.')),
+    max: Type.Optional(num('Series: the largest value.')),
+    annual_sum: Type.Optional(num('Series: the sum of its values per year.')),
+    peak_week: Type.Optional(
+      Type.Object(
+        { first_hour: Type.Integer({ minimum: 0 }), values: Type.Array(Type.Number()) },
+        { description: "Series: the 168 hours around the first year's highest value." },
+      ),
+    ),
+  },
+  { description: 'The fields of the resource’s kind.' },
+);
+
+const ResourceMetadata = Type.Object(
+  {
+    latitude: maybe(Type.Number()),
+    longitude: maybe(Type.Number()),
+    elevation_m: maybe(Type.Number()),
+    time_zone_hours: maybe(Type.Number()),
+    years: Type.Integer({ minimum: 1 }),
+    time_step_minutes: Type.Number(),
+    wind_height_m: maybe(Type.Number()),
+    heights_m: Type.Optional(Type.Array(Type.Number(), { description: 'SRW: the heights of its columns, m.' })),
+    length: Type.Optional(Type.Integer({ description: 'Series: its number of values.' })),
+    statistics: ResourceStatistics,
+  },
+  { description: 'What the file says (location, elevation, time zone, years, time step, heights) and its statistics.' },
+);
 
 const ResourceSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -27,9 +85,7 @@ const ResourceSchema = Type.Object({
   format: Type.String({ description: 'sam_csv, epw, srw or series.' }),
   sha256: Type.String(),
   bytes: Type.Integer(),
-  metadata: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'What the file says (location, elevation, time zone, years, time step, heights) and `statistics`.',
-  }),
+  metadata: ResourceMetadata,
   used_by: Type.Object({ scenarios: Type.Integer(), sweeps: Type.Integer(), optimizations: Type.Integer() }),
   created_at: Type.String({ format: 'date-time' }),
   links: Type.Object({ self: Type.String(), content: Type.String() }),
@@ -57,52 +113,29 @@ function present(r: ResourceRow) {
   };
 }
 
-/**
- * The request's bytes, refused with a 413 past the limit before more is read; the connection is
- * then closed, since the rest of the body is never read from it.
- */
-async function readBody(req: Request, res: Response, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      res.setHeader('Connection', 'close');
-      throw new HttpProblem('payload_too_large', `the body is over ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
+const SeriesValues = (what: string) =>
+  Type.Optional(
+    Type.Array(Type.Number(), { description: `${what}: 8,760 hourly values, or 8,760 × n for n ≤ 25 years.` }),
+  );
 
-/** A series upload: `{name, kind: "hourly_series", hourly_mw | values}`, every value a finite number. */
-function readSeriesBody(bytes: Buffer): { name: string; read: ReadResource } {
-  let body: unknown;
-  try {
-    body = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new HttpProblem('malformed_json', 'the body is not valid JSON');
-  }
-  const b = (body ?? {}) as Record<string, unknown>;
-  const fail = (field: string, message: string): never => {
-    throw new HttpProblem('validation', `${field} ${message}`, { errors: [{ path: field, message }] });
-  };
-  if (typeof b.name !== 'string' || b.name.length === 0 || b.name.length > 200)
-    fail('/name', 'must be a name of 1 to 200 characters');
-  if (b.kind !== undefined && b.kind !== 'hourly_series') fail('/kind', 'a JSON upload is an hourly_series');
-  const field = Array.isArray(b.hourly_mw) ? '/hourly_mw' : '/values';
-  const values = b.hourly_mw ?? b.values;
-  if (!Array.isArray(values)) fail('/values', 'must be an array of hourly numbers (or give hourly_mw)');
-  const arr = values as unknown[];
-  const bad = arr.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
-  if (bad >= 0) fail(`${field}/${bad}`, 'must be a finite number');
-  try {
-    return { name: b.name as string, read: readResourceSeries(arr as number[]) };
-  } catch (e) {
-    throw e instanceof ResourceReadError
-      ? new HttpProblem('validation', `${field} ${e.message}`, { errors: [{ path: field, message: e.message }] })
-      : e;
-  }
+/** A series upload: its name and its values (`values`, or `hourly_mw` for a load or a profile). */
+const SeriesUpload = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    kind: Type.Optional(Type.Literal('hourly_series')),
+    values: SeriesValues('The values'),
+    hourly_mw: SeriesValues('The same, named as a load or profile is'),
+  },
+  { additionalProperties: false },
+);
+
+/** One of `values` and `hourly_mw`, of a length a series may have. */
+function seriesErrors(b: Static<typeof SeriesUpload>): FieldError[] {
+  if ((b.values === undefined) === (b.hourly_mw === undefined))
+    return [{ path: '/values', message: 'give the values as `values` or as `hourly_mw` (one of them)' }];
+  const field = b.values ? '/values' : '/hourly_mw';
+  const wrong = seriesLengthError((b.values ?? b.hourly_mw ?? []).length);
+  return wrong ? [{ path: field, message: wrong }] : [];
 }
 
 export const createResource = defineRoute({
@@ -114,6 +147,16 @@ export const createResource = defineRoute({
     'The file\'s bytes as the body (`text/csv` or `text/plain`: SAM CSV, PSM3, EPW or SRW, detected; `?name=` names it), or JSON `{name, kind: "hourly_series", hourly_mw | values}` (8,760 values, or 8,760 × n for n ≤ 25 years). A file that cannot be read is a 400 naming its line and column. The same bytes again in the workspace answer 200 with the same resource.',
   tags: ['resources'],
   query: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+  body: {
+    schema: SeriesUpload,
+    name: 'SeriesUpload',
+    description: 'JSON: an hourly series.',
+    refine: seriesErrors,
+  },
+  text: {
+    media: ['text/csv', 'text/plain'],
+    description: 'Text: a weather file (SAM CSV, PSM3, EPW) or an SRW wind file, as it is on disk.',
+  },
   responses: {
     200: { description: 'These bytes were stored already: the same resource.', json: ResourceSchema },
     201: { description: 'Stored.', json: ResourceSchema, headers: { Location: 'The resource.' } },
@@ -124,24 +167,21 @@ export const createResource = defineRoute({
     413: { description: 'The body is over BODY_LIMIT_BYTES.', problem: true },
     415: { description: 'Neither text/csv, text/plain nor application/json.', problem: true },
   },
-  async handle({ query, ws, req, res }, deps) {
-    const bytes = await readBody(req, res, deps.config.bodyLimitBytes);
+  async handle({ query, body, text, ws, res }, _deps) {
     let name: string;
     let read: ReadResource;
-    if (req.is(['application/json'])) ({ name, read } = readSeriesBody(bytes));
-    else if (req.is(['text/csv', 'text/plain'])) {
+    if (text) {
       try {
-        read = readResourceFile(bytes);
+        read = readResourceFile(text);
       } catch (e) {
         if (!(e instanceof ResourceReadError)) throw e;
         throw new HttpProblem('validation', e.message, { errors: [{ path: e.field, message: e.message }] });
       }
       name = query.name ?? `${read.kind} ${read.sha256.slice(0, 8)}`;
-    } else
-      throw new HttpProblem(
-        'unsupported_media_type',
-        'send a file as text/csv or text/plain, a series as application/json',
-      );
+    } else {
+      name = body.name;
+      read = readResourceSeries((body.values ?? body.hourly_mw) as number[]);
+    }
     const { created, row } = await storeResource(ws, { name, ...read });
     if (created) res.status(201).location(path(row.id));
     res.json(present(row));

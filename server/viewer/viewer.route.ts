@@ -1,6 +1,6 @@
 // The viewer: pages for people, served by the web process on the API's origin. One HTML shell for
-// `/`, `/scenarios/{id}` and `/sweeps/{id}` (the browser script routes by the path, so every page
-// works from a pasted URL and with the back button), and one script and one style sheet built from
+// `/`, `/scenarios/{id}`, `/sweeps/{id}`, `/optimizations/{id}` and `/files` (the browser script
+// routes by the path, so every page works from a pasted URL and with the back button), and one script and one style sheet built from
 // server/viewer/client/ with esbuild when the web process starts: no build step to remember, and
 // nothing from another origin (Apache ECharts is bundled from node_modules).
 import { createHash } from 'node:crypto';
@@ -92,6 +92,7 @@ export function viewerRoutes(): ExpressRouter {
   router.route('/scenarios/:id').get(page).all(methodNotAllowed('GET'));
   router.route('/sweeps/:id').get(page).all(methodNotAllowed('GET'));
   router.route('/optimizations/:id').get(page).all(methodNotAllowed('GET'));
+  router.route('/files').get(page).all(methodNotAllowed('GET'));
   router
     .route('/viewer/:file')
     .get(async (req, res, next) => {

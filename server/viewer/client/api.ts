@@ -90,6 +90,21 @@ export async function postJson<T>(path: string, body: unknown): Promise<{ status
   return { status: res.status, json: text ? JSON.parse(text) : {} };
 }
 
+/** A request with a body of any type (a file as text) or none (a DELETE): its status and JSON answer, if any. */
+export async function send<T>(
+  method: 'POST' | 'DELETE',
+  path: string,
+  body?: { type: string; text: string },
+): Promise<{ status: number; json: T | Problem }> {
+  const res = await request(path, {
+    method,
+    headers: { accept: 'application/json', ...(body ? { 'content-type': body.type } : {}) },
+    body: body?.text,
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : {} };
+}
+
 /** A download of an API resource through fetch (so the key stays in a header). */
 export async function download(path: string, filename: string): Promise<void> {
   const res = await request(path);

@@ -392,3 +392,37 @@ export function windRoseChart(
     painted,
   );
 }
+
+/** A weather file's irradiance by month (kWh/m²): GHI and DNI side by side. */
+export function irradianceChart(el: HTMLElement, ghi: number[], dni: number[], painted?: () => void): void {
+  chart(
+    el,
+    {
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 52, right: 12, top: 34, bottom: 24 },
+      xAxis: { type: 'category', data: MONTHS },
+      yAxis: { type: 'value', name: 'kWh/m²' },
+      series: [
+        { name: 'GHI', type: 'bar', color: COLORS.solar, data: ghi },
+        { name: 'DNI', type: 'bar', color: '#f6ad55', data: dni },
+      ],
+    },
+    painted,
+  );
+}
+
+/** A series' week, hour by hour (a load's MW or a price), as one line. */
+export function seriesWeekChart(el: HTMLElement, firstHour: number, values: number[], painted?: () => void): void {
+  chart(
+    el,
+    {
+      tooltip: { trigger: 'axis' },
+      grid: { left: 52, right: 12, top: 16, bottom: 24 },
+      xAxis: weekAxis(weekHours(firstHour, values.length)),
+      yAxis: { type: 'value', scale: true },
+      series: [{ name: 'Value', type: 'line', showSymbol: false, color: COLORS.wind, data: values }],
+    },
+    painted,
+  );
+}

@@ -1,6 +1,8 @@
 // The common inputs of a scenario as form fields, each named by its JSON Pointer, so a 400's
 // errors[].path lands next to its field; and the full inputs as JSON under them.
+import { getJson } from './api.ts';
 import { h } from './dom.ts';
+import type { Page, ResourceItem } from './types.ts';
 
 interface Field {
   path: string;
@@ -112,9 +114,9 @@ export const LOAD_FIELDS: Field[] = [
 
 /** The resource files a scenario may be given; the page reads them and sends their text. */
 export const FILE_FIELDS = [
-  { path: '/weather', label: 'Solar resource file (SAM CSV or EPW)', accept: '.csv,.epw,text/csv' },
-  { path: '/wind_resource', label: 'Wind resource file (SRW)', accept: '.srw' },
-];
+  { path: '/weather', label: 'Solar resource file (SAM CSV or EPW)', accept: '.csv,.epw,text/csv', kind: 'weather' },
+  { path: '/wind_resource', label: 'Wind resource file (SRW)', accept: '.srw', kind: 'wind_resource' },
+] as const;
 
 const idOf = (path: string) => `f${path.replaceAll('/', '-')}`;
 
@@ -207,7 +209,10 @@ export function parseSeries(text: string): Array<number | string> {
   return cells.map((cell) => (Number.isFinite(Number(cell)) ? Number(cell) : cell));
 }
 
-/** A file picker named by its JSON Pointer: a 400's errors under that pointer show beside it. */
+/**
+ * A file picker named by its JSON Pointer (a 400's errors under that pointer show beside it), and
+ * a choice of the library's files of its kind, shown once `offerLibrary` found some.
+ */
 export function fileElement(f: (typeof FILE_FIELDS)[number]): HTMLElement {
   const id = idOf(f.path);
   return h(
@@ -215,8 +220,27 @@ export function fileElement(f: (typeof FILE_FIELDS)[number]): HTMLElement {
     { class: 'field file' },
     h('label', { for: id }, f.label),
     h('input', { id, name: f.path, 'data-path': f.path, 'data-file': 'true', type: 'file', accept: f.accept }),
+    h(
+      'div',
+      { class: 'library-pick', hidden: true },
+      h('label', { for: `${id}-library` }, 'or one from the library'),
+      h('select', { id: `${id}-library`, 'data-library': f.kind, 'data-for': f.path }, h('option', { value: '' }, '—')),
+    ),
     h('span', { class: 'error', id: `${id}-error`, role: 'alert' }),
   );
+}
+
+/** Fills each file field's library choice with the workspace's files of its kind (the newest 100). */
+export async function offerLibrary(form: HTMLFormElement): Promise<void> {
+  const selects = [...form.querySelectorAll<HTMLSelectElement>('select[data-library]')];
+  if (!selects.length) return;
+  const { status, json } = await getJson<Page<ResourceItem>>('/api/resources?limit=100');
+  if (status !== 200) return;
+  for (const select of selects) {
+    const files = json.items.filter((r) => r.kind === select.dataset.library);
+    select.append(...files.map((r) => h('option', { value: r.id }, r.name)));
+    (select.parentElement as HTMLElement).hidden = files.length === 0;
+  }
 }
 
 /** A solar file's source: EPW by its extension or its LOCATION header, else a SAM CSV. */
@@ -233,12 +257,19 @@ function readText(file: File): Promise<string> {
   });
 }
 
-/** The chosen files as inputs: a solar file as `weather`, a wind file as `wind_resource`. */
+/**
+ * The chosen files as inputs: a solar file as `weather`, a wind file as `wind_resource`; a file
+ * picked from the library instead is a reference, `{source: "resource", id}`.
+ */
 export async function readFiles(form: HTMLFormElement): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const el of form.querySelectorAll<HTMLInputElement>('input[data-file]')) {
     const file = el.files?.[0];
-    if (!file) continue;
+    const picked = form.querySelector<HTMLSelectElement>(`select[data-for="${el.dataset.path}"]`)?.value;
+    if (!file) {
+      if (picked) out[(el.dataset.path ?? '').slice(1)] = { source: 'resource', id: picked };
+      continue;
+    }
     const text = await readText(file);
     if (el.dataset.path === '/weather') out.weather = { source: solarSource(file.name, text), text };
     else out.wind_resource = { source: 'srw', text };

@@ -3,6 +3,7 @@
 
 import { h, mainElement, newPage } from './dom.ts';
 import { disposeCharts } from './lazy.ts';
+import { filesPage } from './pages/files.ts';
 import { homePage } from './pages/home.ts';
 import { optimizationPage } from './pages/optimization.ts';
 import { scenarioPage } from './pages/scenario.ts';
@@ -22,7 +23,8 @@ async function render(): Promise<void> {
     const scenario = /^\/scenarios\/([^/]+)$/.exec(path);
     const sweep = /^\/sweeps\/([^/]+)$/.exec(path);
     const optimization = /^\/optimizations\/([^/]+)$/.exec(path);
-    if (scenario) await scenarioPage(decodeURIComponent(scenario[1]), controller.signal);
+    if (path === '/files') await filesPage();
+    else if (scenario) await scenarioPage(decodeURIComponent(scenario[1]), controller.signal);
     else if (optimization) await optimizationPage(decodeURIComponent(optimization[1]), controller.signal);
     else if (sweep) await sweepPage(decodeURIComponent(sweep[1]), controller.signal);
     else await homePage(controller.signal, navigate);

@@ -112,3 +112,38 @@ interface WindRose {
 
 /** One year of the statements' hourly series (shared/hourly.series.ts): a battery's and a load's only with them. */
 export type HourlyYear = { year: number; calendar_year: number } & HourlyRecord<number[]>;
+
+/** A file or series in the workspace's library (`GET /api/resources`). */
+export interface ResourceItem {
+  id: string;
+  name: string;
+  kind: 'weather' | 'wind_resource' | 'hourly_series';
+  format: string;
+  bytes: number;
+  created_at: string;
+  used_by: { scenarios: number; sweeps: number; optimizations: number };
+  metadata: {
+    latitude?: number | null;
+    longitude?: number | null;
+    elevation_m?: number | null;
+    years: number;
+    time_step_minutes: number;
+    heights_m?: number[];
+    length?: number;
+    statistics: {
+      annual_ghi_kwh_m2?: number;
+      annual_dni_kwh_m2?: number;
+      monthly_ghi_kwh_m2?: number[];
+      monthly_dni_kwh_m2?: number[];
+      mean_temperature_c?: number | null;
+      mean_wind_speed_ms?: number;
+      mean_wind_speed_ms_by_height?: Record<string, number>;
+      wind_rose?: { height_m: number; speed_bins_ms: number[]; frequency: number[][] } | null;
+      mean?: number;
+      min?: number;
+      max?: number;
+      annual_sum?: number;
+      peak_week?: { first_hour: number; values: number[] };
+    };
+  };
+}

@@ -1,5 +1,6 @@
 // `/`: scenarios and sweeps, newest first, with live statuses and paging through the API's cursor;
-// a form to create a scenario (with a buyer's load, optional) and one to create a sweep of up to three parameters.
+// a form to create a scenario (with a buyer's load, optional; its files chosen, or picked from the
+// library) and one to create a sweep of up to three parameters.
 import { follow, getJson, type Problem, postJson } from '../api.ts';
 import { amount, h, main, percent, when } from '../dom.ts';
 import {
@@ -8,6 +9,7 @@ import {
   fieldElement,
   fileElement,
   loadFieldset,
+  offerLibrary,
   offerLoadStrategy,
   readFiles,
   readScenario,
@@ -36,6 +38,7 @@ export async function homePage(stop: AbortSignal, navigate: (path: string) => vo
     row: sweepRow,
     empty: 'None yet.',
   });
+  const create = scenarioForm(navigate);
   main().replaceChildren(
     h('h1', {}, 'Scenarios and sweeps'),
     h(
@@ -53,13 +56,13 @@ export async function homePage(stop: AbortSignal, navigate: (path: string) => vo
         'section',
         { 'aria-labelledby': 'create-h' },
         h('h2', { id: 'create-h' }, 'New scenario'),
-        scenarioForm(navigate),
+        create,
         h('h2', {}, 'New sweep'),
         sweepForm(navigate),
       ),
     ),
   );
-  await Promise.all([scenarios.load(), sweeps.load()]);
+  await Promise.all([scenarios.load(), sweeps.load(), offerLibrary(create)]);
 }
 
 interface PagedListOptions<T> {
