@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { uuidv7 } from './ids.ts';
+import { readResourceFile, readResourceSeries } from './resources.read.ts';
 import { unscoped, type WorkspaceDb } from './workspace.ts';
 
 export type ResourceKind = 'weather' | 'wind_resource' | 'hourly_series';
@@ -56,6 +57,48 @@ async function usesOf(db: Db, ids: readonly string[]): Promise<Map<string, Resou
 const NO_USERS = { scenarios: 0, sweeps: 0, optimizations: 0 };
 
 /**
+ * Whether a row's metadata is of an earlier shape than resources.read.ts writes today: a wind rose
+ * stored as 12 numbers (before the 16 sectors × speed bins), a series without its peak week.
+ */
+function staleMetadata(kind: string, metadata: Record<string, unknown>): boolean {
+  const stats = (metadata.statistics ?? {}) as Record<string, unknown>;
+  if (kind === 'wind_resource') return Array.isArray(stats.wind_rose);
+  if (kind === 'hourly_series') return stats.peak_week === undefined;
+  return false;
+}
+
+/**
+ * Rows read with metadata of an earlier shape are described again from their bytes, once: the
+ * new metadata is written back, so the next read finds it current.
+ */
+async function withCurrentMetadata<R extends { id: string; kind: string; metadata: Record<string, unknown> }>(
+  db: Db,
+  rows: R[],
+): Promise<R[]> {
+  const stale = rows.filter((r) => staleMetadata(r.kind, r.metadata));
+  if (stale.length === 0) return rows;
+  const fresh = new Map<string, Record<string, unknown>>();
+  for (const r of stale) {
+    const { content } = await db
+      .selectFrom('resources')
+      .select('content')
+      .where('id', '=', r.id)
+      .executeTakeFirstOrThrow();
+    const metadata =
+      r.kind === 'hourly_series'
+        ? readResourceSeries(JSON.parse(content.toString('utf8')) as number[]).metadata
+        : readResourceFile(content).metadata;
+    await db
+      .updateTable('resources')
+      .set({ metadata: JSON.stringify(metadata) })
+      .where('id', '=', r.id)
+      .execute();
+    fresh.set(r.id, metadata);
+  }
+  return rows.map((r) => (fresh.has(r.id) ? { ...r, metadata: fresh.get(r.id) as Record<string, unknown> } : r));
+}
+
+/**
  * Stores a resource in the workspace unless the same bytes are there already: `created` says
  * which, and the row is the one stored (the first name given to those bytes stays).
  */
@@ -100,8 +143,9 @@ export async function findResource(ws: WorkspaceDb, id: string): Promise<Resourc
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
+  const [current] = await withCurrentMetadata(db, [row]);
   const uses = await usesOf(db, [row.id]);
-  return { ...row, used_by: uses.get(row.id) ?? NO_USERS };
+  return { ...current, used_by: uses.get(row.id) ?? NO_USERS };
 }
 
 /** The bytes as uploaded, or null. */
@@ -126,7 +170,7 @@ export async function listResources(ws: WorkspaceDb, page: { limit: number; afte
   const workspace = ws.workspace;
   let q = db.selectFrom('resources').select(COLUMNS).where('workspace', '=', workspace);
   if (page.after) q = q.where('id', '<', page.after);
-  const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+  const rows = await withCurrentMetadata(db, await q.orderBy('id', 'desc').limit(page.limit).execute());
   const uses = await usesOf(
     db,
     rows.map((r) => r.id),

@@ -205,3 +205,40 @@ t.test('the list: newest first, paged', async (t) => {
   const ids = [page.json.items as { id: string }[], next.json.items as { id: string }[]].flat().map((r) => r.id);
   t.same(ids, [...ids].sort().reverse(), 'newest first');
 });
+
+t.test('metadata stored in an earlier shape is described again from the bytes, once', async (t) => {
+  const srw = await call('POST', '/api/resources', 'acme', `${SRW}\n`, 'text/plain');
+  const values = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h === 5000 ? 90 : 10));
+  const series = await call(
+    'POST',
+    '/api/resources',
+    'acme',
+    JSON.stringify({ name: 'older', values }),
+    'application/json',
+  );
+  t.ok(srw.status === 201 && series.status === 201, `${srw.text} ${series.text}`);
+  const current = { srw: srw.json.metadata, series: series.json.metadata };
+  // As the library's first release stored them: a rose of 12 numbers, a series without its peak week.
+  await stack.pool.query(
+    `UPDATE resources SET metadata = jsonb_set(metadata::jsonb, '{statistics,wind_rose}', '[1,2,3,4,5,6,7,8,9,10,11,12]')::json WHERE id = $1`,
+    [srw.json.id],
+  );
+  await stack.pool.query(
+    `UPDATE resources SET metadata = (metadata::jsonb #- '{statistics,peak_week}')::json WHERE id = $1`,
+    [series.json.id],
+  );
+  const read = await call('GET', `/api/resources/${srw.json.id}`, 'acme');
+  t.equal(read.status, 200, read.text);
+  t.same(read.json.metadata, current.srw, 'the rose in its current shape');
+  const listed = await call('GET', '/api/resources?limit=500', 'acme');
+  const item = (listed.json.items as { id: string; metadata: unknown }[]).find((r) => r.id === series.json.id);
+  t.same(item?.metadata, current.series, 'the peak week is back in the list');
+  const stored = await stack.pool.query('SELECT metadata FROM resources WHERE id = ANY($1) ORDER BY id', [
+    [srw.json.id, series.json.id],
+  ]);
+  t.same(
+    stored.rows.map((r) => r.metadata),
+    [srw.json.id, series.json.id].sort().map((id) => (id === srw.json.id ? current.srw : current.series)),
+    'written back',
+  );
+});
