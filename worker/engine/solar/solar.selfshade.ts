@@ -53,10 +53,26 @@ export function skyDiffuseDerate(tiltDeg: number, gcr: number): number {
 export class SkyDerates {
   readonly #byDegree = new Map<number, number>();
   readonly #gcr: number;
+  /** With `steps`: each step's derate once looked up (NaN before), for a tilt that step always has. */
+  readonly #byStep: Float64Array | null;
 
-  constructor(gcr: number, initialTiltDeg: number) {
+  constructor(gcr: number, initialTiltDeg: number, steps = 0) {
     this.#gcr = gcr;
+    this.#byStep = steps > 0 ? new Float64Array(steps).fill(Number.NaN) : null;
     this.lookup(initialTiltDeg);
+  }
+
+  /**
+   * lookup for step `h` of a model whose step h has the same tilt in every weather year (v8 keeps
+   * its derates across years): a degree's derate never changes once set, so the step keeps it.
+   */
+  lookupStep(h: number, tiltDeg: number): number {
+    const byStep = this.#byStep as Float64Array;
+    const kept = byStep[h];
+    if (kept === kept) return kept;
+    const d = this.lookup(tiltDeg);
+    byStep[h] = d;
+    return d;
   }
 
   lookup(tiltDeg: number): number {

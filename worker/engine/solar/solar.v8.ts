@@ -193,7 +193,7 @@ export function prepareSolarV8(
     coverSky,
     coverGround,
     spectral,
-    skyDerates: selfShaded ? new SkyDerates(solar.gcr, solar.tilt_deg) : null,
+    skyDerates: selfShaded ? new SkyDerates(solar.gcr, solar.tilt_deg, steps) : null,
     ground: selfShaded ? groundTermSeries(sun, surface, solar.gcr) : null,
     rows: layout.rows,
     gcr: solar.gcr,
@@ -301,7 +301,7 @@ export function solarV8Year(
     const rearTotal = rear;
     rear *= model.bifaciality;
     if (model.skyDerates && model.ground && sky + ground >= 0.1) {
-      const fSky = Math.min(1, model.skyDerates.lookup(surface.tiltDeg[h]));
+      const fSky = Math.min(1, model.skyDerates.lookupStep(h, surface.tiltDeg[h]));
       const g = model.ground;
       const fGround = groundDerateOf(
         g.cosZenith[h],
