@@ -67,9 +67,10 @@ export class SkyDerates {
    * its derates across years): a degree's derate never changes once set, so the step keeps it.
    */
   lookupStep(h: number, tiltDeg: number): number {
-    const byStep = this.#byStep as Float64Array;
+    const byStep = this.#byStep;
+    if (!byStep) return this.lookup(tiltDeg);
     const kept = byStep[h];
-    if (kept === kept) return kept;
+    if (!Number.isNaN(kept)) return kept;
     const d = this.lookup(tiltDeg);
     byStep[h] = d;
     return d;
