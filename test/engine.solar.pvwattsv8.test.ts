@@ -10,6 +10,7 @@ import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { validateScenario } from '../shared/validate.ts';
 import { hourlyFileMinute, parseSamCsv, weatherYearFromSamCsv } from '../shared/weather/samcsv.ts';
 import { calculate } from '../worker/engine/index.ts';
+import { groundDerate, groundDerateOf, groundTerms } from '../worker/engine/solar/solar.selfshade.ts';
 import { instantSun } from '../worker/engine/solar/solar.timestep.ts';
 import { cecMaxPower, powerTable, tablePower } from '../worker/engine/solar/solar.v8.module.ts';
 import { hourlyAlbedo, prepareSolarV8, solarV8Detail, solarV8Year } from '../worker/engine/solar/solar.v8.ts';
@@ -274,3 +275,41 @@ t.test(
     }
   },
 );
+
+t.test('the ground-reflected factor from terms computed once is groundDerate bit for bit', (t) => {
+  // v8 computes the factor's geometric terms once per model (they are the same every weather year);
+  // v5 computes the factor whole, each hour. Both must give the very same number, NaN included.
+  const terms = { cosZenith: 0, openView: 0, sunlitView: 0, allView: 0 };
+  let checked = 0;
+  let differ = 0;
+  for (const gcr of [0.2, 0.3, 0.4, 0.7]) {
+    for (let tilt = -60; tilt <= 90; tilt += 3.7) {
+      for (let zenith = 0; zenith <= 95; zenith += 2.3) {
+        groundTerms(tilt, zenith, gcr, terms);
+        for (const [dni, dhi, albedo, rows] of [
+          [800, 120, 0.2, 1000],
+          [0, 60, 0.6, 37],
+          [310.5, 0, 0.25, 3],
+          [-5, 40, 0.2, 1000],
+        ]) {
+          const whole = groundDerate(tilt, zenith, dni, dhi, gcr, albedo, rows);
+          const split = groundDerateOf(
+            terms.cosZenith,
+            terms.openView,
+            terms.sunlitView,
+            terms.allView,
+            dni,
+            dhi,
+            albedo,
+            rows,
+          );
+          checked++;
+          if (!Object.is(whole, split)) differ++;
+        }
+      }
+    }
+  }
+  t.ok(checked > 10_000, `${checked} cases`);
+  t.equal(differ, 0, 'no case differs in any bit');
+  t.end();
+});

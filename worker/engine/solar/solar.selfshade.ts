@@ -53,10 +53,27 @@ export function skyDiffuseDerate(tiltDeg: number, gcr: number): number {
 export class SkyDerates {
   readonly #byDegree = new Map<number, number>();
   readonly #gcr: number;
+  /** With `steps`: each step's derate once looked up (NaN before), for a tilt that step always has. */
+  readonly #byStep: Float64Array | null;
 
-  constructor(gcr: number, initialTiltDeg: number) {
+  constructor(gcr: number, initialTiltDeg: number, steps = 0) {
     this.#gcr = gcr;
+    this.#byStep = steps > 0 ? new Float64Array(steps).fill(Number.NaN) : null;
     this.lookup(initialTiltDeg);
+  }
+
+  /**
+   * lookup for step `h` of a model whose step h has the same tilt in every weather year (v8 keeps
+   * its derates across years): a degree's derate never changes once set, so the step keeps it.
+   */
+  lookupStep(h: number, tiltDeg: number): number {
+    const byStep = this.#byStep;
+    if (!byStep) return this.lookup(tiltDeg);
+    const kept = byStep[h];
+    if (!Number.isNaN(kept)) return kept;
+    const d = this.lookup(tiltDeg);
+    byStep[h] = d;
+    return d;
   }
 
   lookup(tiltDeg: number): number {
@@ -68,6 +85,68 @@ export class SkyDerates {
     }
     return d;
   }
+}
+
+/**
+ * The parts of the ground-reflected factor that depend on the geometry alone (the tilt, the sun's
+ * zenith, the rows' spacing), not on the hour's irradiance or albedo: a model whose sun and surface
+ * are the same in every weather year computes them once (PVWatts v8). Each is the very expression
+ * groundDerate evaluates, so the factor is the same to the last bit either way.
+ */
+export interface GroundTerms {
+  /** cos of the zenith. */
+  cosZenith: number;
+  /** sin²(tilt / 2): the open ground's view, per unit albedo. */
+  openView: number;
+  /** 1 + d − √(d² − 2d·cos(180° − tilt) + 1) for d = the sunlit ground's width and d = the row pitch. */
+  sunlitView: number;
+  allView: number;
+}
+
+/** The sunlit ground's width between rows (at least 0.00001), as a share of a row's width. */
+function sunlitWidth(tiltDeg: number, zenithDeg: number, rowPitch: number): number {
+  const altitude = 90 - zenithDeg;
+  const y1 = rowPitch - sind(180 - altitude - tiltDeg) / sind(altitude);
+  return Math.max(0.00001, y1);
+}
+
+/** 1 + d − √(d² − 2d·cosBack + 1): the view of a strip of ground d wide, per half albedo. */
+function stripView(d: number, cosBack: number): number {
+  return 1 + d - Math.sqrt(d * d - 2 * d * cosBack + 1);
+}
+
+/** The geometric terms of groundDerate, written into `out`. */
+export function groundTerms(tiltDeg: number, zenithDeg: number, gcr: number, out: GroundTerms): GroundTerms {
+  const rowPitch = 1 / gcr;
+  const cosBack = cosd(180 - tiltDeg);
+  out.cosZenith = cosd(zenithDeg);
+  out.openView = sind(tiltDeg / 2) ** 2;
+  out.sunlitView = stripView(sunlitWidth(tiltDeg, zenithDeg, rowPitch), cosBack);
+  out.allView = stripView(rowPitch, cosBack);
+  return out;
+}
+
+/** groundDerate from its geometric terms (groundTerms) and the hour's irradiance and albedo. */
+export function groundDerateOf(
+  cosZenith: number,
+  openView: number,
+  sunlitView: number,
+  allView: number,
+  beamNormal: number,
+  diffuseHorizontal: number,
+  albedo: number,
+  rows: number,
+): number {
+  const beamHorizontal = beamNormal * cosZenith;
+  const open = albedo * openView;
+  const half = 0.5 * albedo;
+  const sunlit = half * sunlitView;
+  const all = half * allView;
+  const unshaded = open * (beamHorizontal + diffuseHorizontal);
+  if (!(unshaded > 0)) return 1;
+  const reduced =
+    ((open + (rows - 1) * sunlit) / rows) * beamHorizontal + ((open + (rows - 1) * all) / rows) * diffuseHorizontal;
+  return reduced / unshaded;
 }
 
 /**
@@ -83,18 +162,16 @@ export function groundDerate(
   albedo: number,
   rows = ROWS,
 ): number {
-  const beamHorizontal = beamNormal * cosd(zenithDeg);
   const rowPitch = 1 / gcr;
-  const altitude = 90 - zenithDeg;
-  const open = albedo * sind(tiltDeg / 2) ** 2;
-  let y1 = rowPitch - sind(180 - altitude - tiltDeg) / sind(altitude);
-  y1 = Math.max(0.00001, y1);
-  const view = (d: number) => 0.5 * albedo * (1 + d - Math.sqrt(d * d - 2 * d * cosd(180 - tiltDeg) + 1));
-  const sunlit = view(y1);
-  const all = view(rowPitch);
-  const unshaded = open * (beamHorizontal + diffuseHorizontal);
-  if (!(unshaded > 0)) return 1;
-  const reduced =
-    ((open + (rows - 1) * sunlit) / rows) * beamHorizontal + ((open + (rows - 1) * all) / rows) * diffuseHorizontal;
-  return reduced / unshaded;
+  const cosBack = cosd(180 - tiltDeg);
+  return groundDerateOf(
+    cosd(zenithDeg),
+    sind(tiltDeg / 2) ** 2,
+    stripView(sunlitWidth(tiltDeg, zenithDeg, rowPitch), cosBack),
+    stripView(rowPitch, cosBack),
+    beamNormal,
+    diffuseHorizontal,
+    albedo,
+    rows,
+  );
 }

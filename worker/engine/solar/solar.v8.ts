@@ -16,7 +16,7 @@ import { hourlyFileMinute } from '../../../shared/weather/samcsv.ts';
 import type { WeatherYear } from '../../../shared/weather/types.ts';
 import { type BifacialModel, prepareBifacial, rearIrradiance } from './solar.bifacial.ts';
 import { HOURS_PER_YEAR, type HourlySunGeometry, hourlySunGeometry } from './solar.position.ts';
-import { groundDerate, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
+import { type GroundTerms, groundDerateOf, groundTerms, SkyDerates, shadeFraction1x } from './solar.selfshade.ts';
 import { SnowCover } from './solar.snow.ts';
 import { type SurfaceGeometry, surfaceGeometry } from './solar.tracking.ts';
 import { emptySeries, type Series, solarLossesPercent, sunSite } from './solar.ts';
@@ -77,6 +77,8 @@ export interface SolarV8Model {
   spectral: Float64Array;
   /** Sky and ground seen between rows (fixed racks and single-axis trackers); null otherwise. */
   skyDerates: SkyDerates | null;
+  /** groundDerate's geometric terms each hour (groundTerms), with skyDerates; null without. */
+  ground: GroundTermSeries | null;
   rows: number;
   gcr: number;
   table: PowerTable;
@@ -92,6 +94,35 @@ export interface SolarV8Model {
   bifaciality: number;
   bifacial: BifacialModel | null;
   snow: { modulesUp: number } | null;
+}
+
+/** groundTerms of each step, as columns. */
+export interface GroundTermSeries {
+  cosZenith: Float64Array;
+  openView: Float64Array;
+  sunlitView: Float64Array;
+  allView: Float64Array;
+}
+
+/** The ground's geometric terms of each step the sun is up: the same in every weather year. */
+function groundTermSeries(sun: HourlySunGeometry, surface: SurfaceGeometry, gcr: number): GroundTermSeries {
+  const steps = sun.zenith.length;
+  const series = {
+    cosZenith: new Float64Array(steps),
+    openView: new Float64Array(steps),
+    sunlitView: new Float64Array(steps),
+    allView: new Float64Array(steps),
+  };
+  const t: GroundTerms = { cosZenith: 0, openView: 0, sunlitView: 0, allView: 0 };
+  for (let h = 0; h < steps; h++) {
+    if (!sun.up[h]) continue;
+    groundTerms(surface.tiltDeg[h], sun.zenith[h], gcr, t);
+    series.cosZenith[h] = t.cosZenith;
+    series.openView[h] = t.openView;
+    series.sunlitView[h] = t.sunlitView;
+    series.allView[h] = t.allView;
+  }
+  return series;
 }
 
 /**
@@ -162,7 +193,8 @@ export function prepareSolarV8(
     coverSky,
     coverGround,
     spectral,
-    skyDerates: selfShaded ? new SkyDerates(solar.gcr, solar.tilt_deg) : null,
+    skyDerates: selfShaded ? new SkyDerates(solar.gcr, solar.tilt_deg, steps) : null,
+    ground: selfShaded ? groundTermSeries(sun, surface, solar.gcr) : null,
     rows: layout.rows,
     gcr: solar.gcr,
     table: powerTable(solar.module_type),
@@ -268,10 +300,19 @@ export function solarV8Year(
     }
     const rearTotal = rear;
     rear *= model.bifaciality;
-    if (model.skyDerates && sky + ground >= 0.1) {
-      const tilt = surface.tiltDeg[h];
-      const fSky = Math.min(1, model.skyDerates.lookup(tilt));
-      const fGround = groundDerate(tilt, sun.zenith[h], dni[h], dhi[h], model.gcr, alb, model.rows);
+    if (model.skyDerates && model.ground && sky + ground >= 0.1) {
+      const fSky = Math.min(1, model.skyDerates.lookupStep(h, surface.tiltDeg[h]));
+      const g = model.ground;
+      const fGround = groundDerateOf(
+        g.cosZenith[h],
+        g.openView[h],
+        g.sunlitView[h],
+        g.allView[h],
+        dni[h],
+        dhi[h],
+        alb,
+        model.rows,
+      );
       if (fSky >= -0.00001 && fSky <= 1.00001) {
         sky *= fSky;
         rear *= fSky;
