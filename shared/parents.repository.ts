@@ -11,7 +11,7 @@ import type { Database, Db } from './db.ts';
 import { firstRound, roundPriority } from './fair.share.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
-import type { ResolvedInputs } from './schemas/inputs.ts';
+import type { StoredInputs } from './schemas/inputs.ts';
 import { unscoped, type WorkspaceDb } from './workspace.ts';
 
 type Tx = Transaction<Database>;
@@ -22,7 +22,7 @@ export interface VariantScenario {
   id: string;
   index: number;
   name: string;
-  inputs: ResolvedInputs;
+  inputs: StoredInputs;
   values: Record<string, unknown>;
 }
 

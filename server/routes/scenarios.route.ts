@@ -11,7 +11,8 @@ import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
-import { HttpProblem } from '../problem.ts';
+import { CreateLibrary, referencedIds } from '../library.inputs.ts';
+import { HttpProblem, invalidRequest } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
@@ -46,9 +47,14 @@ const createScenario = defineRoute({
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
+    // Inline files become library references; references are checked in the caller's workspace.
+    const library = await CreateLibrary.prepare(ws, [body]);
+    const checked = validateScenario(body, library);
+    if (!checked.ok) throw invalidRequest('inputs', checked.errors);
     await deps.quotas.admit(ws.workspace, 1);
     const id = uuidv7();
-    const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
+    const inputs = resolveInputs(checked.value, { scenarioId: id, now: new Date() });
+    const resources = referencedIds(inputs, await library.commit(ws));
     const created = await create.insert(() =>
       createQueuedScenario(ws, deps.boss, deps.config, {
         id,
@@ -56,6 +62,7 @@ const createScenario = defineRoute({
         inputs,
         idempotencyKey: create.key,
         requestHash: create.hash,
+        resources,
       }),
     );
     if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
