@@ -4,7 +4,10 @@
 // bytes; every referenced resource of the caller's workspace is read once for the validator
 // (shared/validate.refs.ts). Nothing is written until the create's validation has passed.
 
+import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import { uuidv7 } from '../shared/ids.ts';
+import { pointerSegments, setAt } from '../shared/json.pointer.ts';
+import type { NewParent } from '../shared/parents.repository.ts';
 import { ResourceReadError, readResourceFile, readResourceSeries } from '../shared/resources.read.ts';
 import { type ResourceContent, referenceFor, type Slot, slotsOf } from '../shared/resources.refs.ts';
 import { idsBySha256, type NewResource, resourcesWithContent, storeResource } from '../shared/resources.repository.ts';
@@ -93,7 +96,7 @@ function readInline(slot: Slot): { read: NewResource; content: ResourceContent }
   try {
     if (slot.kind === 'hourly_series') {
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) return null;
-      if (value.length / 8760 > (slot.maxYears ?? 1)) return null;
+      if (value.length / HOURS_PER_YEAR > (slot.maxYears ?? 1)) return null;
       const read = readResourceSeries(value as number[]);
       const name = `${slot.at.slice(1).replaceAll('/', '.')} ${read.sha256.slice(0, 8)}`;
       return { read: { name, ...read }, content: { kind: 'hourly_series', format: 'series', values: value } };
@@ -129,3 +132,50 @@ export function referencedIds(inputs: unknown, rename: ReadonlyMap<string, strin
 
 const replaceId = (ref: unknown, id: string) =>
   'resource' in (ref as object) ? { resource: id } : { ...(ref as object), id };
+
+/** What a sweep's or an optimization's request gives that may hold files or references. */
+export interface ParentRequest {
+  base: unknown;
+  vary?: Array<{ path: string; values?: unknown[] }>;
+}
+
+/**
+ * A sweep's or an optimization's library: the base's inline files become references, and so do a
+ * sweep's values that are files at a file's place (`/weather` over several files); ids a sweep
+ * varies directly (`/weather/id`) are read too.
+ */
+export async function prepareParentLibrary(ws: WorkspaceDb, body: ParentRequest): Promise<CreateLibrary> {
+  const parts: Array<{ root: Record<string, unknown>; segments: string[]; values: unknown[]; j: number }> = [];
+  const ids: string[] = [];
+  for (const item of body.vary ?? []) {
+    const segments = pointerSegments(item.path);
+    if (!segments || !Array.isArray(item.values)) continue;
+    const last = segments[segments.length - 1];
+    item.values.forEach((v, j) => {
+      if ((last === 'id' || last === 'resource') && typeof v === 'string') ids.push(v);
+      const root: Record<string, unknown> = {};
+      setAt(root, segments, v);
+      parts.push({ root, segments, values: item.values as unknown[], j });
+    });
+  }
+  const library = await CreateLibrary.prepare(ws, [body.base, ...parts.map((p) => p.root)], ids);
+  for (const p of parts)
+    p.values[p.j] = p.segments.reduce<unknown>((node, k) => (node as Record<string, unknown>)[k], p.root);
+  return library;
+}
+
+/** Every resource a new sweep's or optimization's inputs reference (ids renamed as `commit` renamed them). */
+export function parentResources(parent: NewParent, rename: ReadonlyMap<string, string>): string[] {
+  const ids = new Set<string>();
+  const add = (inputs: unknown) => {
+    for (const id of referencedIds(inputs, rename)) ids.add(id);
+  };
+  if (parent.kind === 'sweep') {
+    add(parent.row.base);
+    for (const v of parent.variants) add(v.inputs);
+  } else {
+    add(parent.row.request.base);
+    for (const v of parent.round0.evaluations) add(v.inputs);
+  }
+  return [...ids];
+}
