@@ -75,6 +75,18 @@ function keyedVariant(variants: TSchema[], value: Record<string, unknown>): TSch
  */
 function taggedUnionErrors(union: TSchema, value: unknown, path: string, out: FieldError[]): boolean {
   const variants = (union.anyOf ?? []) as TSchema[];
+  // An array where one variant is an array (an hourly series, or its library reference): that variant's errors.
+  const jsonType = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : null;
+  const sameType = variants.filter((v) => v.type === jsonType);
+  if (
+    jsonType &&
+    sameType.length === 1 &&
+    variants.length > 1 &&
+    (jsonType === 'array' || 'resource' in (value as object))
+  ) {
+    schemaErrors(compiledVariant(sameType[0]), value, path, out);
+    return true;
+  }
   if (!isObject(value)) return false;
   const keyed = keyedVariant(variants, value);
   if (keyed) {

@@ -12,7 +12,6 @@ import { waitUntil } from './helpers/wait.ts';
 const KEYS = { acme: 'hg-acme-key-5d1e', globex: 'hg-globex-key-a7c3' };
 const stack = await startStack({
   web: { API_KEYS: `acme:${KEYS.acme},globex:${KEYS.globex}`, BODY_LIMIT_BYTES: String(4 * 1024 * 1024) },
-  workers: [{ API_KEYS: `acme:${KEYS.acme},globex:${KEYS.globex}` }],
 });
 t.teardown(() => stack.stop());
 const base = stack.web.baseUrl;
@@ -86,13 +85,24 @@ const ids = {
 };
 
 t.test('a reference calculates as the same files inline, and an inline create stores references', async (t) => {
-  const byRef = await call(
-    'POST',
-    '/api/scenarios',
-    'acme',
-    plant({ source: 'resource', id: ids.tmy }, { source: 'resource', id: ids.srw }, { resource: ids.load }),
+  const referenced = plant(
+    { source: 'resource', id: ids.tmy },
+    { source: 'resource', id: ids.srw },
+    { resource: ids.load },
   );
+  const byRef = await call('POST', '/api/scenarios', 'acme', referenced);
   t.equal(byRef.status, 201, JSON.stringify(byRef.json).slice(0, 400));
+  // A scenario stored before the library, its files inline: written so before any worker runs.
+  const old = await call('POST', '/api/scenarios', 'acme', { ...referenced, name: 'stored before' });
+  const oldInputs = (await call('GET', `/api/scenarios/${old.json.id}`, 'acme')).json.inputs as Json;
+  const before = {
+    ...oldInputs,
+    weather: { source: 'sam_csv', text: TMY, shear_exponent: 0.14 },
+    wind_resource: { source: 'srw', text: SRW, shear_exponent: 0.14 },
+    load: { ...(oldInputs.load as Json), hourly_mw: LOAD },
+  };
+  await stack.pool.query('UPDATE scenarios SET inputs = $1 WHERE id = $2', [JSON.stringify(before), old.json.id]);
+  await stack.pool.query('DELETE FROM resource_uses WHERE scenario_id = $1', [old.json.id]);
   const inline = await call(
     'POST',
     '/api/scenarios',
@@ -100,23 +110,28 @@ t.test('a reference calculates as the same files inline, and an inline create st
     plant({ source: 'sam_csv', text: TMY }, { source: 'srw', text: SRW }, LOAD),
   );
   t.equal(inline.status, 201, JSON.stringify(inline.json).slice(0, 400));
+  await stack.startWorker();
   const a = await finished(`/api/scenarios/${byRef.json.id}`);
   const b = await finished(`/api/scenarios/${inline.json.id}`);
+  const c = await finished(`/api/scenarios/${old.json.id}`);
   t.equal(a.status, 'succeeded', JSON.stringify(a.error));
   t.equal(b.status, 'succeeded', JSON.stringify(b.error));
+  t.equal(c.status, 'succeeded', `the inline scenario stored before the library: ${JSON.stringify(c.error)}`);
   t.same(b.kpis, a.kpis, 'the same KPIs, to the last digit');
+  t.same(c.kpis, a.kpis, 'the files inline (the engine reading their text) give the KPIs of their references');
+  t.equal(((c.inputs as Json).weather as Json).text, TMY, 'the scenario stored before keeps its inline file');
   // The inline files were put into the library (the same bytes: the same resources) and referenced.
-  const stored = b.inputs as Json;
-  t.same(stored.weather, { source: 'resource', id: ids.tmy, shear_exponent: 0.14 });
-  t.same(stored.wind_resource, { source: 'resource', id: ids.srw, shear_exponent: 0.14 });
-  t.same((stored.load as Json).hourly_mw, { resource: ids.load });
+  const kept = b.inputs as Json;
+  t.same(kept.weather, { source: 'resource', id: ids.tmy, shear_exponent: 0.14 });
+  t.same(kept.wind_resource, { source: 'resource', id: ids.srw, shear_exponent: 0.14 });
+  t.same((kept.load as Json).hourly_mw, { resource: ids.load });
   const get = await call('GET', `/api/scenarios/${inline.json.id}`, 'acme');
   t.ok(
     get.bytes <= 20_000,
     `a GET of the scenario is ${get.bytes} bytes (≤ 20 kB; the files are ${TMY.length + SRW.length})`,
   );
   const used = await call('GET', `/api/resources/${ids.tmy}`, 'acme');
-  t.same(used.json.used_by, { scenarios: 2, sweeps: 0, optimizations: 0 });
+  t.same(used.json.used_by, { scenarios: 2, sweeps: 0, optimizations: 0 }, 'the two scenarios that reference it');
   const del = await call('DELETE', `/api/resources/${ids.tmy}`, 'acme');
   t.equal(del.status, 409);
   t.match(String(del.json.detail), /2 user/);
@@ -234,4 +249,82 @@ t.test('a sweep varies the weather over two library files', async (t) => {
   const usedBySweep = await call('GET', `/api/resources/${ids.psm3}`, 'acme');
   t.equal((usedBySweep.json.used_by as Json).sweeps, 1, 'the sweep uses the file it varies over');
   t.equal((await call('DELETE', `/api/resources/${ids.psm3}`, 'acme')).status, 409);
+});
+
+t.test('a sweep over a low, base and high price curve; an inline base file is stored once', async (t) => {
+  const curve = (level: number) => LOAD.map((v) => Number((level + v).toFixed(3)));
+  const low = await series(curve(20), 'prices low');
+  const mid = await series(curve(40), 'prices base');
+  const high = await series(curve(60), 'prices high');
+  const before = Number((await stack.pool.query('SELECT count(*) AS n FROM resources')).rows[0].n);
+  const body = {
+    name: 'price curves',
+    base: { ...plant({ source: 'sam_csv', text: TMY }, { source: 'srw', text: SRW }, LOAD), load: undefined },
+    vary: [
+      {
+        path: '/market/merchant_hourly_prices',
+        values: [{ resource: low }, { resource: mid }, { resource: high }],
+      },
+    ],
+  };
+  const created = await call('POST', '/api/sweeps', 'acme', body);
+  t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 400));
+  t.equal(
+    Number((await stack.pool.query('SELECT count(*) AS n FROM resources')).rows[0].n),
+    before,
+    'the inline files were in the library already: nothing new stored',
+  );
+  t.same((created.json.base as Json).weather, { source: 'resource', id: ids.tmy }, 'the base stores the reference');
+  const id = created.json.id as string;
+  const sweep = await waitUntil(
+    async () => {
+      const r = await call('GET', `/api/sweeps/${id}`, 'acme');
+      return r.json.status === 'succeeded' || r.json.status === 'failed' ? r.json : null;
+    },
+    { timeoutMs: 240_000, what: 'the sweep' },
+  );
+  t.equal(sweep.status, 'succeeded');
+  const variants = (await call('GET', `/api/scenarios?sweep_id=${id}&limit=10`, 'acme')).json.items as Json[];
+  const full = await Promise.all(variants.map((v) => call('GET', `/api/scenarios/${v.id}`, 'acme')));
+  const byPrice = new Map(
+    full.map((f) => [
+      ((f.json.inputs as Json).market as Json).merchant_hourly_prices as Json,
+      (f.json.kpis as Json).equity_npv as number,
+    ]),
+  );
+  const npv = [low, mid, high].map((r) => [...byPrice].find(([k]) => k.resource === r)?.[1] as number);
+  t.ok(npv[0] < npv[1] && npv[1] < npv[2], `dearer prices, more value: ${npv.join(' < ')}`);
+  for (const r of [low, mid, high, ids.tmy, ids.srw])
+    t.equal((await call('DELETE', `/api/resources/${r}`, 'acme')).status, 409, 'used by the sweep');
+});
+
+t.test('an optimization on library files: its evaluations share the base references', async (t) => {
+  const body = {
+    name: 'best solar',
+    base: plant({ source: 'resource', id: ids.tmy }, { source: 'resource', id: ids.srw }, { resource: ids.load }),
+    variables: [{ path: '/solar/capacity_mw_dc', min: 10, max: 50, step: 20 }],
+    objective: { maximize: 'equity_npv' },
+    max_evaluations: 4,
+  };
+  const bad = await call('POST', '/api/optimizations', 'acme', {
+    ...body,
+    base: { ...body.base, wind_resource: { source: 'resource', id: ids.tmy } },
+  });
+  t.equal(bad.status, 400, 'a weather file as its wind resource');
+  t.ok(
+    ((bad.json.errors ?? []) as Array<{ path: string }>).some((e) => e.path.includes('/wind_resource/id')),
+    JSON.stringify(bad.json.errors),
+  );
+  const created = await call('POST', '/api/optimizations', 'acme', body);
+  t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 400));
+  const id = created.json.id as string;
+  const done = await waitUntil(
+    async () => {
+      const r = await call('GET', `/api/optimizations/${id}`, 'acme');
+      return r.json.status === 'succeeded' || r.json.status === 'failed' ? r.json : null;
+    },
+    { timeoutMs: 240_000, what: 'the optimization' },
+  );
+  t.equal(done.status, 'succeeded', JSON.stringify(done).slice(0, 300));
+  t.equal(((await call('GET', `/api/resources/${ids.load}`, 'acme')).json.used_by as Json).optimizations, 1);
 });

@@ -132,7 +132,7 @@ const cases: Array<BadInput & { message: RegExp }> = [
     name: 'an unknown wind resource source',
     body: { ...base, wind_resource: { source: 'wtk', text: SRW } },
     path: '/wind_resource/source',
-    message: /must be one of: "srw", "years"/,
+    message: /must be one of: "srw", "resource", "years"/,
   },
 ];
 

@@ -6,7 +6,9 @@ import { deleteScenario } from '../../shared/deletion.repository.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
+import { slotsOf } from '../../shared/resources.refs.ts';
 import { findScenario } from '../../shared/scenarios.repository.ts';
+import { copyJson } from '../../shared/schema.defaults.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { validateScenario } from '../../shared/validate.ts';
@@ -47,14 +49,21 @@ const createScenario = defineRoute({
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
-    // Inline files become library references; references are checked in the caller's workspace.
-    const library = await CreateLibrary.prepare(ws, [body]);
-    const checked = validateScenario(body, library);
-    if (!checked.ok) throw invalidRequest('inputs', checked.errors);
+    // Inline files become library references; references are checked in the caller's workspace
+    // (the request validated again as it came, with the library: a rule may ask what the client wrote).
+    let inputsOf = body;
+    let library: CreateLibrary | null = null;
+    if (slotsOf(body).length > 0) {
+      const raw = copyJson(req.body);
+      library = await CreateLibrary.prepare(ws, [raw]);
+      const checked = validateScenario(raw, library);
+      if (!checked.ok) throw invalidRequest('inputs', checked.errors);
+      inputsOf = checked.value;
+    }
     await deps.quotas.admit(ws.workspace, 1);
     const id = uuidv7();
-    const inputs = resolveInputs(checked.value, { scenarioId: id, now: new Date() });
-    const resources = referencedIds(inputs, await library.commit(ws));
+    const inputs = resolveInputs(inputsOf, { scenarioId: id, now: new Date() });
+    const resources = library ? referencedIds(inputs, await library.commit(ws)) : [];
     const created = await create.insert(() =>
       createQueuedScenario(ws, deps.boss, deps.config, {
         id,
