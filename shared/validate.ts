@@ -75,15 +75,11 @@ function keyedVariant(variants: TSchema[], value: Record<string, unknown>): TSch
  */
 function taggedUnionErrors(union: TSchema, value: unknown, path: string, out: FieldError[]): boolean {
   const variants = (union.anyOf ?? []) as TSchema[];
-  // An array where one variant is an array (an hourly series, or its library reference): that variant's errors.
+  // An hourly series or its library reference (`{resource}`): the errors of the variant of the value's JSON type.
   const jsonType = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : null;
   const sameType = variants.filter((v) => v.type === jsonType);
-  if (
-    jsonType &&
-    sameType.length === 1 &&
-    variants.length > 1 &&
-    (jsonType === 'array' || 'resource' in (value as object))
-  ) {
+  const series = variants.some((v) => v.properties?.resource !== undefined);
+  if (series && jsonType && sameType.length === 1 && (jsonType === 'array' || 'resource' in (value as object))) {
     schemaErrors(compiledVariant(sameType[0]), value, path, out);
     return true;
   }
