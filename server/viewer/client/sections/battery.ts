@@ -26,7 +26,7 @@ interface MarketInputs {
   ppa_escalation_percent?: number;
   merchant_escalation_percent?: number;
   merchant_price_per_mwh?: number;
-  merchant_hourly_prices?: number[] | null;
+  merchant_hourly_prices?: number[] | { resource: string } | null;
   merchant_hour_of_day_multipliers?: number[] | null;
   ppa_month_hour_multipliers?: number[][] | null;
 }
@@ -61,7 +61,8 @@ function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number)
     market.ppa_price_per_mwh === 'solve' ? (kpis.solved_ppa_price_per_mwh ?? 0) : (market.ppa_price_per_mwh ?? 0);
   const tod = market.ppa_month_hour_multipliers?.[monthOfHour(hour)]?.[hour % HOURS_PER_DAY] ?? 1;
   const ppa = ppaYear1 * (1 + (market.ppa_escalation_percent ?? 0) / 100) ** (year - 1) * tod;
-  const prices = market.merchant_hourly_prices;
+  // A library series (`{resource}`) is not read here: the hour's price then falls back to the scalar one.
+  const prices = Array.isArray(market.merchant_hourly_prices) ? market.merchant_hourly_prices : undefined;
   // A forecast of n years is used year by year, not escalated; its last year repeats.
   const forecastYears = prices && prices.length > HOURS_PER_YEAR ? prices.length / HOURS_PER_YEAR : 0;
   const merchantHour =

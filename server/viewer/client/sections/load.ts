@@ -21,7 +21,8 @@ type Period = 'year' | 'month' | 'peak';
 
 interface LoadInputs {
   flat_mw?: number;
-  hourly_mw?: number[];
+  /** An array, or `{resource}`: a series of the library (its figures are in the library). */
+  hourly_mw?: number[] | { resource: string };
   excess?: 'sell' | 'curtail';
   contract?: {
     price_per_mwh?: number;
@@ -47,7 +48,9 @@ function describe(load: LoadInputs): string {
   const shape =
     load.flat_mw !== undefined
       ? `flat ${decimal(load.flat_mw, 1)} MW`
-      : `hourly profile, peak ${decimal(peak(load.hourly_mw ?? [0]), 1)} MW`;
+      : Array.isArray(load.hourly_mw)
+        ? `hourly profile, peak ${decimal(peak(load.hourly_mw), 1)} MW`
+        : 'hourly profile (a series of the library)';
   return `Load: ${shape}`;
 }
 
