@@ -13,6 +13,7 @@ import { type ResourceContent, referenceFor, type Slot, slotsOf } from '../share
 import { idsBySha256, type NewResource, resourcesWithContent, storeResource } from '../shared/resources.repository.ts';
 import type { Library } from '../shared/validate.refs.ts';
 import type { WorkspaceDb } from '../shared/workspace.ts';
+import { HttpProblem } from './problem.ts';
 
 type Entry = ResourceContent & { name: string };
 
@@ -178,4 +179,19 @@ export function parentResources(parent: NewParent, rename: ReadonlyMap<string, s
     for (const v of parent.round0.evaluations) add(v.inputs);
   }
   return [...ids];
+}
+
+/**
+ * A create's insert, with the one race its references have: a resource deleted between the
+ * validation and the insert (its `resource_uses` row then breaks the foreign key) is a 409.
+ */
+export async function withResourcesKept<T>(insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23503' && e.constraint?.startsWith('resource_uses'))
+      throw new HttpProblem('conflict', 'a library resource it references was deleted meanwhile; send it again');
+    throw err;
+  }
 }

@@ -26,7 +26,7 @@ import type { FieldError } from '../../shared/schemas/problem.ts';
 import type { Library } from '../../shared/validate.refs.ts';
 import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { IdempotentCreate } from '../http.ts';
-import { type ParentRequest, parentResources, prepareParentLibrary } from '../library.inputs.ts';
+import { type ParentRequest, parentResources, prepareParentLibrary, withResourcesKept } from '../library.inputs.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import {
   Cursor,
@@ -199,16 +199,18 @@ function createRoute<Row extends ParentRow, Body, Plan>({
       await deps.quotas.admit(ws.workspace, queuedBy(parent));
       const resources = parentResources(parent, await library.commit(ws));
       const created = await idempotent.insert(() =>
-        insertParent(
-          ws,
-          deps.boss,
-          deps.config,
-          parent,
-          {
-            key: idempotent.key,
-            hash: idempotent.hash,
-          },
-          resources,
+        withResourcesKept(() =>
+          insertParent(
+            ws,
+            deps.boss,
+            deps.config,
+            parent,
+            {
+              key: idempotent.key,
+              hash: idempotent.hash,
+            },
+            resources,
+          ),
         ),
       );
       if (!created) return;

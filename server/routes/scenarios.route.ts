@@ -13,7 +13,7 @@ import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
-import { CreateLibrary, referencedIds } from '../library.inputs.ts';
+import { CreateLibrary, referencedIds, withResourcesKept } from '../library.inputs.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
@@ -65,14 +65,16 @@ const createScenario = defineRoute({
     const inputs = resolveInputs(inputsOf, { scenarioId: id, now: new Date() });
     const resources = library ? referencedIds(inputs, await library.commit(ws)) : [];
     const created = await create.insert(() =>
-      createQueuedScenario(ws, deps.boss, deps.config, {
-        id,
-        name: inputs.name,
-        inputs,
-        idempotencyKey: create.key,
-        requestHash: create.hash,
-        resources,
-      }),
+      withResourcesKept(() =>
+        createQueuedScenario(ws, deps.boss, deps.config, {
+          id,
+          name: inputs.name,
+          inputs,
+          idempotencyKey: create.key,
+          requestHash: create.hash,
+          resources,
+        }),
+      ),
     );
     if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
   },
