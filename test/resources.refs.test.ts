@@ -328,3 +328,39 @@ t.test('an optimization on library files: its evaluations share the base referen
   t.equal(done.status, 'succeeded', JSON.stringify(done).slice(0, 300));
   t.equal(((await call('GET', `/api/resources/${ids.load}`, 'acme')).json.used_by as Json).optimizations, 1);
 });
+
+t.test('a resource deleted while a create that references it commits: 409, nothing written', async (t) => {
+  const doomed = await series(
+    LOAD.map((v) => v + 1),
+    'deleted meanwhile',
+  );
+  const before = await scenarioCount();
+  // The delete holds the resource's row until it commits; the create's resource_uses insert waits on it.
+  const client = await stack.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('DELETE FROM resources WHERE id = $1', [doomed]);
+    const answer = call(
+      'POST',
+      '/api/scenarios',
+      'acme',
+      plant({ source: 'resource', id: ids.tmy }, { source: 'resource', id: ids.srw }, { resource: doomed }),
+    );
+    await waitUntil(
+      async () => {
+        const { rows } = await stack.pool.query(
+          "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%resource_uses%'",
+        );
+        return rows.length > 0;
+      },
+      { timeoutMs: 60_000, what: "the create's insert to wait on the deleted row" },
+    );
+    await client.query('COMMIT');
+    const r = await answer;
+    t.equal(r.status, 409, JSON.stringify(r.json));
+    t.match(String(r.json.detail), /deleted meanwhile/);
+  } finally {
+    client.release();
+  }
+  t.equal(await scenarioCount(), before, 'no row');
+});
