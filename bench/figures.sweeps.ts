@@ -108,12 +108,13 @@ export async function singleLatency(b: Bench, url: string, base: string): Promis
 }
 
 const TABLES = ['scenarios', 'scenario_events', 'scenario_results', 'sweeps', 'sweep_events', 'pgboss.job'];
-async function diskBytes(b: Bench, url: string): Promise<number> {
+/** The bytes of these tables with their indexes and TOAST. */
+export async function diskBytes(b: Bench, url: string, tables: readonly string[] = TABLES): Promise<number> {
   const { rows } = await b
     .pool(url)
     .query<{ bytes: string }>(
       `SELECT sum(pg_total_relation_size(t::regclass))::bigint AS bytes FROM unnest($1::text[]) t`,
-      [TABLES],
+      [tables],
     );
   return Number(rows[0].bytes);
 }
@@ -191,7 +192,7 @@ async function reuseFigures(b: Bench, url: string, base: string, worker: Service
 }
 
 /** A sweep posted, then drained: its id, its variants and the time from POST to finished. */
-async function sweepDrained(base: string, body: unknown, timeoutMs: number) {
+export async function sweepDrained(base: string, body: unknown, timeoutMs: number) {
   const t0 = performance.now();
   const sweep = await postJson(base, '/api/sweeps', body);
   const total = (sweep.counts as { total: number }).total;

@@ -4,7 +4,7 @@
 // a separate load process; talks only to 127.0.0.1. Options (after `--`):
 //   --quick           the same steps with small counts; never fails on timing
 //   --only=a,b        only these groups: queue (#2 #3 #5 #6 #8 #9 #11), sse (#7), create (#4), list (#10),
-//                     sweeps (#12), fairshare (#40), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups),
+//                     sweeps (#12), library (#17), fairshare (#40), viewer (#13, in Chromium), dyno (#14, the Procfile in 512 MB cgroups),
 //                     resource (#20: files and wakes, in-process), optimizations (#21),
 //                     scale (#30: 1–32 workers with a replayed engine on one Postgres)
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
@@ -24,6 +24,7 @@ import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
 import { batteryRows, flipRow, measureEngine, modelRow } from './figures.engine.ts';
 import { FAIR_FULL, FAIR_QUICK, fairShare } from './figures.fairshare.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
+import { LIBRARY_FULL, LIBRARY_QUICK, library } from './figures.library.ts';
 import { optimizations } from './figures.optimizations.ts';
 import { backlog, pickupAndEndToEnd } from './figures.queue.ts';
 import { resourceRows } from './figures.resource.rows.ts';
@@ -44,6 +45,7 @@ const GROUPS = [
   'create',
   'list',
   'sweeps',
+  'library',
   'viewer',
   'dyno',
   'resource',
@@ -229,6 +231,11 @@ try {
     await group('sweeps', async () => {
       step('#12 sweeps');
       await sweeps(b, await db.database('sweeps'), quick ? SWEEP_QUICK : SWEEP_FULL);
+    });
+  if (only.has('library'))
+    await group('library', async () => {
+      step('#17 a sweep of a measured plant, its files sent inline');
+      await library(b, await db.database('library'), quick ? LIBRARY_QUICK : LIBRARY_FULL);
     });
   if (only.has('fairshare'))
     await group('fairshare', async () => {

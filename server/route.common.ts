@@ -22,7 +22,9 @@ export const IdempotencyHeaders = Type.Object({
 export const createReplies = (created: Reply, invalid: string): Record<number, Reply> => ({
   201: { ...created, headers: { Location: 'The new resource.', 'Idempotent-Replayed': 'true when replayed.' } },
   400: problem(invalid),
-  409: problem('The Idempotency-Key was used with a different body.'),
+  409: problem(
+    'The Idempotency-Key was used with a different body, or a library resource it references was deleted while it was created.',
+  ),
   413: problem('The body is over the limit.'),
   415: problem('The body is not JSON.'),
 });

@@ -7,6 +7,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Config } from '../shared/config.ts';
 import type { ScenarioRow } from '../shared/db.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from '../shared/queue.ts';
+import { insertResourceUses } from '../shared/resources.repository.ts';
 import { transaction } from '../shared/transaction.ts';
 import { unscoped, type WorkspaceDb } from '../shared/workspace.ts';
 import { insertScenario, jobExists, type NewScenario, queuedScenarioRow } from './scenarios.repository.ts';
@@ -23,7 +24,7 @@ export async function createQueuedScenario(
   ws: WorkspaceDb,
   boss: PgBoss,
   config: Readonly<Config>,
-  scenario: Omit<NewScenario, 'workspace'>,
+  { resources = [], ...scenario }: Omit<NewScenario, 'workspace'> & { resources?: readonly string[] },
 ): Promise<ScenarioRow> {
   const db = unscoped(ws);
   const s: NewScenario = { ...scenario, workspace: ws.workspace };
@@ -33,6 +34,9 @@ export async function createQueuedScenario(
       db,
       async (tx) => {
         const inserted = tx.execute(insertScenario(db, s));
+        // The library resources it references: a used resource cannot be deleted (sql/0012).
+        const uses = resources.length > 0 ? tx.execute(insertResourceUses(db, resources, { scenario_id: s.id })) : null;
+        uses?.catch(() => {});
         // pg-boss's one statement (the job insert), then the check and COMMIT behind it, sent together.
         const bossDb = tx.boss(() => {
           tx.execute(jobExists(CALCULATE_QUEUE, s.id));
@@ -45,6 +49,7 @@ export async function createQueuedScenario(
         );
         // pg-boss inserted nothing (and said so without an error): the check failed, and the COMMIT rolled back.
         if (job !== s.id) throw notQueued();
+        await uses;
         return (await inserted)[0].created_at;
       },
       { pipelined: true },

@@ -19,6 +19,8 @@ export interface Config {
    * (256 MB of them in a 400-variant latitude sweep); see docs/sizing.md.
    */
   engineCacheMb: number;
+  /** Library files and series a worker keeps read (worker/resources.store.ts), MB. */
+  resourceCacheMb: number;
   /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
   bodyLimitBytes: number;
   /** Size of each of the web's two pools (queries, creates); it also holds one connection for LISTEN. A worker's pool is WORKER_CONCURRENCY + 2. */
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     variantBatch: int(env, 'WORKER_VARIANT_BATCH', 4, 1, 64),
     maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
     engineCacheMb: int(env, 'ENGINE_CACHE_MB', 32, 0, 65_536),
+    resourceCacheMb: int(env, 'RESOURCE_CACHE_MB', 32, 1, 65_536),
     // 16 MiB: a solar file and a wind file with 3 more real years of each (PSM3 ~1.3 MB, SRW ~1 MB a year).
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),

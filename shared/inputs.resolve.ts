@@ -2,7 +2,7 @@
 // inputs are complete and the engine never guesses.
 import { defaultMonthlyClimate } from './climate.defaults.ts';
 import { TAX_EQUITY_DEFAULTS } from './schemas/inputs.finance.ts';
-import type { ResolvedInputs, ScenarioInputs } from './schemas/inputs.ts';
+import type { ScenarioInputs, StoredInputs } from './schemas/inputs.ts';
 
 const twelve = (v: number | number[] | undefined, fallback: number[]): number[] =>
   v === undefined ? fallback : typeof v === 'number' ? Array.from({ length: 12 }, () => v) : v;
@@ -35,12 +35,12 @@ interface ResolveContext {
   now: Date;
 }
 
-export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): ResolvedInputs {
+export function resolveInputs(inputs: ScenarioInputs, ctx: ResolveContext): StoredInputs {
   const { site, solar, wind, weather } = inputs;
   const timezone = site.timezone_offset_hours ?? Math.max(-12, Math.min(14, Math.round(site.longitude / 15)));
   const tracking = solar.array_type === 'single_axis' || solar.array_type === 'single_axis_backtracking';
   const twoAxis = solar.array_type === 'two_axis';
-  let resolvedWeather: ResolvedInputs['weather'];
+  let resolvedWeather: StoredInputs['weather'];
   if (weather.source === 'synthetic') {
     const climate = weather.climate;
     const d = defaultMonthlyClimate(site.latitude, site.elevation_m);

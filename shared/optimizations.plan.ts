@@ -11,6 +11,7 @@ import { integerOnly, pointInputs, type Report, spacePath } from './parents.spac
 import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
 import type { OptimizationRequest } from './schemas/optimization.ts';
 import type { FieldError } from './schemas/problem.ts';
+import type { Library } from './validate.refs.ts';
 import type { Validation } from './validate.ts';
 
 /** The request with its defaults, as stored and as the search reads it. */
@@ -97,10 +98,15 @@ function withSteps(body: OptimizationRequest): OptimizationPlan['variables'] {
 }
 
 /** The scenario inputs at a point (values in the variables' order), validated as POST /api/scenarios would. */
-export function evaluationInputs(plan: OptimizationPlan, values: readonly number[], label: string): Validation {
+export function evaluationInputs(
+  plan: OptimizationPlan,
+  values: readonly number[],
+  label: string,
+  library?: Library,
+): Validation {
   const named = plan.variables.map((v, i) => `${v.path.split('/').pop()}=${values[i]}`).join(', ');
   const settings = plan.variables.map((v, i) => [pointerSegments(v.path) ?? [], values[i]] as const);
-  return pointInputs(plan.base, plan.seed, settings, `${plan.name} · ${label} · ${named}`);
+  return pointInputs(plan.base, plan.seed, settings, `${plan.name} · ${label} · ${named}`, library);
 }
 
 /** The points checked before anything is written: each face's middle (a variable at a bound, the others at their middle grid value) and every corner (at most 2⁶). */
@@ -127,8 +133,11 @@ function boxPoints(plan: OptimizationPlan): number[][] {
  * point that fails only for a combination of bounds each valid elsewhere (solar and wind both 0, a
  * battery's power without energy) is not refused: it is evaluated, as failed, and never chosen.
  */
-function boxErrors(plan: OptimizationPlan): FieldError[] {
-  const checked = boxPoints(plan).map((values) => ({ values, result: evaluationInputs(plan, values, 'check') }));
+function boxErrors(plan: OptimizationPlan, library?: Library): FieldError[] {
+  const checked = boxPoints(plan).map((values) => ({
+    values,
+    result: evaluationInputs(plan, values, 'check', library),
+  }));
   const errors: FieldError[] = [];
   const add = (path: string, message: string) => {
     if (!errors.some((x) => x.path === path)) errors.push({ path, message });
@@ -155,6 +164,7 @@ function boxErrors(plan: OptimizationPlan): FieldError[] {
 export function planOptimization(
   body: OptimizationRequest,
   seed: number,
+  library?: Library,
 ): { ok: true; plan: OptimizationPlan } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const err: Report = (path, message) => {
@@ -176,7 +186,7 @@ export function planOptimization(
     max_evaluations: body.max_evaluations ?? 200,
     seed: typeof base.seed === 'number' ? base.seed : seed,
   };
-  const box = boxErrors(plan);
+  const box = boxErrors(plan, library);
   return box.length > 0 ? { ok: false, errors: box } : { ok: true, plan };
 }
 
@@ -185,13 +195,14 @@ export function roundOf(
   plan: OptimizationPlan,
   at: { optimizationId: string; round: number; firstIndex: number; now: Date },
   points: readonly number[][],
+  library?: Library,
 ): Round {
   const round: Round = { optimizationId: at.optimizationId, round: at.round, evaluations: [], invalid: [] };
   points.forEach((values, j) => {
     const index = at.firstIndex + j;
     const id = uuidv7();
     const byPath = Object.fromEntries(plan.variables.map((v, i) => [v.path, values[i]]));
-    const checked = evaluationInputs(plan, values, `#${index}`);
+    const checked = evaluationInputs(plan, values, `#${index}`, library);
     if (!checked.ok) {
       const message = checked.errors.map((e) => `${e.path} ${e.message}`).join('; ');
       round.invalid.push({

@@ -11,7 +11,8 @@ import type { Database, Db } from './db.ts';
 import { firstRound, roundPriority } from './fair.share.ts';
 import { type ParentKind, SCENARIO_STATUSES, type ScenarioStatus, UNFINISHED_STATUSES } from './lifecycle.ts';
 import { CALCULATE_QUEUE, calculateJobOptions } from './queue.ts';
-import type { ResolvedInputs } from './schemas/inputs.ts';
+import { insertResourceUses } from './resources.repository.ts';
+import type { StoredInputs } from './schemas/inputs.ts';
 import { unscoped, type WorkspaceDb } from './workspace.ts';
 
 type Tx = Transaction<Database>;
@@ -22,7 +23,7 @@ export interface VariantScenario {
   id: string;
   index: number;
   name: string;
-  inputs: ResolvedInputs;
+  inputs: StoredInputs;
   values: Record<string, unknown>;
 }
 
@@ -315,6 +316,7 @@ export async function insertParent(
   config: Readonly<Config>,
   p: NewParent,
   idempotency: { key: string | null; hash: string | null },
+  resources: readonly string[] = [],
 ): Promise<void> {
   const { workspace } = ws;
   const keys = { idempotency_key: idempotency.key, request_hash: idempotency.hash, workspace };
@@ -334,6 +336,7 @@ export async function insertParent(
             total: p.variants.length,
           })
           .execute();
+        if (resources.length > 0) await trx.executeQuery(insertResourceUses(trx, resources, { sweep_id: row.id }));
         const owner = { sweepId: row.id, keepHourly: row.keep_hourly, workspace };
         await insertVariants(trx, boss, config, owner, p.variants);
       } else {
@@ -342,6 +345,8 @@ export async function insertParent(
           .insertInto('optimizations')
           .values({ ...row, ...keys, request: JSON.stringify(row.request) })
           .execute();
+        if (resources.length > 0)
+          await trx.executeQuery(insertResourceUses(trx, resources, { optimization_id: row.id }));
         await insertRound(trx, boss, config, { optimizationId: row.id, round: 0, ...p.round0 }, workspace);
       }
     });

@@ -6,6 +6,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { absentArrayError, pointerSegments, schemasAt, setAt } from './json.pointer.ts';
 import { copyJson } from './schema.defaults.ts';
 import { ScenarioInputs as ScenarioInputsSchema } from './schemas/inputs.ts';
+import type { Library } from './validate.refs.ts';
 import { type Validation, validateScenario } from './validate.ts';
 
 /** Records a problem at a JSON Pointer of the request; returns undefined, so a check can `return err(…)`. */
@@ -69,10 +70,11 @@ export function pointInputs(
   seed: number,
   values: ReadonlyArray<readonly [segments: readonly string[], value: unknown]>,
   name: string,
+  library?: Library,
 ): Validation {
   const inputs = copyJson(base) as Record<string, unknown>;
   if (inputs.seed === undefined) inputs.seed = seed;
   for (const [segments, value] of values) setAt(inputs, segments as string[], value);
   inputs.name = name.slice(0, 200);
-  return validateScenario(inputs);
+  return validateScenario(inputs, library);
 }

@@ -102,13 +102,17 @@ async function withCurrentMetadata<R extends { id: string; kind: string; metadat
  * Stores a resource in the workspace unless the same bytes are there already: `created` says
  * which, and the row is the one stored (the first name given to those bytes stays).
  */
-export async function storeResource(ws: WorkspaceDb, r: NewResource): Promise<{ created: boolean; row: ResourceRow }> {
+export async function storeResource(
+  ws: WorkspaceDb,
+  r: NewResource,
+  id: string = uuidv7(),
+): Promise<{ created: boolean; row: ResourceRow }> {
   const db = unscoped(ws);
   const workspace = ws.workspace;
   const inserted = await db
     .insertInto('resources')
     .values({
-      id: uuidv7(),
+      id,
       workspace,
       name: r.name,
       kind: r.kind,
@@ -207,3 +211,39 @@ export async function deleteResource(ws: WorkspaceDb, id: string): Promise<Resou
     return { deleted: true };
   });
 }
+
+/** The workspace's resources with these SHA-256s: id by digest. */
+export async function idsBySha256(ws: WorkspaceDb, digests: readonly string[]): Promise<Map<string, string>> {
+  if (digests.length === 0) return new Map();
+  const rows = await unscoped(ws)
+    .selectFrom('resources')
+    .select(['id', 'sha256'])
+    .where('workspace', '=', ws.workspace)
+    .where('sha256', 'in', digests)
+    .execute();
+  return new Map(rows.map((r) => [r.sha256, r.id]));
+}
+
+/** The workspace's resources of these ids with their bytes; another workspace's are not among them. */
+export async function resourcesWithContent(
+  ws: WorkspaceDb,
+  ids: readonly string[],
+): Promise<Array<{ id: string; name: string; kind: ResourceKind; format: string; content: Buffer }>> {
+  if (ids.length === 0) return [];
+  return unscoped(ws)
+    .selectFrom('resources')
+    .select(['id', 'name', 'kind', 'format', 'content'])
+    .where('workspace', '=', ws.workspace)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export type ResourceUser = { scenario_id: string } | { sweep_id: string } | { optimization_id: string };
+
+/** The rows that say a scenario, sweep or optimization uses these resources (run in its create's transaction). */
+export const insertResourceUses = (db: Db, ids: readonly string[], user: ResourceUser) =>
+  db
+    .insertInto('resource_uses')
+    .values(ids.map((resource_id) => ({ resource_id, ...user })))
+    .onConflict((oc) => oc.doNothing())
+    .compile();

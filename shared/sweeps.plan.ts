@@ -7,6 +7,7 @@ import { copyJson } from './schema.defaults.ts';
 import type { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 import type { SweepRequest } from './schemas/sweep.ts';
+import type { Library } from './validate.refs.ts';
 
 export interface Parameter {
   path: string;
@@ -111,7 +112,10 @@ function variantErrors(index: number, errors: FieldError[], parameters: Paramete
 const MAX_REPORTED_VARIANTS = 10;
 
 /** A sweep request the schema accepted (server/route.ts), checked further and expanded. */
-export function planSweep(body: SweepRequest, options: { maxVariants: number; seed: number }): Expansion {
+export function planSweep(
+  body: SweepRequest,
+  options: { maxVariants: number; seed: number; library?: Library },
+): Expansion {
   const parsed = parseParameters(body, options.maxVariants);
   if (parsed.length > 0 && !('segments' in parsed[0])) return { ok: false, errors: parsed as FieldError[] };
   const parameters = parsed as Parameter[];
@@ -143,7 +147,7 @@ export function planSweep(body: SweepRequest, options: { maxVariants: number; se
       return [p.segments, v] as const;
     });
     // One seed for every variant, so they are compared under the same weather (unless /seed varies).
-    const checked = pointInputs(base, options.seed, settings, `${name} · ${label.join(', ')}`);
+    const checked = pointInputs(base, options.seed, settings, `${name} · ${label.join(', ')}`, options.library);
     if (!checked.ok) {
       if (failing++ < MAX_REPORTED_VARIANTS) errors.push(...variantErrors(index, checked.errors, parameters, picks));
       continue;

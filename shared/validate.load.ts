@@ -5,9 +5,13 @@ import { HOURS_PER_YEAR } from './calendar.ts';
 import type { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 
-/** A series of whole years: 8,760 × n values. */
-function wholeYears(series: readonly number[] | undefined, path: string, out: FieldError[]): void {
-  if (series && series.length % HOURS_PER_YEAR !== 0) {
+/** A series of whole years: 8,760 × n values (a library series' length is checked with its reference). */
+function wholeYears(
+  series: readonly number[] | { resource: string } | undefined,
+  path: string,
+  out: FieldError[],
+): void {
+  if (Array.isArray(series) && series.length % HOURS_PER_YEAR !== 0) {
     out.push({
       path,
       message: `must hold 8,760 × n values (whole years of hours); it holds ${series.length}`,

@@ -107,10 +107,12 @@ function weatherFileErrors(w: WeatherFile, path: string, out: FieldError[]): str
 function windResourceErrors(v: ScenarioInputs, out: FieldError[]): void {
   const r = v.wind_resource;
   if (!r) return;
-  const files =
+  // A library file not read here (no library given) was read when it was referenced.
+  const files = (
     r.source === 'years'
-      ? r.years.map((y, i) => ({ text: y.text, path: `/wind_resource/years/${i}/text` }))
-      : [{ text: r.text, path: '/wind_resource/text' }];
+      ? r.years.map((y, i) => ({ text: 'text' in y ? y.text : null, path: `/wind_resource/years/${i}/text` }))
+      : [{ text: 'text' in r ? r.text : null, path: '/wind_resource/text' }]
+  ).filter((f): f is { text: string; path: string } => f.text !== null);
   const hub = v.wind.turbine.hub_height_m;
   for (const { text, path } of files) {
     readFile(
@@ -170,10 +172,12 @@ export function resourceErrors(v: ScenarioInputs, out: FieldError[]): void {
   if (w.source === 'sam_csv' || w.source === 'epw') snow.push(weatherFileErrors(w, '/weather/text', out));
   if (w.source === 'years') {
     w.years.forEach((y, i) => {
-      snow.push(weatherFileErrors(y, `/weather/years/${i}/text`, out));
+      if (y.source !== 'resource') snow.push(weatherFileErrors(y, `/weather/years/${i}/text`, out));
     });
   }
-  if (out.length === 0) snowDepthErrors(v, snow, out);
+  // A library file not read here (no library given) had its snow depth checked when it was referenced.
+  const unread = w.source === 'resource' || (w.source === 'years' && w.years.some((y) => y.source === 'resource'));
+  if (out.length === 0 && !unread) snowDepthErrors(v, snow, out);
   if (v.solar.albedo === 'weather_file' && (w.source === 'synthetic' || w.source === 'supplied')) {
     out.push({
       path: '/solar/albedo',

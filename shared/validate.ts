@@ -10,11 +10,13 @@ import type { FieldError } from './schemas/problem.ts';
 import { capitalStackErrors } from './validate.finance.ts';
 import { loadErrors } from './validate.load.ts';
 import { marketPaymentErrors } from './validate.market.ts';
+import { type Library, referenceErrors } from './validate.refs.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { storageErrors } from './validate.storage.ts';
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-export type Validator<T> = (body: unknown) => Validation<T>;
+/** `library`: the caller's workspace's resources that the body references (server/library.inputs.ts). */
+export type Validator<T> = (body: unknown, library?: Library) => Validation<T>;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,6 +76,14 @@ function keyedVariant(variants: TSchema[], value: Record<string, unknown>): TSch
  */
 function taggedUnionErrors(union: TSchema, value: unknown, path: string, out: FieldError[]): boolean {
   const variants = (union.anyOf ?? []) as TSchema[];
+  // An hourly series or its library reference (`{resource}`): the errors of the variant of the value's JSON type.
+  const jsonType = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : null;
+  const sameType = variants.filter((v) => v.type === jsonType);
+  const series = variants.some((v) => v.properties?.resource !== undefined);
+  if (series && jsonType && sameType.length === 1 && (jsonType === 'array' || 'resource' in (value as object))) {
+    schemaErrors(compiledVariant(sameType[0]), value, path, out);
+    return true;
+  }
   if (!isObject(value)) return false;
   const keyed = keyedVariant(variants, value);
   if (keyed) {
@@ -217,25 +227,30 @@ function shapeErrors(body: unknown): FieldError[] {
  */
 export function compileValidator<S extends TSchema>(
   schema: S,
-  refine: (value: Static<S>, body: Record<string, unknown>) => FieldError[] = () => [],
+  refine: (value: Static<S>, body: Record<string, unknown>, library?: Library) => FieldError[] = () => [],
 ): Validator<Static<S>> {
   const check = TypeCompiler.Compile(schema);
   const applyDefaults = compileDefaults(schema);
-  return (body) => {
+  return (body, library) => {
     if (!isObject(body)) return { ok: false, errors: [{ path: '/', message: 'the body must be a JSON object' }] };
     const shape = shapeErrors(body);
     if (shape.length > 0) return { ok: false, errors: shape };
     const value = applyDefaults(copyJson(body));
     const errors: FieldError[] = [];
     if (!check.Check(value)) schemaErrors(check, value, '', errors);
-    else errors.push(...refine(value as Static<S>, body));
+    else errors.push(...refine(value as Static<S>, body, library));
     return errors.length > 0 ? { ok: false, errors } : { ok: true, value: value as Static<S> };
   };
 }
 
-/** A scenario's inputs: the schema, then the rules it cannot say. */
-export const validateScenario: Validator<ScenarioInputs> = compileValidator(ScenarioInputs, (value, body) => {
-  const errors = physicsErrors(value);
+/**
+ * A scenario's inputs: the schema, then the rules it cannot say. References to the library are
+ * checked against `library` (unknown id, wrong kind, wrong length) and the rules then read what
+ * they hold; without a library (a later round of an optimization, whose references were checked
+ * at its create) the rules that need a referenced file's content are skipped.
+ */
+export const validateScenario: Validator<ScenarioInputs> = compileValidator(ScenarioInputs, (value, body, library) => {
+  const errors = referenceErrors(value, library, physicsErrors);
   if (errors.length === 0) layoutCapacityErrors(body, value, errors);
   return errors;
 });

@@ -2,7 +2,8 @@
 // for a file, the line and column), and creates no row; a good SRW file with a layout is accepted.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import { withContents } from '../shared/resources.refs.ts';
+import type { StoredInputs } from '../shared/schemas/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { type BadInput, postRaw, rejectsEach } from './helpers/bad-input.ts';
 import { DEFAULT_SCENARIO } from './helpers/http.ts';
@@ -132,7 +133,7 @@ const cases: Array<BadInput & { message: RegExp }> = [
     name: 'an unknown wind resource source',
     body: { ...base, wind_resource: { source: 'wtk', text: SRW } },
     path: '/wind_resource/source',
-    message: /must be one of: "srw", "years"/,
+    message: /must be one of: "srw", "resource", "years"/,
   },
 ];
 
@@ -160,8 +161,11 @@ t.test('a good SRW file with a 2-turbine layout and the simple wake model runs t
   ).json()) as {
     annual: Array<{ wind_mwh: number }>;
   };
-  // The worker's figure is the engine's on the stored inputs: the SRW file and the wakes went all the way.
-  const expected = calculate(scenario.inputs as unknown as ResolvedInputs).annual[0].wind_mwh;
+  // The worker's figure is the engine's on the stored inputs (the SRW file now a library reference,
+  // which holds the file): the SRW file and the wakes went all the way.
+  const stored = scenario.inputs as unknown as StoredInputs;
+  const expected = calculate(withContents(stored, () => ({ kind: 'wind_resource', format: 'srw', text: SRW })))
+    .annual[0].wind_mwh;
   t.ok(expected > 0, `year-1 wind ${expected.toFixed(1)} MWh`);
   t.ok(Math.abs(statements.annual[0].wind_mwh - expected) < 1e-6 * expected, 'the statements have the engine’s wind');
 });

@@ -1,9 +1,11 @@
 // Sweeps and optimizations over PVWatts v8's inputs: a sweep varies solar.model (and bifaciality)
 // by JSON pointer like any input, each variant calculates with its model; an optimization's
 // variables are numbers, so it searches bifaciality or albedo with the model set in its base.
+
 import t from 'tap';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { evaluationInputs, planOptimization } from '../shared/optimizations.plan.ts';
+import { inlineOnly } from '../shared/resources.refs.ts';
 import type { OptimizationRequest } from '../shared/schemas/optimization.ts';
 import type { SweepRequest } from '../shared/schemas/sweep.ts';
 import { planSweep } from '../shared/sweeps.plan.ts';
@@ -12,7 +14,8 @@ import { calculate } from '../worker/engine/index.ts';
 const base = { site: { latitude: 35.2, longitude: -101.8 }, start_year: 2027, wind: { capacity_mw: 0 } };
 const now = new Date('2026-06-15T12:00:00Z');
 const solarMwh = (inputs: Parameters<typeof resolveInputs>[0]) =>
-  calculate(resolveInputs(inputs, { scenarioId: '01936f3e-0000-7000-8000-000000000042', now })).annual[0].solar_mwh;
+  calculate(inlineOnly(resolveInputs(inputs, { scenarioId: '01936f3e-0000-7000-8000-000000000042', now }))).annual[0]
+    .solar_mwh;
 
 t.test('a sweep varies the model: each variant is valid and calculates with its own model', async (t) => {
   const request = {

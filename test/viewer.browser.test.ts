@@ -497,7 +497,7 @@ t.test("the create form's battery fields and wind file become inputs; a broken f
     const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
       inputs: {
         storage: { power_mw: number; energy_mwh: number; dispatch: { strategy: string } };
-        wind_resource: { source: string; text: string };
+        wind_resource: { source: string; id: string };
       };
     };
     t.same(
@@ -505,8 +505,10 @@ t.test("the create form's battery fields and wind file become inputs; a broken f
       [30, 120, 'capture'],
       'the battery fields became the inputs',
     );
-    t.equal(stored.inputs.wind_resource.source, 'srw');
-    t.equal(stored.inputs.wind_resource.text, good, "the file's text, as read");
+    // The file went into the library; the scenario stores its reference, whose content is the file as read.
+    t.equal(stored.inputs.wind_resource.source, 'resource');
+    const content = await fetch(`${base}/api/resources/${stored.inputs.wind_resource.id}/content`);
+    t.equal(await content.text(), good, "the file's text, as read");
     await succeeded(id);
     await page.waitForSelector('[data-testid=wind-rose][data-painted]', { timeout: 30_000 });
     const n = await paintedPixels(page, 'wind-rose');

@@ -103,7 +103,11 @@ t.test('a load through the form: a bad CSV named at its field, then the week, ma
       };
     };
     const { load } = stored.inputs;
-    t.same(load.hourly_mw, LOAD, 'the CSV became hourly_mw (header skipped)');
+    // The form's hours went into the library: the scenario stores the series' reference.
+    const series = await fetch(
+      `${base}/api/resources/${(load.hourly_mw as unknown as { resource: string }).resource}/content`,
+    );
+    t.same(await series.json(), LOAD, 'the CSV became hourly_mw (header skipped)');
     t.equal(load.contract.price_per_mwh, 70);
     t.same(load.contract.availability, [{ period: 'month', min_percent: 95 }], 'one threshold, as an array');
     t.equal(load.backup.price_per_mwh, 90);

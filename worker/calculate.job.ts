@@ -7,7 +7,7 @@ import type { Db, DbHandle, ScenarioRow } from '../shared/db.ts';
 import { type EngineStage, isTerminal, type JobOutcome } from '../shared/lifecycle.ts';
 import type { CalculateJob } from '../shared/queue.ts';
 import { findScenarioById } from '../shared/scenarios.repository.ts';
-import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import type { StoredInputs } from '../shared/schemas/inputs.ts';
 import {
   type EngineLease,
   type EngineOutcome,
@@ -16,6 +16,7 @@ import {
   type ThreadPriority,
   WorkerStopping,
 } from './engine.pool.ts';
+import type { ResourceStore, SharedResources } from './resources.store.ts';
 import {
   appendFailed,
   appendProgress,
@@ -29,6 +30,8 @@ interface JobDeps {
   db: DbHandle;
   engines: EnginePool;
   logger: Logger;
+  /** The library files and series the scenarios reference, read once per process. */
+  resources: ResourceStore;
   /** Puts a claimed job back in the queue as if never claimed (same retry count). */
   requeueUnstarted: (job: Job<CalculateJob>) => Promise<void>;
 }
@@ -79,6 +82,14 @@ export async function calculateScenario(
     unused();
     return { outcome: 'skipped', status: scenario && isTerminal(scenario.status) ? scenario.status : 'missing' };
   }
+  // What its library references hold: read while the scenario still waits for a thread.
+  let resources: SharedResources;
+  try {
+    resources = await deps.resources.forInputs(scenario.inputs as StoredInputs);
+  } catch (err) {
+    unused();
+    throw err;
+  }
   // The scenario stays queued until a thread is free: a claimed job that only waits is not running.
   let lease: EngineLease;
   try {
@@ -89,7 +100,7 @@ export async function calculateScenario(
     deps.logger.info({ scenario: id }, 'given back unstarted: the worker is stopping');
     return { outcome: 'given back' };
   }
-  return runAttempt(deps, job, scenario, lease, { start, thread: performance.now(), running: 0 });
+  return runAttempt(deps, job, scenario, lease, resources, { start, thread: performance.now(), running: 0 });
 }
 
 /** A sweep's variant or an optimization's evaluation: claimed in batches behind single scenarios, no progress of its own. */
@@ -101,6 +112,7 @@ async function runAttempt(
   job: Job<CalculateJob>,
   scenario: ScenarioRow,
   lease: EngineLease,
+  resources: SharedResources,
   times: Timings,
 ): Promise<JobOutcome> {
   const id = scenario.id;
@@ -115,7 +127,8 @@ async function runAttempt(
   });
   let outcome: EngineOutcome;
   try {
-    outcome = await lease.run(id, scenario.inputs as ResolvedInputs, {
+    outcome = await lease.run(id, scenario.inputs as StoredInputs, {
+      resources,
       // A variant reports no progress of its own (see AttemptWrites).
       onProgress: isVariant(scenario) ? undefined : (stage, fraction) => writes.report(stage, fraction),
       signal: job.signal,

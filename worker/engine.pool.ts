@@ -4,8 +4,9 @@
 // not wait for either.
 import v8 from 'node:v8';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
-import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
+import type { StoredInputs } from '../shared/schemas/inputs.ts';
 import type { EnergyTotals, ThreadData, ThreadMessage, ThreadRequest } from './engine.thread.ts';
+import type { SharedResources } from './resources.store.ts';
 import { freeBuffer, type ResultReply, type SerializedResult } from './result/index.ts';
 
 const THREAD_URL = new URL('./engine.thread.ts', import.meta.url);
@@ -72,6 +73,8 @@ interface RunOptions {
   signal?: AbortSignal;
   /** Keep the hourly statements (false: only the annual ones, a sweep variant's default). */
   keepHourly: boolean;
+  /** The library resources the inputs reference (worker/resources.store.ts). */
+  resources?: SharedResources;
 }
 
 const asBuffer = (u8: Uint8Array) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
@@ -121,14 +124,15 @@ class EngineThread {
   /** Sends a calculation; `result` resolves when its result thread has finished the result. */
   start(
     scenarioId: string,
-    inputs: ResolvedInputs,
+    inputs: StoredInputs,
     keepHourly: boolean,
+    resources: SharedResources,
   ): { seq: number; result: Promise<ResultReply> } {
     const seq = ++this.#seq;
     const result = new Promise<ResultReply>((resolve, reject) => this.#pending.set(seq, { resolve, reject }));
     // A calculation that ends without a result (engine error, abort) drops its promise unawaited.
     result.catch(() => {});
-    this.worker.postMessage({ seq, scenarioId, inputs, keepHourly } satisfies ThreadRequest);
+    this.worker.postMessage({ seq, scenarioId, inputs, keepHourly, resources } satisfies ThreadRequest);
     return { seq, result };
   }
 
@@ -259,8 +263,8 @@ export class EngineLease {
    */
   async run(
     scenarioId: string,
-    inputs: ResolvedInputs,
-    { onProgress, signal, keepHourly }: RunOptions,
+    inputs: StoredInputs,
+    { onProgress, signal, keepHourly, resources = {} }: RunOptions,
   ): Promise<EngineOutcome> {
     const engine = this.#thread;
     const thread = engine.worker;
@@ -305,7 +309,7 @@ export class EngineLease {
         thread.on('error', onError);
         thread.on('exit', onExit);
         signal?.addEventListener('abort', onAbort, { once: true });
-        pending = engine.start(scenarioId, inputs, keepHourly);
+        pending = engine.start(scenarioId, inputs, keepHourly, resources);
       });
     } finally {
       if (pending && !healthy) engine.forget(pending.seq);

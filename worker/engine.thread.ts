@@ -6,9 +6,12 @@ import { type MessagePort, parentPort, type ResourceLimits, workerData } from 'n
 import { Value } from '@sinclair/typebox/value';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
-import { type ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
-import { CalculationInputError, calculate } from './engine/index.ts';
+import { inlineOnly, withContents } from '../shared/resources.refs.ts';
+import { type ResolvedInputs, ScenarioInputs, type StoredInputs } from '../shared/schemas/inputs.ts';
+import { CalculationInputError, calculate, profileKeys } from './engine/index.ts';
 import { LruProfileCache } from './profile.cache.ts';
+import type { SharedResources } from './resources.store.ts';
+import { DecodedResources } from './resources.thread.ts';
 import { ResultClient, withoutHourly } from './result/index.ts';
 
 /** 25-year sums of the annual energy (a sweep's results table shows them). */
@@ -30,7 +33,14 @@ export interface ThreadData {
 }
 /** seq numbers this thread's calculations; the result on the results port carries it back. */
 /** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
-export type ThreadRequest = { seq: number; scenarioId: string; inputs: ResolvedInputs; keepHourly: boolean };
+/** `inputs` as stored, library references and all; `resources`: what they reference. */
+export type ThreadRequest = {
+  seq: number;
+  scenarioId: string;
+  inputs: StoredInputs;
+  keepHourly: boolean;
+  resources: SharedResources;
+};
 /**
  * What the thread calculates with: worker/engine/index.ts, or a module with the same `calculate`
  * that a test or a bench gives the worker (WorkerProcessOptions.engine). It throws
@@ -43,6 +53,9 @@ export type ThreadMessage =
   | { type: 'engine_error'; code: string; message: string }
   | { type: 'crash'; message: string };
 
+/** The bytes of decoded library files and series a thread keeps (their parses: as many again). */
+const DECODED_LIMIT_BYTES = 16 * 2 ** 20;
+
 const port = parentPort;
 if (!port) throw new Error('engine.thread.ts must run as a worker thread');
 
@@ -54,10 +67,14 @@ const engine: EngineModule = engineUrl ? await import(engineUrl) : { calculate }
 // one throwaway default scenario at start-up keeps that off the first user's scenario. It runs the
 // engine itself, not a stand-in (which wraps or replaces it: no delay, no replay here).
 const warmId = '00000000-0000-7000-8000-000000000000';
-const warm = resolveInputs(
-  Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
-  { scenarioId: warmId, now: new Date(0) },
+const warm = inlineOnly(
+  resolveInputs(
+    Value.Default(ScenarioInputs, { name: 'warm-up', site: { latitude: 35.2, longitude: -101.8 } }) as ScenarioInputs,
+    { scenarioId: warmId, now: new Date(0) },
+  ),
 );
+/** Library resources decoded in this thread (their files parsed once: worker/engine/weather/weather.load.ts). */
+const decoded = new DecodedResources(DECODED_LIMIT_BYTES);
 for (let i = 0; i < 2; i++) calculate(warm, { onYear: (_, series) => Object.values(series).map((a) => a?.slice()) });
 const results = new ResultClient(resultPort, resultHeap);
 // The engine writes every calculation's hourly results into these two arrays: this thread keeps
@@ -70,10 +87,16 @@ port.on('message', (req: ThreadRequest) => {
   try {
     results.begin();
     const t0 = performance.now();
-    const result = engine.calculate(req.inputs, {
+    const referenced = Object.keys(req.resources).length > 0;
+    const inputs: ResolvedInputs = referenced
+      ? withContents(req.inputs, (id) => decoded.content(id, req.resources[id]))
+      : (req.inputs as ResolvedInputs);
+    const result = engine.calculate(inputs, {
       onProgress: (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }),
       onYear: req.keepHourly ? (_, series) => results.year(series) : undefined,
       cache: profiles,
+      // Keys of the stored inputs: a library file is named there by its id, not its megabytes of text.
+      profileKeys: referenced && profiles ? profileKeys(req.inputs as ResolvedInputs) : undefined,
       hourly,
     });
     const engineMs = performance.now() - t0;

@@ -1,6 +1,7 @@
 // The worker process: claims calculation jobs (SKIP LOCKED, woken by NOTIFY), runs them, and
 // stops cleanly on SIGTERM: no new claims, running calculations get the grace period.
 // worker/main.ts runs it; a test or a bench that runs it gives its own engine (WorkerProcessOptions).
+
 import { fromKysely, type Job, type JobResult, type PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../shared/config.ts';
@@ -19,6 +20,7 @@ import { transaction } from '../shared/transaction.ts';
 import { calculateScenario, failExhausted } from './calculate.job.ts';
 import { EnginePool, type ThreadPriority } from './engine.pool.ts';
 import { afterEvaluation } from './optimizations.step.ts';
+import { ResourceStore } from './resources.store.ts';
 import { startRetention } from './retention.ts';
 
 export interface WorkerProcessOptions {
@@ -36,6 +38,8 @@ interface WorkerProcess {
   logger: Logger;
   db: DbHandle;
   engines: EnginePool;
+  /** The library resources calculations reference, read once per process. */
+  resources: ResourceStore;
   boss: PgBoss;
   /** Handlers still running; pg-boss stops waiting for an aborted one, but it may still be handing its job back. */
   inflight: Set<Promise<unknown>>;
@@ -58,6 +62,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
     logger,
     db,
     engines,
+    resources: new ResourceStore(db, config.resourceCacheMb * 2 ** 20),
     boss: undefined as unknown as PgBoss,
     inflight: new Set(),
   };
@@ -95,14 +100,16 @@ async function requeueUnstarted(worker: WorkerProcess, job: Job<CalculateJob>): 
  * between redelivers the job, and the duplicate delivery runs the step again.
  */
 async function track(worker: WorkerProcess, job: Job<CalculateJob>, loop: ThreadPriority): Promise<JobOutcome> {
-  const { db, engines, logger, config } = worker;
+  const { db, engines, resources, logger, config } = worker;
   const requeue = (unstarted: Job<CalculateJob>) => requeueUnstarted(worker, unstarted);
-  const run = calculateScenario({ db, engines, logger, requeueUnstarted: requeue }, job, loop).then(async (outcome) => {
-    if (outcome.outcome !== 'given back') {
-      await afterEvaluation({ db: db, boss: worker.boss, config }, job.data.scenario_id);
-    }
-    return outcome;
-  });
+  const run = calculateScenario({ db, engines, resources, logger, requeueUnstarted: requeue }, job, loop).then(
+    async (outcome) => {
+      if (outcome.outcome !== 'given back') {
+        await afterEvaluation({ db: db, boss: worker.boss, config }, job.data.scenario_id);
+      }
+      return outcome;
+    },
+  );
   worker.inflight.add(run);
   try {
     return await run;

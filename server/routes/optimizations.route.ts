@@ -72,10 +72,15 @@ export const optimizationRoutes = parentRoutes<OptimizationRow, OptimizationRequ
     },
     created: 'Created; its first round is queued.',
     invalid: 'Malformed JSON or an invalid request (each problem named).',
-    plan: (body, _deps, seed) => planOptimization(body, seed),
-    parent: (plan, id, now) => {
+    plan: (body, _deps, seed, library) => planOptimization(body, seed, library),
+    parent: (plan, id, now, library) => {
       const points = nextRound(searchProblemOf(plan), []) ?? [];
-      const { evaluations, invalid } = roundOf(plan, { optimizationId: id, round: 0, firstIndex: 0, now }, points);
+      const { evaluations, invalid } = roundOf(
+        plan,
+        { optimizationId: id, round: 0, firstIndex: 0, now },
+        points,
+        library,
+      );
       return {
         kind: 'optimization',
         row: { id, name: plan.name, request: plan, created_at: now },

@@ -23,8 +23,10 @@ import {
   variantRows,
 } from '../../shared/parents.repository.ts';
 import type { FieldError } from '../../shared/schemas/problem.ts';
+import type { Library } from '../../shared/validate.refs.ts';
 import type { WorkspaceDb } from '../../shared/workspace.ts';
 import { IdempotentCreate } from '../http.ts';
+import { type ParentRequest, parentResources, prepareParentLibrary, withResourcesKept } from '../library.inputs.ts';
 import { HttpProblem, invalidRequest } from '../problem.ts';
 import {
   Cursor,
@@ -76,9 +78,14 @@ interface ParentResource<Row extends ParentRow, Body, Plan> {
     created: string;
     invalid: string;
     /** The request checked (after its schema) and planned, or the errors, each naming its field. */
-    plan: (body: Body, deps: RouteDeps, seed: number) => { ok: true; plan: Plan } | { ok: false; errors: FieldError[] };
+    plan: (
+      body: Body,
+      deps: RouteDeps,
+      seed: number,
+      library: Library,
+    ) => { ok: true; plan: Plan } | { ok: false; errors: FieldError[] };
     /** What to write: the parent's row and its first variants. */
-    parent: (plan: Plan, id: string, now: Date) => NewParent;
+    parent: (plan: Plan, id: string, now: Date, library: Library) => NewParent;
   };
   summaries: { get: string; events: string; cancel: string };
   eventsDescription: string;
@@ -178,20 +185,33 @@ function createRoute<Row extends ParentRow, Body, Plan>({
     responses: createReplies({ description: r.create.created, json: r.schema }, r.create.invalid),
     async handle({ headers, body, ws, req, res }, deps) {
       const id = uuidv7();
-      const planned = r.create.plan(body as Body, deps, seedFromId(id));
+      // Inline files of the base (and of a sweep's values) become library references; references
+      // are checked in the caller's workspace.
+      const library = await prepareParentLibrary(ws, body as ParentRequest);
+      const planned = r.create.plan(body as Body, deps, seedFromId(id), library);
       if (!planned.ok) throw invalidRequest(r.noun, planned.errors);
       const idempotent = new IdempotentCreate(req, res, headers['Idempotency-Key'], {
         find: (key) => r.reads.findByKey(ws, key),
         answer: (row) => ({ location: path(row.id), body: r.present(row) }),
       });
       if (await idempotent.replay()) return;
-      const parent = r.create.parent(planned.plan, id, new Date());
+      const parent = r.create.parent(planned.plan, id, new Date(), library);
       await deps.quotas.admit(ws.workspace, queuedBy(parent));
+      const resources = parentResources(parent, await library.commit(ws));
       const created = await idempotent.insert(() =>
-        insertParent(ws, deps.boss, deps.config, parent, {
-          key: idempotent.key,
-          hash: idempotent.hash,
-        }),
+        withResourcesKept(() =>
+          insertParent(
+            ws,
+            deps.boss,
+            deps.config,
+            parent,
+            {
+              key: idempotent.key,
+              hash: idempotent.hash,
+            },
+            resources,
+          ),
+        ),
       );
       if (!created) return;
       res

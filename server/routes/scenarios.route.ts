@@ -6,12 +6,15 @@ import { deleteScenario } from '../../shared/deletion.repository.ts';
 import { uuidv7 } from '../../shared/ids.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { SCENARIO_STATUSES as STATUSES } from '../../shared/lifecycle.ts';
+import { slotsOf } from '../../shared/resources.refs.ts';
 import { findScenario } from '../../shared/scenarios.repository.ts';
+import { copyJson } from '../../shared/schema.defaults.ts';
 import { ScenarioInputs } from '../../shared/schemas/inputs.ts';
 import { Scenario, ScenarioList, ScenarioPage } from '../../shared/schemas/scenario.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { etagMatches, IdempotentCreate } from '../http.ts';
-import { HttpProblem } from '../problem.ts';
+import { CreateLibrary, referencedIds, withResourcesKept } from '../library.inputs.ts';
+import { HttpProblem, invalidRequest } from '../problem.ts';
 import { Cursor, createReplies, decodeCursor, IdempotencyHeaders, pageLimit, problem } from '../route.common.ts';
 import { type AnyRoute, defineRoute, IdParams, type RouteDeps } from '../route.ts';
 import { scenarioPath, toScenario } from '../scenario.view.ts';
@@ -46,17 +49,32 @@ const createScenario = defineRoute({
       answer: (s) => ({ location: scenarioPath(s.id), body: toScenario(s) }),
     });
     if (await create.replay()) return;
+    // Inline files become library references; references are checked in the caller's workspace
+    // (the request validated again as it came, with the library: a rule may ask what the client wrote).
+    let inputsOf = body;
+    let library: CreateLibrary | null = null;
+    if (slotsOf(body).length > 0) {
+      const raw = copyJson(req.body);
+      library = await CreateLibrary.prepare(ws, [raw]);
+      const checked = validateScenario(raw, library);
+      if (!checked.ok) throw invalidRequest('inputs', checked.errors);
+      inputsOf = checked.value;
+    }
     await deps.quotas.admit(ws.workspace, 1);
     const id = uuidv7();
-    const inputs = resolveInputs(body, { scenarioId: id, now: new Date() });
+    const inputs = resolveInputs(inputsOf, { scenarioId: id, now: new Date() });
+    const resources = library ? referencedIds(inputs, await library.commit(ws)) : [];
     const created = await create.insert(() =>
-      createQueuedScenario(ws, deps.boss, deps.config, {
-        id,
-        name: inputs.name,
-        inputs,
-        idempotencyKey: create.key,
-        requestHash: create.hash,
-      }),
+      withResourcesKept(() =>
+        createQueuedScenario(ws, deps.boss, deps.config, {
+          id,
+          name: inputs.name,
+          inputs,
+          idempotencyKey: create.key,
+          requestHash: create.hash,
+          resources,
+        }),
+      ),
     );
     if (created) res.status(201).location(scenarioPath(id)).json(toScenario(created.value));
   },

@@ -68,7 +68,7 @@ export const sweepRoutes = parentRoutes<SweepRow, SweepRequest, SweepPlan>({
     },
     created: 'Created; its variants are queued.',
     invalid: 'Malformed JSON, a bad parameter, too many variants, or an invalid variant (named).',
-    plan: (body, deps, seed) => planSweep(body, { maxVariants: deps.config.maxSweepVariants, seed }),
+    plan: (body, deps, seed, library) => planSweep(body, { maxVariants: deps.config.maxSweepVariants, seed, library }),
     parent: (plan, id, now) => ({
       kind: 'sweep',
       row: {

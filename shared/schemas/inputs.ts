@@ -16,13 +16,38 @@ const HourlySeries = (description: string, min = -1e9, max = 1e9) =>
     description,
   });
 
-/** Hourly MW of one year (8,760 values) or of several, used in turn (8,760 × n, n ≤ 25; the multiple is checked after the schema). */
-const HourlyYears = (description: string, max: number) =>
-  Type.Array(Type.Number({ minimum: 0, maximum: max }), {
-    minItems: HOURS_PER_YEAR,
-    maxItems: HOURS_PER_YEAR * YEARS,
-    description: `${description} 8,760 values (one year, repeated) or 8,760 × n (n years, used in turn); hour 0 = Jan 1 00:00–01:00 local standard time.`,
-  });
+/** A library id (docs/resources.md): a resource of the caller's workspace. */
+const ResourceId = Type.String({
+  format: 'uuid',
+  description: "A resource of the workspace's library (POST /api/resources).",
+});
+
+/** An hourly series of the library in place of the array (docs/resources.md): `{"resource": id}`. */
+export const SeriesReference = Type.Object(
+  { resource: ResourceId },
+  {
+    additionalProperties: false,
+    description:
+      'An hourly_series of the library, used as the array it holds (its length checked as the array would be).',
+  },
+);
+
+/** The array, or a library series in its place. */
+const OrSeries = <T extends TSchema>(inline: T, description: string) =>
+  Type.Union([inline, SeriesReference], { description });
+
+/** Hourly MW of one year (8,760 values) or of several, used in turn (8,760 × n, n ≤ 25; the multiple is checked after the schema); or a library series. */
+const HourlyYears = (description: string, max: number) => {
+  const text = `${description} 8,760 values (one year, repeated) or 8,760 × n (n years, used in turn); hour 0 = Jan 1 00:00–01:00 local standard time. Or {"resource": id}: a series of the library.`;
+  return OrSeries(
+    Type.Array(Type.Number({ minimum: 0, maximum: max }), {
+      minItems: HOURS_PER_YEAR,
+      maxItems: HOURS_PER_YEAR * YEARS,
+      description: text,
+    }),
+    text,
+  );
+};
 
 /** Generation from another tool (SAM's custom generation profile): hourly MW made for a capacity. */
 const profileOptions = (tech: string, capacityName: string) => ({
@@ -147,9 +172,27 @@ export const EpwWeather = Type.Object(
   { additionalProperties: false, description: 'An EnergyPlus weather file, used for every project year.' },
 );
 
+/** A weather file of the library (SAM CSV, PSM3 or EPW, as its format says) in place of its text. */
+export const ResourceWeather = Type.Object(
+  {
+    source: Type.Literal('resource'),
+    id: ResourceId,
+    wind_height_m: Type.Optional(
+      Num(1, 300, undefined, 'SAM CSV only: wind measurement height. Default: from the file, else 10 m.'),
+    ),
+    shear_exponent: Num(0, 0.6, 0.14, 'Power-law shear exponent used to reach hub height.'),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A weather file of the library (POST /api/resources), used as the same file given inline would be. An inline file of a create is put into the library and stored as this.',
+  },
+);
+
 /** One real year in `weather.years`. */
-export const WeatherFileYear = Type.Union([SamCsvWeather, EpwWeather], {
-  description: 'One year of weather: a SAM CSV (NSRDB PSM3 included) or an EPW file. Chosen by `source`.',
+export const WeatherFileYear = Type.Union([SamCsvWeather, EpwWeather, ResourceWeather], {
+  description:
+    'One year of weather: a SAM CSV (NSRDB PSM3 included) or an EPW file, or one of the library. Chosen by `source`.',
 });
 
 export const YearsWeather = Type.Object(
@@ -167,11 +210,14 @@ export const YearsWeather = Type.Object(
   },
 );
 
-export const Weather = Type.Union([SyntheticWeather, SuppliedWeather, SamCsvWeather, EpwWeather, YearsWeather], {
-  default: { source: 'synthetic' },
-  description:
-    'Weather (solar and temperature; wind too unless wind_resource is given): synthetic (default), supplied arrays, a SAM CSV or EPW file, or several real years. Chosen by `source`.',
-});
+export const Weather = Type.Union(
+  [SyntheticWeather, SuppliedWeather, SamCsvWeather, EpwWeather, ResourceWeather, YearsWeather],
+  {
+    default: { source: 'synthetic' },
+    description:
+      'Weather (solar and temperature; wind too unless wind_resource is given): synthetic (default), supplied arrays, a SAM CSV or EPW file, a file of the library, or several real years. Chosen by `source`.',
+  },
+);
 
 const SrwText = Type.String({
   minLength: 1,
@@ -186,10 +232,27 @@ export const SrwResource = Type.Object(
   { additionalProperties: false, description: 'One SRW wind resource file, used for every project year.' },
 );
 
+/** An SRW file of the library in place of its text. */
+export const ResourceSrw = Type.Object(
+  { source: Type.Literal('resource'), id: ResourceId, shear_exponent: SrwShear },
+  {
+    additionalProperties: false,
+    description: 'An SRW file of the library (POST /api/resources), used for every project year.',
+  },
+);
+
+const SrwYear = Type.Union(
+  [
+    Type.Object({ text: SrwText }, { additionalProperties: false }),
+    Type.Object({ source: Type.Literal('resource'), id: ResourceId }, { additionalProperties: false }),
+  ],
+  { description: 'One year: the SRW text, or {"source": "resource", "id"}: an SRW file of the library.' },
+);
+
 export const SrwYearsResource = Type.Object(
   {
     source: Type.Literal('years'),
-    years: Type.Array(Type.Object({ text: SrwText }, { additionalProperties: false }), {
+    years: Type.Array(SrwYear, {
       minItems: 1,
       maxItems: 25,
       description: 'Real years of SRW files, in order: operating year n uses years[n mod k].',
@@ -199,7 +262,7 @@ export const SrwYearsResource = Type.Object(
   { additionalProperties: false, description: 'Several real years of SRW wind resource files.' },
 );
 
-export const WindResource = Type.Union([SrwResource, SrwYearsResource], {
+export const WindResource = Type.Union([SrwResource, ResourceSrw, SrwYearsResource], {
   description:
     "The wind at the site from SAM SRW files. When given, the wind model reads speed, direction, temperature and pressure at hub height from here, not the weather's own wind columns.",
 });
@@ -558,12 +621,13 @@ export const Market = Obj(
       }),
     ),
     merchant_hourly_prices: Type.Optional(
-      Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
-        minItems: HOURS_PER_YEAR,
-        maxItems: HOURS_PER_YEAR * YEARS,
-        description:
-          'Merchant price for each hour; replaces price and shape. 8,760 values: year 1, escalated yearly by merchant_escalation_percent. 8,760 × n values (2 ≤ n ≤ 25, a forecast): used year by year as given, not escalated; years after the n-th repeat the last. Hour 0 = Jan 1 00:00–01:00 local standard time.',
-      }),
+      OrSeries(
+        Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
+          minItems: HOURS_PER_YEAR,
+          maxItems: HOURS_PER_YEAR * YEARS,
+        }),
+        'Merchant price for each hour; replaces price and shape. 8,760 values: year 1, escalated yearly by merchant_escalation_percent. 8,760 × n values (2 ≤ n ≤ 25, a forecast): used year by year as given, not escalated; years after the n-th repeat the last. Hour 0 = Jan 1 00:00–01:00 local standard time. Or {"resource": id}: a series of the library.',
+      ),
     ),
     ppa_month_hour_multipliers: Type.Optional(
       Type.Array(Type.Array(Type.Number({ minimum: 0, maximum: 100 }), { minItems: 24, maxItems: 24 }), {
@@ -806,14 +870,18 @@ export const Uncertainty = Obj(
   'Energy uncertainty for P50/P90 (SAM-style): inter-annual variability and model uncertainty, independent and normal.',
 );
 
-/** A value for each hour of the year (8,760) or one for every hour. */
-const ScalarOrHourly = (min: number, max: number, dflt: number, description: string) =>
+/** A value for each hour of the year (8,760) or one for every hour; `series`: or a library series of 8,760. */
+const ScalarOrHourly = (min: number, max: number, dflt: number, description: string, series = false) =>
   Type.Union(
     [
       Type.Number({ minimum: min, maximum: max }),
       Type.Array(Type.Number({ minimum: min, maximum: max }), { minItems: HOURS_PER_YEAR, maxItems: HOURS_PER_YEAR }),
+      ...(series ? [SeriesReference] : []),
     ],
-    { default: dflt, description: `${description} One number, or 8,760 hourly values.` },
+    {
+      default: dflt,
+      description: `${description} One number, or 8,760 hourly values${series ? ', or {"resource": id}: a series of 8,760 of the library' : ''}.`,
+    },
   );
 
 export const LOAD_PERIODS = ['year', 'month', 'peak'] as const;
@@ -874,6 +942,7 @@ export const Load = Type.Object(
           100_000,
           80,
           'What the buyer pays the grid per MWh of unmet load (year-1 money).',
+          true,
         ),
         escalation_percent: Num(-20, 50, 0, 'Yearly escalation of the backup price, %.'),
         clean_share: ScalarOrHourly(0, 1, 0, "The grid's carbon-free share of each hour, a fraction."),
@@ -922,8 +991,22 @@ export type StorageInputs = Static<typeof Storage>;
 export type LoadInputs = Static<typeof Load>;
 export type CapacityInputs = Static<typeof Capacity>;
 
-/** Inputs after every default, including the ones that depend on other fields, has been applied. */
-export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {
+/** A value with every library reference taken out of its unions: what the engine reads. */
+export type Inline<T> = T extends { resource: string }
+  ? never
+  : T extends { source: 'resource' }
+    ? never
+    : T extends readonly (infer E)[]
+      ? Inline<E>[]
+      : T extends object
+        ? { [K in keyof T]: Inline<T[K]> }
+        : T;
+
+/**
+ * Inputs after every default, including the ones that depend on other fields, has been applied:
+ * what a scenario stores, library references and all (shared/resources.refs.ts).
+ */
+export type StoredInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed' | 'weather' | 'solar'> & {
   site: ScenarioInputs['site'] & { timezone_offset_hours: number };
   start_year: number;
   seed: number;
@@ -935,6 +1018,10 @@ export type ResolvedInputs = Omit<ScenarioInputs, 'site' | 'start_year' | 'seed'
     | Static<typeof SuppliedWeather>
     | Static<typeof SamCsvWeather>
     | Static<typeof EpwWeather>
+    | Static<typeof ResourceWeather>
     | Static<typeof YearsWeather>;
   solar: ScenarioInputs['solar'] & { tilt_deg: number; azimuth_deg: number };
 };
+
+/** Stored inputs with their references replaced by what they hold (worker/resources.store.ts): the engine's inputs. */
+export type ResolvedInputs = Inline<StoredInputs>;

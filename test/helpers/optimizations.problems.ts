@@ -15,6 +15,7 @@ import {
   pointValues,
   type SearchProblem,
 } from '../../shared/optimizations.search.ts';
+import { inlineOnly } from '../../shared/resources.refs.ts';
 import { validateScenario } from '../../shared/validate.ts';
 import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
 import { loadSizing } from './load.inputs.ts';
@@ -208,7 +209,7 @@ export function engineEvaluator(problem: TestProblem): {
         now: new Date('2026-06-15T12:00:00Z'),
       });
       try {
-        const r = calculate(resolved, { cache: profiles });
+        const r = calculate(inlineOnly(resolved), { cache: profiles });
         metrics = r.kpis;
       } catch {
         metrics = null;

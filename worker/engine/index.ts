@@ -12,7 +12,7 @@ import { loadKpis } from './load/load.ts';
 import { prepareMarket } from './market/market.ts';
 import { generationProfiles, type ProgressReporter } from './plant/generation.ts';
 import { curtailmentPercent, type HourlyBuffers, operateYears, plantSeries, type YearReporter } from './plant/plant.ts';
-import type { ProfileCache } from './plant/profiles.ts';
+import type { ProfileCache, ProfileKeys } from './plant/profiles.ts';
 import { storageKpis } from './storage/storage.plant.ts';
 import { windRose } from './wind/wind.rose.ts';
 
@@ -30,6 +30,11 @@ export interface CalculateOptions {
   onYear?: YearReporter;
   /** Generation profiles kept between calculations (a sweep's variants share them). */
   cache?: ProfileCache;
+  /**
+   * The cache's keys, when the caller made them (from the stored inputs, whose library references
+   * name a file by its id: cheaper to hash than the file's text). Default: profileKeys(inputs).
+   */
+  profileKeys?: ProfileKeys;
   /**
    * Where to write the hourly results (the result's solar_hourly and wind_hourly are then these
    * arrays): a caller that keeps no result's arrays passes the same two every time.
@@ -50,7 +55,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
   const report = options.onProgress ?? (() => {});
   checkInputs(inputs);
   const market = prepareMarket(inputs);
-  const generation = generationProfiles(inputs, report, GENERATION_SHARE, options.cache);
+  const generation = generationProfiles(inputs, report, GENERATION_SHARE, options.cache, options.profileKeys);
   const plant = operateYears(
     inputs,
     generation,

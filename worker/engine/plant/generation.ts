@@ -9,7 +9,7 @@ import { prepareSolarV8, type SolarV8Model, solarV8Year } from '../solar/solar.v
 import { loadWeather, loadWindSteps, measuredYears, windResourceYears } from '../weather/weather.load.ts';
 import { syntheticYear } from '../weather/weather.synthetic.ts';
 import { prepareWind, windStepsYear, windYear } from '../wind/wind.ts';
-import { type GenerationProfile, type ProfileCache, profileKeys } from './profiles.ts';
+import { type GenerationProfile, type ProfileCache, type ProfileKeys, profileKeys } from './profiles.ts';
 
 /** Called ~30–60 times with the stage just finished and the overall fraction done (0..1, never decreasing). */
 export type ProgressReporter = (stage: string, fraction: number) => void;
@@ -41,8 +41,9 @@ export function generationProfiles(
   report: ProgressReporter,
   share: number,
   cache?: ProfileCache,
+  givenKeys?: ProfileKeys,
 ): Generation {
-  const keys = cache ? profileKeys(inputs) : null;
+  const keys = cache ? (givenKeys ?? profileKeys(inputs)) : null;
   const cachedSolar = keys?.solar ? cache?.get(keys.solar) : undefined;
   const cachedWind = keys?.wind ? cache?.get(keys.wind) : undefined;
   const solarSupplied = inputs.solar.profile;

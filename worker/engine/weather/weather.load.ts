@@ -28,10 +28,43 @@ function asCalculationError(err: unknown, code: string): CalculationInputError {
   return new CalculationInputError(code, err instanceof Error ? err.message : String(err));
 }
 
+/**
+ * Files parsed in this thread, by their text: a library file (the same text for every variant
+ * that references it) or the same inline file of many scenarios is parsed once. Bounded by bytes
+ * (a parse is about twice its text's size), oldest use dropped first; what it keeps is never
+ * written to (the readers below copy what they change).
+ */
+const PARSED_LIMIT_BYTES = 24 * 2 ** 20;
+const parsed = new Map<string, unknown>();
+let parsedBytes = 0;
+
+function parseOnce<T>(text: string, parse: (text: string) => T): T {
+  const found = parsed.get(text);
+  if (found !== undefined) {
+    parsed.delete(text);
+    parsed.set(text, found);
+    return found as T;
+  }
+  const value = parse(text);
+  const size = 2 * text.length;
+  if (size > PARSED_LIMIT_BYTES) return value;
+  while (parsedBytes + size > PARSED_LIMIT_BYTES) {
+    const oldest = parsed.keys().next().value as string;
+    parsed.delete(oldest);
+    parsedBytes -= 2 * oldest.length;
+  }
+  parsed.set(text, value);
+  parsedBytes += size;
+  return value;
+}
+
 function readWeather(w: FileWeather, elevationM: number): WeatherYear {
   if (w.source === 'supplied') return weatherYearFromSupplied(w, elevationM);
-  if (w.source === 'epw') return weatherYearFromEpw(parseEpw(w.text));
-  return weatherYearFromSamCsv(parseSamCsv(w.text), { windHeightM: w.wind_height_m, siteElevationM: elevationM });
+  if (w.source === 'epw') return weatherYearFromEpw(parseOnce(w.text, parseEpw));
+  return weatherYearFromSamCsv(parseOnce(w.text, parseSamCsv), {
+    windHeightM: w.wind_height_m,
+    siteElevationM: elevationM,
+  });
 }
 
 /** Weather year `i` of a measured source (a single year serves every i). */
@@ -52,7 +85,7 @@ export function loadWindSteps(inputs: ResolvedInputs, i: number): WindSteps {
   try {
     if (!r) throw new CalculationInputError('invalid_wind_resource', 'no wind resource');
     const text = r.source === 'years' ? r.years[i % r.years.length].text : r.text;
-    return srwHubSteps(parseSrw(text), inputs.wind.turbine.hub_height_m, r.shear_exponent);
+    return srwHubSteps(parseOnce(text, parseSrw), inputs.wind.turbine.hub_height_m, r.shear_exponent);
   } catch (err) {
     throw asCalculationError(err, 'invalid_wind_resource');
   }

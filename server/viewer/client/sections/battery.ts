@@ -3,7 +3,9 @@
 // and the annual table. The price is computed here from the stored inputs as docs/storage.md
 // defines it; with a solved PPA price, at the solved price (the revenue's price, not the dispatch's
 // stand-in); with a load, the merchant price its excess sells at.
+
 import { DAYS_IN_MONTH, HOURS_PER_DAY, HOURS_PER_YEAR } from '../../../../shared/calendar.ts';
+import { getJson } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { charts } from '../lazy.ts';
 import type { HourlyYear, Kpis, ScenarioItem, Statements, StorageAnnualName } from '../types.ts';
@@ -26,7 +28,7 @@ interface MarketInputs {
   ppa_escalation_percent?: number;
   merchant_escalation_percent?: number;
   merchant_price_per_mwh?: number;
-  merchant_hourly_prices?: number[] | null;
+  merchant_hourly_prices?: number[] | { resource: string } | null;
   merchant_hour_of_day_multipliers?: number[] | null;
   ppa_month_hour_multipliers?: number[][] | null;
 }
@@ -61,7 +63,8 @@ function hourPrice(market: MarketInputs, kpis: Kpis, year: number, hour: number)
     market.ppa_price_per_mwh === 'solve' ? (kpis.solved_ppa_price_per_mwh ?? 0) : (market.ppa_price_per_mwh ?? 0);
   const tod = market.ppa_month_hour_multipliers?.[monthOfHour(hour)]?.[hour % HOURS_PER_DAY] ?? 1;
   const ppa = ppaYear1 * (1 + (market.ppa_escalation_percent ?? 0) / 100) ** (year - 1) * tod;
-  const prices = market.merchant_hourly_prices;
+  // A library series (`{resource}`) is read by libraryPrices before this; unread, the scalar price serves.
+  const prices = Array.isArray(market.merchant_hourly_prices) ? market.merchant_hourly_prices : undefined;
   // A forecast of n years is used year by year, not escalated; its last year repeats.
   const forecastYears = prices && prices.length > HOURS_PER_YEAR ? prices.length / HOURS_PER_YEAR : 0;
   const merchantHour =
@@ -162,15 +165,27 @@ export function batterySection(s: ScenarioItem): {
     element,
     async draw(st, drawn, fetchYear) {
       view.table.replaceChildren(annualTable(st));
+      const prices = await libraryPrices(s);
       await drawPickedWeeks(view, fetchYear, {
         charts: [view.dispatchEl, view.socEl],
         hours: storageHours,
         // The week whose battery discharged most.
         firstWeek: (storage) => heaviestWeek(storage.discharge),
-        draw: weekDrawer(s, view, drawn),
+        draw: weekDrawer(s, view, drawn, prices),
       });
     },
   };
+}
+
+/** The merchant prices of a scenario that references a library series for them (else null): its content, read once. */
+async function libraryPrices(s: ScenarioItem): Promise<number[] | null> {
+  const ref = (s.inputs?.market as MarketInputs | undefined)?.merchant_hourly_prices;
+  if (!ref || Array.isArray(ref)) return null;
+  const { status, json } = await getJson<number[]>(`/api/resources/${ref.resource}/content`).catch(() => ({
+    status: 0,
+    json: null,
+  }));
+  return status === 200 && Array.isArray(json) ? json : null;
 }
 
 /** Draws the chosen week's dispatch and, when the year changed, its SOC heatmap. */
@@ -178,9 +193,14 @@ function weekDrawer(
   s: ScenarioItem,
   view: BatteryView,
   drawn: ChartModule,
+  prices: number[] | null,
 ): (picked: PickedWeek<StorageHours>) => void {
   // With a load the PPA is not used: the battery's excess sells at the whole merchant price (docs/load.md).
-  const market = { ...(s.inputs?.market ?? {}), ...(s.inputs?.load ? { ppa_share: 0 } : {}) } as MarketInputs;
+  const market = {
+    ...(s.inputs?.market ?? {}),
+    ...(prices ? { merchant_hourly_prices: prices } : {}),
+    ...(s.inputs?.load ? { ppa_share: 0 } : {}),
+  } as MarketInputs;
   const limit = (s.inputs?.grid as { export_limit_mw?: number } | undefined)?.export_limit_mw ?? null;
   return ({ year, data, hours: storage, firstHour: from, cut, yearChanged }) => {
     const grid = data.grid_hourly ?? data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);

@@ -2,6 +2,7 @@
 // served it (each hour split by load.hours.ts), the month × hour match of the chosen year, and
 // availability per period against the contract's thresholds, with the shortfall.
 import { MONTHS } from '../../../../shared/calendar.ts';
+import { getJson } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { loadCharts } from '../lazy.ts';
 import { monthHourMatch, type ServedHours, servedHours } from '../load.hours.ts';
@@ -21,7 +22,8 @@ type Period = 'year' | 'month' | 'peak';
 
 interface LoadInputs {
   flat_mw?: number;
-  hourly_mw?: number[];
+  /** An array, or `{resource}`: a series of the library (its figures are in the library). */
+  hourly_mw?: number[] | { resource: string };
   excess?: 'sell' | 'curtail';
   contract?: {
     price_per_mwh?: number;
@@ -47,8 +49,24 @@ function describe(load: LoadInputs): string {
   const shape =
     load.flat_mw !== undefined
       ? `flat ${decimal(load.flat_mw, 1)} MW`
-      : `hourly profile, peak ${decimal(peak(load.hourly_mw ?? [0]), 1)} MW`;
+      : Array.isArray(load.hourly_mw)
+        ? `hourly profile, peak ${decimal(peak(load.hourly_mw), 1)} MW`
+        : 'hourly profile (a series of the library)';
   return `Load: ${shape}`;
+}
+
+/** A load given as a library series: its peak from the series' statistics, into the card's title once read. */
+function libraryPeak(load: LoadInputs, title: Element | null): void {
+  const ref = load.hourly_mw;
+  if (!title || !ref || Array.isArray(ref)) return;
+  getJson<{ metadata?: { statistics?: { max?: number } } }>(`/api/resources/${ref.resource}`).then(
+    ({ status, json }) => {
+      const max = json.metadata?.statistics?.max;
+      if (status === 200 && typeof max === 'number')
+        title.textContent = `Load: hourly profile, peak ${decimal(max, 1)} MW`;
+    },
+    () => {},
+  );
 }
 
 /** The thresholds of the contract by period. */
@@ -135,6 +153,7 @@ export function loadSection(s: ScenarioItem): {
     view.peakEl,
     view.shortfall,
   );
+  libraryPeak(load, element.querySelector('h2'));
   return {
     element,
     async draw(st, drawn, fetchYear) {

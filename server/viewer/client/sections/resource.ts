@@ -19,6 +19,9 @@ const KIND: Record<string, string> = {
   srw: 'an SRW wind resource file',
 };
 
+/** What a library reference (`source: "resource"`) is, by the place it stands in. */
+const LIBRARY = { weather: 'a weather file of the library', wind: 'an SRW wind resource file of the library' };
+
 /** The place a file's header names: SRW's and EPW's first line, a SAM CSV's second line by its names. */
 function placeOf(text: string | undefined): string {
   if (!text) return '';
@@ -36,13 +39,16 @@ function placeOf(text: string | undefined): string {
     .join(', ');
 }
 
-function describe(input: FileInput | undefined, fallback: string): string {
+function describe(input: FileInput | undefined, fallback: string, library: string): string {
   if (!input) return fallback;
   if (input.source === 'years' && input.years) {
-    const kinds = [...new Set(input.years.map((y) => KIND[y.source ?? 'srw'] ?? y.source))].join(' / ');
+    const kinds = [
+      ...new Set(input.years.map((y) => (y.source === 'resource' ? library : (KIND[y.source ?? 'srw'] ?? y.source)))),
+    ].join(' / ');
     const place = placeOf(input.years[0]?.text);
     return `${input.years.length} real years (${kinds})${place ? `: ${place}` : ''}`;
   }
+  if (input.source === 'resource') return library;
   const place = placeOf(input.text);
   return `${KIND[input.source] ?? input.source}${place ? `: ${place}` : ''}`;
 }
@@ -61,9 +67,9 @@ export function resourceSection(s: ScenarioItem): {
       'dl',
       { class: 'resource', 'data-testid': 'resource' },
       h('dt', {}, 'Solar and weather'),
-      h('dd', { 'data-testid': 'resource-weather' }, describe(weather, KIND.synthetic)),
+      h('dd', { 'data-testid': 'resource-weather' }, describe(weather, KIND.synthetic, LIBRARY.weather)),
       h('dt', {}, 'Wind'),
-      h('dd', { 'data-testid': 'resource-wind' }, wind ? describe(wind, '') : 'from the weather'),
+      h('dd', { 'data-testid': 'resource-wind' }, wind ? describe(wind, '', LIBRARY.wind) : 'from the weather'),
     ),
     roseEl ? h('h3', {}, 'Wind rose at hub height (% of the time)') : null,
     roseEl,
