@@ -6,6 +6,7 @@
 import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
+import { escalation } from '../escalation.ts';
 import { nominalRate, npv } from '../finance/finance.metrics.ts';
 import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
 import type { MarketModel } from '../market/market.ts';
@@ -34,7 +35,7 @@ export function prepareLoad(inputs: ResolvedInputs): LoadModel | null {
   const given = load.hourly_mw;
   const years = given ? given.length / HOURS_PER_YEAR : 1;
   for (let i = 0; i < YEARS; i++) {
-    const growth = (1 + load.growth_percent_per_year / 100) ** i;
+    const growth = escalation(load.growth_percent_per_year / 100, i + 1);
     const from = (i % years) * HOURS_PER_YEAR;
     for (let h = 0; h < HOURS_PER_YEAR; h++) {
       mw[i * HOURS_PER_YEAR + h] = (given ? given[from + h] : (load.flat_mw ?? 0)) * growth;
@@ -59,12 +60,12 @@ function hourly(value: number | readonly number[]): Float64Array {
 /** The contract price of operating year index i (0 = year 1). */
 export function contractPrice(load: LoadModel, i: number): number {
   const c = load.inputs.contract;
-  return c.price_per_mwh * (1 + c.escalation_percent / 100) ** i;
+  return c.price_per_mwh * escalation(c.escalation_percent / 100, i + 1);
 }
 
 /** The backup price's escalation factor of operating year index i. */
 export function backupFactor(load: LoadModel, i: number): number {
-  return (1 + load.inputs.backup.escalation_percent / 100) ** i;
+  return escalation(load.inputs.backup.escalation_percent / 100, i + 1);
 }
 
 /** The merchant price an excess MWh earns in each hour of year index i (0 when excess is curtailed). */

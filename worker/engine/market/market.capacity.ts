@@ -2,6 +2,7 @@
 // The credit is given, or HOPP's top-hours rule: over the N hours of highest system load, the mean of
 // the plant's available MW ÷ its accredited MW, each hour capped at 1. A battery is available up to
 // what it delivers plus what it holds, capped at its power. Accredited MW = min(nameplate, export limit).
+import { escalation } from '../escalation.ts';
 
 /** The indices of the `n` hours of highest system load; of equal loads, the earlier hour first. */
 export function topHours(systemLoadMw: ArrayLike<number>, n: number): Uint32Array {
@@ -42,5 +43,5 @@ export function capacityRevenue(
   accredited: number,
   year: number,
 ): number {
-  return pricePerMwYear * (1 + escalationPercent / 100) ** (year - 1) * (creditPercent / 100) * accredited;
+  return pricePerMwYear * escalation(escalationPercent / 100, year) * (creditPercent / 100) * accredited;
 }

@@ -5,6 +5,7 @@
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { Kpis } from '../../../shared/schemas/result.ts';
+import { escalation } from '../escalation.ts';
 import { backupFactor, contractPrice, excessPrices, type LoadModel } from '../load/load.ts';
 import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
 import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
@@ -88,11 +89,12 @@ export function storageYears(
     }
   }
   const f = inputs.finance;
-  const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
+  // One rate of inflation and O&M escalation together (1 + (x − 1) gives x back exactly).
+  const rate = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100) - 1;
   const vom = battery.costs.variable_om_per_mwh;
   // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
   const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load) } : {}) };
-  const run = runStorage(battery, plant, (y) => vom * escalation ** y, scratch());
+  const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), scratch());
   return settle(market, run, delivered, surplus, surplusSolar, hourly);
 }
 
