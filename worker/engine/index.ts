@@ -10,11 +10,17 @@ import { solvePpaPrice } from './finance/finance.solve.ts';
 import { financeModel } from './finance/finance.ts';
 import { loadKpis } from './load/load.ts';
 import { prepareMarket } from './market/market.ts';
-import { generationProfiles, type ProgressReporter } from './plant/generation.ts';
-import { curtailmentPercent, type HourlyBuffers, operateYears, plantSeries, type YearReporter } from './plant/plant.ts';
+import { generationProfiles, type ProgressReporter, resourceRose } from './plant/generation.ts';
+import { storageKpis } from './plant/plant.storage.ts';
+import {
+  curtailmentPercent,
+  type HourlyBuffers,
+  operateYears,
+  plantSeries,
+  revenueAtPrice,
+  type YearReporter,
+} from './plant/plant.ts';
 import type { ProfileCache } from './plant/profiles.ts';
-import { storageKpis } from './storage/storage.plant.ts';
-import { windRose } from './wind/wind.rose.ts';
 
 export { CalculationInputError } from './engine.error.ts';
 export type { ProgressReporter } from './plant/generation.ts';
@@ -66,7 +72,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
   const load = l && { deliveredMwh: l.delivered, gridEnergyCost: l.gridEnergyCost, penalty: l.penalty };
   const finance =
     inputs.market.ppa_price_per_mwh === 'solve'
-      ? solvePpaPrice(inputs, market, plant.marketYears, { ...plant.energy, storage })
+      ? solvePpaPrice(inputs, revenueAtPrice(market, plant.marketYears), { ...plant.energy, storage })
       : financeModel(inputs, { revenue: plant.revenue, ...plant.energy, storage, ...(load ? { load } : {}) });
   if (plant.storage && plant.storageContext) {
     const { battery, curtailedWithout, producedWithout } = plant.storageContext;
@@ -84,7 +90,7 @@ export function calculate(inputs: ResolvedInputs, options: CalculateOptions = {}
     delete finance.kpis.storage_revenue;
   }
   checkFinite(finance);
-  const rose = windRose(inputs);
+  const rose = resourceRose(inputs);
   report('finance', 1);
   return {
     currency: inputs.market.currency,

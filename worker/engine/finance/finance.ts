@@ -10,18 +10,11 @@ import type {
   RevenueLines,
   TaxCredits,
 } from '../../../shared/schemas/result.ts';
+import { nominalRate, npv, presentValueFromYear1 } from '../discount.ts';
 import { escalation } from '../escalation.ts';
 import { sizeDebt } from './finance.debt.cases.ts';
 import { closingCosts } from './finance.flip.ts';
-import {
-  classFractions,
-  depreciationSchedule,
-  irr,
-  MACRS_5,
-  nominalRate,
-  npv,
-  presentValueFromYear1,
-} from './finance.metrics.ts';
+import { classFractions, depreciationSchedule, irr, MACRS_5 } from './finance.metrics.ts';
 import { type Parties, partyStatements } from './finance.parties.ts';
 import { equipmentReserve, reserves } from './finance.reserves.ts';
 import { type EnergyPercentiles, energyPercentiles } from './uncertainty.ts';

@@ -6,10 +6,9 @@
 import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
+import { nominalRate, npv } from '../discount.ts';
 import { escalation } from '../escalation.ts';
-import { nominalRate, npv } from '../finance/finance.metrics.ts';
-import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
-import type { MarketModel } from '../market/market.ts';
+import { type MerchantPrices, merchantFactor, merchantPriceOf } from '../prices.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 /** A served hour, for hours_load_met_percent: delivered ≥ 95 % of the load (HOPP's time_load_met). */
@@ -69,7 +68,7 @@ export function backupFactor(load: LoadModel, i: number): number {
 }
 
 /** The merchant price an excess MWh earns in each hour of year index i (0 when excess is curtailed). */
-export function excessPrices(load: LoadModel, market: MarketModel, i: number, out: Float64Array): void {
+export function excessPrices(load: LoadModel, market: MerchantPrices, i: number, out: Float64Array): void {
   const f = merchantFactor(market, i + 1);
   const price = merchantPriceOf(market, i + 1);
   for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
@@ -124,7 +123,7 @@ export interface LoadYears {
  * energy charged from the grid is never clean, and losses and discharge take from both parts in
  * proportion to what is stored.
  */
-export function serveLoad(load: LoadModel, market: MarketModel, hours: ServedHours): LoadYears {
+export function serveLoad(load: LoadModel, market: MerchantPrices, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
     loadHourly: load.mw,
@@ -172,7 +171,7 @@ interface YearSums {
 /** One year of serveLoad: its hours, then its sums, availability and penalties. */
 function serveYear(
   load: LoadModel,
-  market: MarketModel,
+  market: MerchantPrices,
   hours: ServedHours,
   i: number,
   state: { gridStored: number; stored: number },

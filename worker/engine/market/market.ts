@@ -1,13 +1,13 @@
 // Revenue of delivered energy: a fixed share sold under the PPA at one
 // escalating price, the rest at an hourly merchant price (one year escalated,
-// or a forecast year by year: market.prices.ts). Prices change only from year to year, so a year's revenue needs
+// or a forecast year by year: ../prices.ts). Prices change only from year to year, so a year's revenue needs
 // one pass over the hours: energy-weighted merchant price sums.
 
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
 import { escalation } from '../escalation.ts';
-import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from './market.prices.ts';
+import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from '../prices.ts';
 
 export interface MarketModel extends MerchantPrices {
   ppaShare: number;

@@ -4,14 +4,21 @@
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { HourlyRecord } from '../../../shared/hourly.series.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
-import type { ScenarioResult } from '../../../shared/schemas/result.ts';
+import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
 import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from '../load/load.ts';
-import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from '../market/market.ts';
-import { type StorageYears, storageYears } from '../storage/storage.plant.ts';
+import {
+  emptyMarketYear,
+  type MarketModel,
+  type MarketYear,
+  marketYear,
+  revenueOf,
+  withPpaPrice,
+} from '../market/market.ts';
 import { batteryConstants, batteryOf } from '../storage/storage.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear } from './hybrid.ts';
+import { type StorageYears, storageYears } from './plant.storage.ts';
 
 /**
  * Called once per year, in order, with that year's final hourly series by name (views into the
@@ -187,6 +194,16 @@ function loadRevenue(l: LoadYears, i: number) {
     load_contract: contract,
     load_excess: excess,
     total: contract + excess,
+  };
+}
+
+/** Each year's revenue lines at another year-1 PPA price, from stage 4's sums (no pass over the hours). */
+export function revenueAtPrice(market: MarketModel, years: readonly MarketYear[]) {
+  return (price: number): RevenueLines[] => {
+    const priced = withPpaPrice(market, price);
+    return years.map((sums, i) =>
+      revenueOf(priced, i + 1, sums, { ppa_solar: 0, ppa_wind: 0, merchant_solar: 0, merchant_wind: 0, total: 0 }),
+    );
   };
 }
 

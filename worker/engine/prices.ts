@@ -1,9 +1,10 @@
 // The merchant price of each hour of each operating year. One year of hourly prices (or a price
 // and its hour-of-day shape) is year 1, escalated every year after; a forecast of n years
 // (8,760 × n values, n ≥ 2) is used as given, year by year and not escalated, its last year
-// repeating when the project runs longer.
-import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
-import { escalation } from '../escalation.ts';
+// repeating when the project runs longer. At the engine's root because the market's revenue, the
+// battery's dispatch and the load's excess all price hours by it.
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { escalation } from './escalation.ts';
 
 /** The market's merchant prices, as the revenue and the battery's dispatch read them. */
 export interface MerchantPrices {

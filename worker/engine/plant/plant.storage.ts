@@ -7,12 +7,12 @@ import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inpu
 import type { Kpis } from '../../../shared/schemas/result.ts';
 import { escalation } from '../escalation.ts';
 import { backupFactor, contractPrice, excessPrices, type LoadModel } from '../load/load.ts';
-import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
 import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
-import type { Generation } from '../plant/generation.ts';
-import { profileYear } from '../plant/generation.ts';
-import { degradationFactor } from '../plant/hybrid.ts';
-import { runStorage, type StorageRun } from './storage.ts';
+import { merchantFactor, merchantPriceOf } from '../prices.ts';
+import { runStorage, type StorageRun } from '../storage/storage.ts';
+import type { Generation } from './generation.ts';
+import { profileYear } from './generation.ts';
+import { degradationFactor } from './hybrid.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
