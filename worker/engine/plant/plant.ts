@@ -6,7 +6,7 @@ import type { HourlyRecord } from '../../../shared/hourly.series.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
-import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from '../load/load.ts';
+import { type LoadModel, type LoadYears, loadAnnual, serveLoad } from '../load/load.ts';
 import {
   emptyMarketYear,
   type MarketModel,
@@ -77,17 +77,11 @@ export interface HourlyBuffers {
 }
 
 /**
- * The 25 operating years; progress from `from` up to `to`. `hourly`: where to write the hourly
- * results, for a caller that reuses two arrays instead of 3.5 MB of fresh ones a calculation.
+ * The hybrid plant's 25 years: each year's output after degradation and the export limit, and what
+ * the limit cut. `hourly`: where to write the hourly results, for a caller that reuses two arrays
+ * instead of 3.5 MB of fresh ones a calculation.
  */
-export function operateYears(
-  inputs: ResolvedInputs,
-  generation: Generation,
-  market: MarketModel,
-  progress: { report: ProgressReporter; from: number; to: number },
-  onYear?: YearReporter,
-  hourly?: HourlyBuffers,
-): PlantYears {
+export function hybridYears(inputs: ResolvedInputs, generation: Generation, hourly?: HourlyBuffers): PlantYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
   const { capacity_mw_dc: solarMw, degradation_percent_per_year: solarDegradation } = inputs.solar;
   const { capacity_mw: windMw, degradation_percent_per_year: windDegradation } = inputs.wind;
@@ -104,8 +98,6 @@ export function operateYears(
     },
     curtailedMwh: new Float64Array(YEARS),
   };
-  const marketOut = emptyMarketYear();
-  const perYear = (progress.to - progress.from) / YEARS;
   const curtailed = out.curtailedMwh;
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
@@ -119,14 +111,45 @@ export function operateYears(
       out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR),
     );
   }
+  return out;
+}
+
+/** With a battery: its 25 years on the plant's hours (and the load's, when there is one). */
+export function batteryYears(
+  inputs: ResolvedInputs,
+  generation: Generation,
+  market: MarketModel,
+  load: LoadModel | null,
+  out: PlantYears,
+): void {
   const battery = batteryOf(inputs);
-  const producedWithout = battery ? plantEnergy(out, curtailed) : null;
-  const load = prepareLoad(inputs);
-  if (battery) {
-    const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
-    out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
-  }
-  if (load) out.load = serveLoadOf(load, market, out, battery);
+  if (!battery) return;
+  const producedWithout = plantEnergy(out, out.curtailedMwh);
+  const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
+  out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
+  out.storageContext = { battery, curtailedWithout: out.curtailedMwh, producedWithout };
+}
+
+/** With a load: its hours served by the plant's (and the battery's). */
+export function loadYears(load: LoadModel | null, market: MarketModel, out: PlantYears): void {
+  if (load) out.load = serveLoadOf(load, market, out, out.storageContext?.battery ?? null);
+}
+
+/**
+ * Each operating year's revenue, energy and annual row, once the hours are final; progress from
+ * `from` up to `to`, and `onYear` with each finished year's series.
+ */
+export function revenueYears(
+  inputs: ResolvedInputs,
+  market: MarketModel,
+  out: PlantYears,
+  progress: { report: ProgressReporter; from: number; to: number },
+  onYear?: YearReporter,
+): void {
+  const marketOut = emptyMarketYear();
+  const perYear = (progress.to - progress.from) / YEARS;
+  const curtailed = out.curtailedMwh;
+  const battery = out.storageContext?.battery;
   const series = plantSeries(out);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
@@ -149,7 +172,7 @@ export function operateYears(
     out.energy.solarMwh[i] = m.solarMwh;
     out.energy.windMwh[i] = m.windMwh;
     const row = annualRow(inputs, year, m, curtailed[i]);
-    if (out.storage && battery && producedWithout) {
+    if (out.storage && battery) {
       Object.assign(row, storageAnnual(battery, out.storage, i, curtailed[i]));
       row.export_mwh =
         m.solarMwh + m.windMwh - out.storage.fromPlant[i] - out.storage.fromGrid[i] + out.storage.discharge[i];
@@ -162,8 +185,6 @@ export function operateYears(
     out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
-  if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
-  return out;
 }
 
 /** The load served by the plant's hours (and the battery's, when there is one). */
