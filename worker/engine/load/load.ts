@@ -74,6 +74,17 @@ export function excessPrices(load: LoadModel, market: MerchantPrices, i: number,
   for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
 }
 
+/**
+ * What an excess MWh earns in each hour of the 25 years (0 when excess is curtailed), computed once
+ * for the battery's dispatch and the load's accounts.
+ */
+export function excessPriceHours(load: LoadModel, market: MerchantPrices): Float64Array {
+  const out = new Float64Array(HOURS);
+  for (let i = 0; i < YEARS; i++)
+    excessPrices(load, market, i, out.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR));
+  return out;
+}
+
 /** The plant's hours as the load sees them (views or arrays of 25 × 8,760). */
 export interface ServedHours {
   solar: Float64Array;
@@ -123,7 +134,7 @@ export interface LoadYears {
  * energy charged from the grid is never clean, and losses and discharge take from both parts in
  * proportion to what is stored.
  */
-export function serveLoad(load: LoadModel, market: MerchantPrices, hours: ServedHours): LoadYears {
+export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
     loadHourly: load.mw,
@@ -146,8 +157,10 @@ export function serveLoad(load: LoadModel, market: MerchantPrices, hours: Served
     availability: [],
   };
   const state = { gridStored: 0, stored: hours.battery?.initialSoc ?? 0 };
-  const price = new Float64Array(HOURS_PER_YEAR);
-  for (let i = 0; i < YEARS; i++) serveYear(load, market, hours, i, state, price, out);
+  for (let i = 0; i < YEARS; i++) {
+    const price = excessPrice.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR);
+    serveYear(load, hours, i, state, price, out);
+  }
   return out;
 }
 
@@ -171,14 +184,12 @@ interface YearSums {
 /** One year of serveLoad: its hours, then its sums, availability and penalties. */
 function serveYear(
   load: LoadModel,
-  market: MerchantPrices,
   hours: ServedHours,
   i: number,
   state: { gridStored: number; stored: number },
   price: Float64Array,
   out: LoadYears,
 ): void {
-  excessPrices(load, market, i, price);
   const sums: YearSums = {
     monthLoad: new Float64Array(12),
     monthDelivered: new Float64Array(12),

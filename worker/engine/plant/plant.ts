@@ -114,12 +114,18 @@ export function hybridYears(inputs: ResolvedInputs, generation: Generation, hour
   return out;
 }
 
+/** A load with what its excess earns each hour of the 25 years: the prices computed once, for the battery and the load. */
+export interface PricedLoad {
+  model: LoadModel;
+  excessPrice: Float64Array;
+}
+
 /** With a battery: its 25 years on the plant's hours (and the load's, when there is one). */
 export function batteryYears(
   inputs: ResolvedInputs,
   generation: Generation,
   market: MarketModel,
-  load: LoadModel | null,
+  load: PricedLoad | null,
   out: PlantYears,
 ): void {
   const battery = batteryOf(inputs);
@@ -131,8 +137,8 @@ export function batteryYears(
 }
 
 /** With a load: its hours served by the plant's (and the battery's). */
-export function loadYears(load: LoadModel | null, market: MarketModel, out: PlantYears): void {
-  if (load) out.load = serveLoadOf(load, market, out, out.storageContext?.battery ?? null);
+export function loadYears(load: PricedLoad | null, out: PlantYears): void {
+  if (load) out.load = serveLoadOf(load, out, out.storageContext?.battery ?? null);
 }
 
 /**
@@ -188,11 +194,11 @@ export function revenueYears(
 }
 
 /** The load served by the plant's hours (and the battery's, when there is one). */
-function serveLoadOf(load: LoadModel, market: MarketModel, out: PlantYears, battery: StorageInputs | null): LoadYears {
+function serveLoadOf(load: PricedLoad, out: PlantYears, battery: StorageInputs | null): LoadYears {
   const st = out.storage;
   const hours = { solar: out.solarHourly, wind: out.windHourly };
-  if (!st || !battery) return serveLoad(load, market, hours);
-  return serveLoad(load, market, {
+  if (!st || !battery) return serveLoad(load.model, load.excessPrice, hours);
+  return serveLoad(load.model, load.excessPrice, {
     ...hours,
     charge: st.run.charge,
     fromGrid: st.run.fromGrid,

@@ -9,7 +9,7 @@ import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { WindRose } from '../../../shared/schemas/result.ts';
 import { solvePpaPrice } from '../finance/finance.solve.ts';
 import { type FinanceResult, financeModel } from '../finance/finance.ts';
-import { type LoadModel, loadKpis, prepareLoad } from '../load/load.ts';
+import { excessPriceHours, loadKpis, prepareLoad } from '../load/load.ts';
 import { type MarketModel, prepareMarket } from '../market/market.ts';
 import { type Generation, generationProfiles, type ProgressReporter, resourceRose } from './generation.ts';
 import { storageKpis } from './plant.storage.ts';
@@ -20,6 +20,7 @@ import {
   hybridYears,
   loadYears,
   type PlantYears,
+  type PricedLoad,
   revenueAtPrice,
   revenueYears,
   type YearReporter,
@@ -49,7 +50,7 @@ const OPERATION_SHARE = 0.97;
  */
 export class EngineRun {
   market!: MarketModel;
-  load!: LoadModel | null;
+  load!: PricedLoad | null;
   generation!: Generation;
   plant!: PlantYears;
   finance!: FinanceResult;
@@ -117,9 +118,11 @@ export const STAGES: readonly Stage[] = [
     // A buyer's load (load/): each hour served directly, from the battery, or not.
     name: 'load',
     prepare: (r) => {
-      r.load = prepareLoad(r.inputs);
+      const model = prepareLoad(r.inputs);
+      // The prices its excess earns, once (after the market's prepare), for the battery and the load.
+      r.load = model && { model, excessPrice: excessPriceHours(model, r.market) };
     },
-    run: (r) => loadYears(r.load, r.market, r.plant),
+    run: (r) => loadYears(r.load, r.plant),
     kpis: (r) => {
       if (!r.plant.load) return;
       Object.assign(r.finance.kpis, loadKpis(r.inputs, r.plant.load));
