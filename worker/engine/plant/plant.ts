@@ -177,17 +177,9 @@ export function revenueYears(
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
     out.energy.solarMwh[i] = m.solarMwh;
     out.energy.windMwh[i] = m.windMwh;
-    const row = annualRow(inputs, year, m, curtailed[i]);
-    if (out.storage && battery) {
-      Object.assign(row, storageAnnual(battery, out.storage, i, curtailed[i]));
-      row.export_mwh =
-        m.solarMwh + m.windMwh - out.storage.fromPlant[i] - out.storage.fromGrid[i] + out.storage.discharge[i];
-      out.energy.deliveredMwh[i] = row.export_mwh;
-    }
-    if (l) {
-      Object.assign(row, loadAnnual(l, i));
-      row.curtailed_mwh += l.excessCurtailed[i];
-    }
+    const st = out.storage && battery ? { battery, years: out.storage } : null;
+    const row = annualRow(inputs, year, m, curtailed[i], st, l);
+    if (st) out.energy.deliveredMwh[i] = row.export_mwh;
     out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
@@ -256,10 +248,9 @@ function plantEnergy(out: PlantYears, curtailed: Float64Array): Float64Array {
   return sums;
 }
 
-/** The battery's columns of a year's energy row. */
+/** The battery's columns of a year's energy row (its curtailment and export are the row's own). */
 function storageAnnual(battery: StorageInputs, s: StorageYears, i: number, curtailedWithout: number) {
   return {
-    curtailed_mwh: Math.max(0, curtailedWithout - s.fromSurplus[i]),
     storage_charge_from_plant_mwh: s.fromPlant[i],
     storage_charge_from_grid_mwh: s.fromGrid[i],
     storage_discharge_mwh: s.discharge[i],
@@ -270,16 +261,33 @@ function storageAnnual(battery: StorageInputs, s: StorageYears, i: number, curta
   };
 }
 
-function annualRow(inputs: ResolvedInputs, year: number, m: MarketYear, curtailed: number) {
+/**
+ * A year's energy row, built once from each part's figures: the plant's, then the battery's columns
+ * (what it saved from the limit is not curtailed; its charge and discharge change the export), then
+ * the load's (the excess it curtails is curtailed).
+ */
+function annualRow(
+  inputs: ResolvedInputs,
+  year: number,
+  m: MarketYear,
+  curtailedWithout: number,
+  storage: { battery: StorageInputs; years: StorageYears } | null,
+  load: LoadYears | undefined,
+) {
+  const i = year - 1;
   const solarCapacityMwh = inputs.solar.capacity_mw_dc * HOURS_PER_YEAR;
   const windCapacityMwh = inputs.wind.capacity_mw * HOURS_PER_YEAR;
+  const s = storage?.years;
+  const curtailed = s ? Math.max(0, curtailedWithout - s.fromSurplus[i]) : curtailedWithout;
   return {
     year,
     solar_mwh: m.solarMwh,
     wind_mwh: m.windMwh,
-    curtailed_mwh: curtailed,
-    export_mwh: m.solarMwh + m.windMwh,
+    curtailed_mwh: load ? curtailed + load.excessCurtailed[i] : curtailed,
+    export_mwh: s ? m.solarMwh + m.windMwh - s.fromPlant[i] - s.fromGrid[i] + s.discharge[i] : m.solarMwh + m.windMwh,
     solar_capacity_factor: solarCapacityMwh > 0 ? m.solarMwh / solarCapacityMwh : null,
     wind_capacity_factor: windCapacityMwh > 0 ? m.windMwh / windCapacityMwh : null,
+    ...(storage ? storageAnnual(storage.battery, storage.years, i, curtailedWithout) : {}),
+    ...(load ? loadAnnual(load, i) : {}),
   };
 }

@@ -108,10 +108,11 @@ export const STAGES: readonly Stage[] = [
       if (!storage || !storageContext) return;
       const { battery, curtailedWithout, producedWithout } = storageContext;
       const ppaYear1 = r.finance.kpis.solved_ppa_price_per_mwh ?? r.market.ppaPrice;
-      Object.assign(
-        r.finance.kpis,
-        storageKpis(battery, r.market, storage, curtailedWithout, producedWithout, ppaYear1),
-      );
+      const kpis = storageKpis(battery, r.market, storage, curtailedWithout, producedWithout, ppaYear1);
+      // With a load, its revenue is the load's, not the PPA-priced change of the export that
+      // storage_revenue measures.
+      const { storage_revenue, ...rest } = kpis;
+      Object.assign(r.finance.kpis, r.load ? rest : { ...rest, storage_revenue });
     },
   },
   {
@@ -126,8 +127,6 @@ export const STAGES: readonly Stage[] = [
     kpis: (r) => {
       if (!r.plant.load) return;
       Object.assign(r.finance.kpis, loadKpis(r.inputs, r.plant.load));
-      // Its revenue with a load is not the PPA-priced change of the export that storage_revenue measures.
-      delete r.finance.kpis.storage_revenue;
     },
   },
   {
