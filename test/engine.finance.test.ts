@@ -1,14 +1,8 @@
 // The money functions of the engine against published values and formulas.
 import t from 'tap';
+import { nominalRate, npv } from '../worker/engine/discount.ts';
 import { debtSchedule } from '../worker/engine/finance/finance.debt.ts';
-import {
-  annuityPayment,
-  depreciationSchedule,
-  irr,
-  MACRS_5,
-  nominalRate,
-  npv,
-} from '../worker/engine/finance/finance.metrics.ts';
+import { annuityPayment, depreciationSchedule, irr, MACRS_5 } from '../worker/engine/finance/finance.metrics.ts';
 import { levelizedCost } from '../worker/engine/finance/finance.ts';
 import { detrendedSigma } from '../worker/engine/finance/uncertainty.ts';
 

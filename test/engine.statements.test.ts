@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { isUuid } from '../shared/ids.ts';
 import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { HOURS_PER_YEAR, ScenarioResult, YEARS } from '../shared/schemas/result.ts';
-import { npv } from '../worker/engine/finance/finance.metrics.ts';
+import { npv } from '../worker/engine/discount.ts';
 import { CalculationInputError, calculate, type EngineResult } from '../worker/engine/index.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 

@@ -105,6 +105,38 @@ t.test(
   },
 );
 
+/** The engine's composer: the one folder of worker/engine/ that may import the technology folders. */
+const ENGINE = join('worker', 'engine');
+const COMPOSER = 'plant';
+
+/** The engine folder a file is in (`solar`, `plant`, …), or null for the engine's root. */
+function engineFolder(path: string): string | null {
+  const rest = path.slice(ENGINE.length + 1).split('/');
+  return rest.length > 1 ? rest[0] : null;
+}
+
+t.test(
+  "a technology folder of the engine imports only itself and the root's neutral modules; only plant/ composes them, index.ts runs plant/'s stages",
+  async (t) => {
+    const door = join(ENGINE, 'index.ts');
+    const against = sourceFiles(ENGINE).flatMap((path) => {
+      const from = engineFolder(path);
+      if (from === COMPOSER) return [];
+      return importsOf(path)
+        .filter((target) => target.startsWith(`${ENGINE}/`))
+        .filter((target) => {
+          const to = engineFolder(target);
+          // The door runs plant/'s stages; a root module (escalation, discounting, prices, errors,
+          // angles) imports only the root; a technology imports itself and the root, never the door.
+          if (path === door) return to !== null && to !== COMPOSER;
+          return target === door || (to !== null && to !== from);
+        })
+        .map((target) => `${path} → ${target}`);
+    });
+    t.same(against, [], 'no technology folder imports another (what two share lives at the root or in plant/)');
+  },
+);
+
 t.test(
   "the viewer's browser code imports itself, the KPI and hourly series registries and the calendar; no page imports another",
   async (t) => {

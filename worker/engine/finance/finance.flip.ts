@@ -15,7 +15,8 @@ import type { TaxEquityInputs } from '../../../shared/schemas/inputs.finance.ts'
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { Party } from '../../../shared/schemas/result.parties.ts';
 import type { CashFlowYear } from '../../../shared/schemas/result.ts';
-import { irr, npv } from './finance.metrics.ts';
+import { npv } from '../discount.ts';
+import { irr } from './finance.metrics.ts';
 
 /** SAM's tolerance on the investor's IRR (as a fraction) for calling a year the flip year. */
 const FLIP_TOLERANCE = 1e-5;

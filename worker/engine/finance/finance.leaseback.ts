@@ -10,6 +10,7 @@
 // equity closing cost at close and in the basis; this file turns them into the two parties'.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { CashFlowYear, IncomeStatementYear } from '../../../shared/schemas/result.ts';
+import { escalation } from '../escalation.ts';
 import type { FlipSplit } from './finance.flip.ts';
 import { partyStatement, taxEquityTerms } from './finance.flip.ts';
 import { equipmentReserve } from './finance.reserves.ts';
@@ -48,7 +49,7 @@ function rents(inputs: ResolvedInputs, s: LeasebackStatements) {
       working = workingFunding;
       continue;
     }
-    margin[y] = t.lessee_margin_per_kw_year * nameplateKw * (1 + t.lessee_margin_escalation_percent / 100) ** (y - 1);
+    margin[y] = t.lessee_margin_per_kw_year * nameplateKw * escalation(t.lessee_margin_escalation_percent / 100, y);
     const salvage = s.incomeStatement[y - 1].salvage_value;
     // The last year's release of the working capital goes to the sponsor, not into the rent.
     const funding = y === n ? equipment.funding[y] : c.reserve_funding;

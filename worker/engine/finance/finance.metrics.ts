@@ -1,25 +1,9 @@
-// Small pure functions of money and statistics, kept apart from the
-// statements so that tests can check each against published values.
-// Convention throughout: flows[0] is at time 0 (undiscounted) and flows[n]
-// is divided by (1 + rate)^n, as SAM discounts its cash flows (unlike
-// Excel's NPV, which discounts the first value by one period).
-
-/** Net present value of `flows` at `rate`. */
-export function npv(rate: number, flows: ArrayLike<number>): number {
-  // Horner's scheme in v = 1/(1+rate): one multiply per term, no pow.
-  const v = 1 / (1 + rate);
-  let sum = 0;
-  for (let n = flows.length - 1; n >= 0; n--) sum = sum * v + flows[n];
-  return sum;
-}
-
-/** Σ values[n] / (1 + rate)^n for n ≥ 1 (values[0] is ignored): discounts yearly series indexed by year. */
-export function presentValueFromYear1(rate: number, values: ArrayLike<number>): number {
-  const v = 1 / (1 + rate);
-  let sum = 0;
-  for (let n = values.length - 1; n >= 1; n--) sum = (sum + values[n]) * v;
-  return sum;
-}
+// Small pure functions of money, kept apart from the statements so that tests can check each
+// against published values: IRR, annuities, depreciation tables. Discounting (NPV, the nominal
+// rate) is the engine root's (../discount.ts), since the load's buyer cost discounts too.
+// Convention throughout: flows[0] is at time 0 (undiscounted) and flows[n] is divided by
+// (1 + rate)^n, as SAM discounts its cash flows.
+import { npv } from '../discount.ts';
 
 const IRR_GRID_POINTS = 400;
 const IRR_MIN_GROWTH = 1e-3; // 1 + rate: rates from −99.9 %
@@ -132,9 +116,4 @@ export function depreciationSchedule(
     for (let y = 1; y <= Math.min(lifeYears, years); y++) out[y] = basis / lifeYears;
   }
   return out;
-}
-
-/** Nominal rate from a real rate and inflation (Fisher): (1 + real)(1 + inflation) − 1. */
-export function nominalRate(real: number, inflation: number): number {
-  return (1 + real) * (1 + inflation) - 1;
 }

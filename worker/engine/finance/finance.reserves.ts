@@ -5,6 +5,7 @@
 // - major equipment: each replacement (escalated by inflation) is funded evenly over the years
 //   before it and spent from the reserve in its year, for cycles that end within the analysis.
 // Balances earn interest (taxable) from the year after.
+import { escalation } from '../escalation.ts';
 
 export interface Reserves {
   /** Money put into the reserves in the year (releases to the owner are negative); spending excluded. */
@@ -28,7 +29,7 @@ export function equipmentReserve(
   const spending = new Float64Array(years + 1);
   if (yearOneCost <= 0) return { funding, spending };
   for (let end = every; end <= years; end += every) {
-    const cost = yearOneCost * (1 + inflation) ** (end - 1);
+    const cost = yearOneCost * escalation(inflation, end);
     for (let y = end - every + 1; y <= end; y++) funding[y] += cost / every;
     spending[end] = cost;
   }

@@ -1,12 +1,12 @@
 // The year-1 PPA price that gives a target after-tax equity IRR, as SAM's financial models solve
 // for it ("PPA price: solve"). Generation never runs again: the market's energy sums of each year
-// (stage 4) are priced anew and the finance stage re-run, by bisection on the price. The equity
+// (stage 4) are priced anew (`revenueAt`, which the plant gives) and the finance stage re-run, by
+// bisection on the price. The equity
 // IRR rises with the price (every year's revenue does), so the bracket [0, 10,000] per MWh (the
 // range `market.ppa_price_per_mwh` accepts) holds the answer or there is none in a sane range.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
-import { type MarketModel, type MarketYear, revenueOf, withPpaPrice } from '../market/market.ts';
 import { type FinanceInput, type FinanceResult, financeModel } from './finance.ts';
 
 export const PPA_PRICE_RANGE = [0, 10_000] as const;
@@ -15,8 +15,7 @@ const STEPS = 60;
 
 export function solvePpaPrice(
   inputs: ResolvedInputs,
-  market: MarketModel,
-  years: readonly MarketYear[],
+  revenueAt: (ppaPrice: number) => RevenueLines[],
   energy: Omit<FinanceInput, 'revenue' | 'solvedPpaPrice'>,
 ): FinanceResult {
   const targetPercent = inputs.finance.target_equity_irr_percent;
@@ -28,9 +27,7 @@ export function solvePpaPrice(
   }
   const target = targetPercent / 100;
   const at = (price: number): FinanceResult => {
-    const priced = withPpaPrice(market, price);
-    const revenue = years.map((sums, i) => revenueOf(priced, i + 1, sums, emptyLines()));
-    return financeModel(inputs, { ...energy, revenue, solvedPpaPrice: price });
+    return financeModel(inputs, { ...energy, revenue: revenueAt(price), solvedPpaPrice: price });
   };
   // No IRR (no sign change: the owner never gets the investment back) is below any target.
   const below = (r: FinanceResult) => r.kpis.equity_irr === null || r.kpis.equity_irr < target;
@@ -55,8 +52,4 @@ export function solvePpaPrice(
   }
   // The lowest price found that reaches the target (within the bracket's width of it).
   return at(hi);
-}
-
-function emptyLines(): RevenueLines {
-  return { ppa_solar: 0, ppa_wind: 0, merchant_solar: 0, merchant_wind: 0, total: 0 };
 }

@@ -10,17 +10,11 @@ import type {
   RevenueLines,
   TaxCredits,
 } from '../../../shared/schemas/result.ts';
+import { nominalRate, npv, presentValueFromYear1 } from '../discount.ts';
+import { escalation } from '../escalation.ts';
 import { sizeDebt } from './finance.debt.cases.ts';
 import { closingCosts } from './finance.flip.ts';
-import {
-  classFractions,
-  depreciationSchedule,
-  irr,
-  MACRS_5,
-  nominalRate,
-  npv,
-  presentValueFromYear1,
-} from './finance.metrics.ts';
+import { classFractions, depreciationSchedule, irr, MACRS_5 } from './finance.metrics.ts';
 import { type Parties, partyStatements } from './finance.parties.ts';
 import { equipmentReserve, reserves } from './finance.reserves.ts';
 import { type EnergyPercentiles, energyPercentiles } from './uncertainty.ts';
@@ -84,13 +78,13 @@ export function ptcRate(perMwh: number): number {
 export function taxCredits(inputs: ResolvedInputs, data: FinanceInput, years: number): TaxCredits[] {
   const c = inputs.finance.tax_credits;
   const capex = inputs.finance.capex;
-  const escalation = (c.ptc_escalation_percent ?? inputs.finance.inflation_percent) / 100;
+  const ptcEscalation = (c.ptc_escalation_percent ?? inputs.finance.inflation_percent) / 100;
   const out: TaxCredits[] = [NO_CREDITS];
   for (let y = 1; y <= years; y++) {
     const itcSolar =
       y === 1 ? (c.solar.itc_percent / 100) * inputs.solar.capacity_mw_dc * 1000 * capex.solar_per_kw_dc : 0;
     const itcWind = y === 1 ? (c.wind.itc_percent / 100) * inputs.wind.capacity_mw * 1000 * capex.wind_per_kw : 0;
-    const factor = y <= c.ptc_years ? (1 + escalation) ** (y - 1) : 0;
+    const factor = y <= c.ptc_years ? escalation(ptcEscalation, y) : 0;
     const ptcSolar = ptcRate(c.solar.ptc_per_mwh * factor) * data.solarMwh[y - 1];
     const ptcWind = ptcRate(c.wind.ptc_per_mwh * factor) * data.windMwh[y - 1];
     out.push({
@@ -158,18 +152,18 @@ function operatingYears(inputs: ResolvedInputs, data: FinanceInput, capex: numbe
   const salvage = new Float64Array(years + 1);
   if (years >= 1) salvage[years] = (capex * f.salvage_percent) / 100;
   for (let y = 1; y <= years; y++) {
-    const escalation = (1 + inflation) ** (y - 1) * (1 + omEscalation) ** (y - 1);
+    const omFactor = escalation(inflation, y) * escalation(omEscalation, y);
     const assessed = Math.max(0, 1 - ((y - 1) * o.property_tax_decline_percent) / 100);
     const line: IncomeStatementYear['operating_expenses'] = {
-      fixed_om: fixedYear1 * escalation,
-      variable_om: o.variable_per_mwh * data.deliveredMwh[y - 1] * escalation,
-      insurance: insuranceYear1 * (1 + inflation) ** (y - 1),
+      fixed_om: fixedYear1 * omFactor,
+      variable_om: o.variable_per_mwh * data.deliveredMwh[y - 1] * omFactor,
+      insurance: insuranceYear1 * escalation(inflation, y),
       property_tax: ((capex * o.property_tax_assessed_percent) / 100) * assessed * (o.property_tax_percent / 100),
-      land_lease: o.land_lease_per_year * escalation,
+      land_lease: o.land_lease_per_year * omFactor,
       total: 0,
     };
     line.total = line.fixed_om + line.variable_om + line.insurance + line.property_tax + line.land_lease;
-    if (data.storage && inputs.storage) storageCosts(inputs.storage, data.storage, y, escalation, inflation, line);
+    if (data.storage && inputs.storage) storageCosts(inputs.storage, data.storage, y, omFactor, inflation, line);
     if (data.load) {
       line.load_grid_energy = data.load.gridEnergyCost[y - 1];
       line.load_shortfall_penalty = data.load.penalty[y - 1];
@@ -187,14 +181,14 @@ function storageCosts(
   s: NonNullable<ResolvedInputs['storage']>,
   data: NonNullable<FinanceInput['storage']>,
   y: number,
-  escalation: number,
+  omFactor: number,
   inflation: number,
   line: IncomeStatementYear['operating_expenses'],
 ): void {
-  line.storage_fixed_om = s.power_mw * 1000 * s.costs.fixed_om_per_kw_year * escalation;
-  line.storage_variable_om = s.costs.variable_om_per_mwh * data.dischargeMwh[y - 1] * escalation;
+  line.storage_fixed_om = s.power_mw * 1000 * s.costs.fixed_om_per_kw_year * omFactor;
+  line.storage_variable_om = s.costs.variable_om_per_mwh * data.dischargeMwh[y - 1] * omFactor;
   line.storage_replacement =
-    data.replacements[y - 1] * s.costs.replacement_per_kwh * s.energy_mwh * 1000 * (1 + inflation) ** (y - 1);
+    data.replacements[y - 1] * s.costs.replacement_per_kwh * s.energy_mwh * 1000 * escalation(inflation, y);
   line.total += line.storage_fixed_om + line.storage_variable_om + line.storage_replacement;
 }
 

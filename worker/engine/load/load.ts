@@ -6,9 +6,9 @@
 import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
-import { nominalRate, npv } from '../finance/finance.metrics.ts';
-import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
-import type { MarketModel } from '../market/market.ts';
+import { nominalRate, npv } from '../discount.ts';
+import { escalation } from '../escalation.ts';
+import { type MerchantPrices, merchantFactor, merchantPriceOf } from '../prices.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 /** A served hour, for hours_load_met_percent: delivered ≥ 95 % of the load (HOPP's time_load_met). */
@@ -34,7 +34,7 @@ export function prepareLoad(inputs: ResolvedInputs): LoadModel | null {
   const given = load.hourly_mw;
   const years = given ? given.length / HOURS_PER_YEAR : 1;
   for (let i = 0; i < YEARS; i++) {
-    const growth = (1 + load.growth_percent_per_year / 100) ** i;
+    const growth = escalation(load.growth_percent_per_year / 100, i + 1);
     const from = (i % years) * HOURS_PER_YEAR;
     for (let h = 0; h < HOURS_PER_YEAR; h++) {
       mw[i * HOURS_PER_YEAR + h] = (given ? given[from + h] : (load.flat_mw ?? 0)) * growth;
@@ -59,19 +59,30 @@ function hourly(value: number | readonly number[]): Float64Array {
 /** The contract price of operating year index i (0 = year 1). */
 export function contractPrice(load: LoadModel, i: number): number {
   const c = load.inputs.contract;
-  return c.price_per_mwh * (1 + c.escalation_percent / 100) ** i;
+  return c.price_per_mwh * escalation(c.escalation_percent / 100, i + 1);
 }
 
 /** The backup price's escalation factor of operating year index i. */
 export function backupFactor(load: LoadModel, i: number): number {
-  return (1 + load.inputs.backup.escalation_percent / 100) ** i;
+  return escalation(load.inputs.backup.escalation_percent / 100, i + 1);
 }
 
 /** The merchant price an excess MWh earns in each hour of year index i (0 when excess is curtailed). */
-export function excessPrices(load: LoadModel, market: MarketModel, i: number, out: Float64Array): void {
+export function excessPrices(load: LoadModel, market: MerchantPrices, i: number, out: Float64Array): void {
   const f = merchantFactor(market, i + 1);
   const price = merchantPriceOf(market, i + 1);
   for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
+}
+
+/**
+ * What an excess MWh earns in each hour of the 25 years (0 when excess is curtailed), computed once
+ * for the battery's dispatch and the load's accounts.
+ */
+export function excessPriceHours(load: LoadModel, market: MerchantPrices): Float64Array {
+  const out = new Float64Array(HOURS);
+  for (let i = 0; i < YEARS; i++)
+    excessPrices(load, market, i, out.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR));
+  return out;
 }
 
 /** The plant's hours as the load sees them (views or arrays of 25 × 8,760). */
@@ -123,7 +134,7 @@ export interface LoadYears {
  * energy charged from the grid is never clean, and losses and discharge take from both parts in
  * proportion to what is stored.
  */
-export function serveLoad(load: LoadModel, market: MarketModel, hours: ServedHours): LoadYears {
+export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
     loadHourly: load.mw,
@@ -146,8 +157,10 @@ export function serveLoad(load: LoadModel, market: MarketModel, hours: ServedHou
     availability: [],
   };
   const state = { gridStored: 0, stored: hours.battery?.initialSoc ?? 0 };
-  const price = new Float64Array(HOURS_PER_YEAR);
-  for (let i = 0; i < YEARS; i++) serveYear(load, market, hours, i, state, price, out);
+  for (let i = 0; i < YEARS; i++) {
+    const price = excessPrice.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR);
+    serveYear(load, hours, i, state, price, out);
+  }
   return out;
 }
 
@@ -171,14 +184,12 @@ interface YearSums {
 /** One year of serveLoad: its hours, then its sums, availability and penalties. */
 function serveYear(
   load: LoadModel,
-  market: MarketModel,
   hours: ServedHours,
   i: number,
   state: { gridStored: number; stored: number },
   price: Float64Array,
   out: LoadYears,
 ): void {
-  excessPrices(load, market, i, price);
   const sums: YearSums = {
     monthLoad: new Float64Array(12),
     monthDelivered: new Float64Array(12),

@@ -5,6 +5,7 @@
 // the credit holds for every year; the price escalates.
 import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { CapacityInputs } from '../../../shared/schemas/inputs.ts';
+import { escalation } from '../escalation.ts';
 
 /** The indices of the `n` hours of highest system load; of equal loads, the earlier hour first. */
 export function topHours(systemLoadMw: ArrayLike<number>, n: number): Uint32Array {
@@ -45,7 +46,7 @@ export function capacityRevenue(
   accredited: number,
   year: number,
 ): number {
-  return pricePerMwYear * (1 + escalationPercent / 100) ** (year - 1) * (creditPercent / 100) * accredited;
+  return pricePerMwYear * escalation(escalationPercent / 100, year) * (creditPercent / 100) * accredited;
 }
 
 /** Year 1's hours of the plant at its point of interconnection, as the credit reads them. */

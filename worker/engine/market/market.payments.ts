@@ -3,6 +3,7 @@
 // own, present only when its input is; both escalate from year 1.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
+import { escalation } from '../escalation.ts';
 import { capacityRevenue } from './market.capacity.ts';
 
 export interface MarketPayments {
@@ -46,7 +47,7 @@ export function addPayments(p: MarketPayments | null, year: number, basis: Payme
   }
   if (p.curtailment) {
     out.curtailment_payment =
-      p.curtailment.perMwh * (1 + p.curtailment.escalation) ** (year - 1) * basis.operatorCurtailedMwh;
+      p.curtailment.perMwh * escalation(p.curtailment.escalation, year) * basis.operatorCurtailedMwh;
     out.total += out.curtailment_payment;
   }
 }

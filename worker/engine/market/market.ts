@@ -1,13 +1,14 @@
 // Revenue of delivered energy: a fixed share sold under the PPA at one
 // escalating price, the rest at an hourly merchant price (one year escalated,
-// or a forecast year by year: market.prices.ts). Prices change only from year to year, so a year's revenue needs
+// or a forecast year by year: ../prices.ts). Prices change only from year to year, so a year's revenue needs
 // one pass over the hours: energy-weighted merchant price sums.
 
 import { DAYS_IN_MONTH, HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines } from '../../../shared/schemas/result.ts';
+import { escalation } from '../escalation.ts';
+import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from '../prices.ts';
 import { addPayments, type MarketPayments, type PaymentBasis, preparePayments } from './market.payments.ts';
-import { forecastYears, type MerchantPrices, merchantFactor, merchantPriceOf } from './market.prices.ts';
 
 export interface MarketModel extends MerchantPrices {
   ppaShare: number;
@@ -75,7 +76,7 @@ export function hourPrices(model: MarketModel, year: number, out: Float64Array):
     for (let h = 0; h < HOURS_PER_YEAR; h++) sum += model.merchantPrice[h];
     ppaYear1 = sum / HOURS_PER_YEAR;
   }
-  const ppa = ppaYear1 * (1 + model.ppaEscalation) ** (year - 1) * model.ppaShare;
+  const ppa = ppaYear1 * escalation(model.ppaEscalation, year) * model.ppaShare;
   const merchant = merchantFactor(model, year) * (1 - model.ppaShare);
   const tod = model.ppaMultiplier;
   const price = merchantPriceOf(model, year);
@@ -85,7 +86,7 @@ export function hourPrices(model: MarketModel, year: number, out: Float64Array):
 
 /** PPA price of operating year `year` (1-based). */
 export function ppaPrice(model: MarketModel, year: number): number {
-  return model.ppaPrice * (1 + model.ppaEscalation) ** (year - 1);
+  return model.ppaPrice * escalation(model.ppaEscalation, year);
 }
 
 export interface MarketYear {

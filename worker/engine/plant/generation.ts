@@ -3,11 +3,13 @@
 // the part a sweep's variants share through the ProfileCache.
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
+import type { WindRose } from '../../../shared/schemas/result.ts';
 import type { WeatherYear } from '../../../shared/weather/types.ts';
 import { prepareSolar, type SolarModel, solarYear } from '../solar/solar.ts';
 import { prepareSolarV8, type SolarV8Model, solarV8Year } from '../solar/solar.v8.ts';
 import { loadWeather, loadWindSteps, measuredYears, windResourceYears } from '../weather/weather.load.ts';
 import { syntheticYear } from '../weather/weather.synthetic.ts';
+import { windRose } from '../wind/wind.rose.ts';
 import { prepareWind, windStepsYear, windYear } from '../wind/wind.ts';
 import { type GenerationProfile, type ProfileCache, type ProfileKeys, profileKeys } from './profiles.ts';
 
@@ -130,4 +132,10 @@ function perUnit(inputs: ResolvedInputs, tech: 'solar' | 'wind'): ResolvedInputs
   return tech === 'solar'
     ? { ...inputs, solar: { ...inputs.solar, capacity_mw_dc: 1 } }
     : { ...inputs, wind: { ...inputs.wind, capacity_mw: 1 } };
+}
+
+/** The wind rose of `inputs.wind_resource` at hub height, or null (wind/wind.rose.ts). */
+export function resourceRose(inputs: ResolvedInputs): WindRose | null {
+  const years = windResourceYears(inputs);
+  return windRose(inputs.wind.turbine.hub_height_m, years, (i) => loadWindSteps(inputs, i));
 }

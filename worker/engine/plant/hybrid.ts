@@ -3,10 +3,11 @@
 // are cut in proportion to their output in that hour, so neither technology
 // is favoured and the revenue split follows the energy split.
 import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+import { escalation } from '../escalation.ts';
 
 /** Output remaining after `year` − 1 years of compounded decline (year 1 = 1). */
 export function degradationFactor(percentPerYear: number, year: number): number {
-  return (1 - percentPerYear / 100) ** (year - 1);
+  return escalation(-percentPerYear / 100, year);
 }
 
 /** The grid operator's limit of each hour of the year, and what it cut below the fixed limit (MWh, added to). */

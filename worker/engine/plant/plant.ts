@@ -6,13 +6,20 @@ import type { HourlyRecord } from '../../../shared/hourly.series.ts';
 import type { CapacityInputs, ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
-import { type LoadModel, type LoadYears, loadAnnual, prepareLoad, serveLoad } from '../load/load.ts';
+import { type LoadModel, type LoadYears, loadAnnual, serveLoad } from '../load/load.ts';
 import { plantCapacityCredit } from '../market/market.capacity.ts';
-import { emptyMarketYear, type MarketModel, type MarketYear, marketYear } from '../market/market.ts';
-import { type StorageYears, storageYears } from '../storage/storage.plant.ts';
+import {
+  emptyMarketYear,
+  type MarketModel,
+  type MarketYear,
+  marketYear,
+  revenueOf,
+  withPpaPrice,
+} from '../market/market.ts';
 import { batteryConstants, batteryOf } from '../storage/storage.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear, type OperatorLimit } from './hybrid.ts';
+import { type StorageYears, storageYears } from './plant.storage.ts';
 
 /**
  * Called once per year, in order, with that year's final hourly series by name (views into the
@@ -75,17 +82,11 @@ export interface HourlyBuffers {
 }
 
 /**
- * The 25 operating years; progress from `from` up to `to`. `hourly`: where to write the hourly
- * results, for a caller that reuses two arrays instead of 3.5 MB of fresh ones a calculation.
+ * The hybrid plant's 25 years: each year's output after degradation and the export limit, and what
+ * the limit cut. `hourly`: where to write the hourly results, for a caller that reuses two arrays
+ * instead of 3.5 MB of fresh ones a calculation.
  */
-export function operateYears(
-  inputs: ResolvedInputs,
-  generation: Generation,
-  market: MarketModel,
-  progress: { report: ProgressReporter; from: number; to: number },
-  onYear?: YearReporter,
-  hourly?: HourlyBuffers,
-): PlantYears {
+export function hybridYears(inputs: ResolvedInputs, generation: Generation, hourly?: HourlyBuffers): PlantYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
   const { capacity_mw_dc: solarMw, degradation_percent_per_year: solarDegradation } = inputs.solar;
   const { capacity_mw: windMw, degradation_percent_per_year: windDegradation } = inputs.wind;
@@ -102,8 +103,6 @@ export function operateYears(
     },
     curtailedMwh: new Float64Array(YEARS),
   };
-  const marketOut = emptyMarketYear();
-  const perYear = (progress.to - progress.from) / YEARS;
   const curtailed = out.curtailedMwh;
   const operatorSeries = inputs.grid.export_limit_hourly_mw;
   if (operatorSeries) out.operatorCurtailedMwh = new Float64Array(YEARS);
@@ -122,16 +121,69 @@ export function operateYears(
     );
     if (operator && out.operatorCurtailedMwh) out.operatorCurtailedMwh[i] = operator.curtailedMwh;
   }
+  return out;
+}
+
+/** A load with what its excess earns each hour of the 25 years: the prices computed once, for the battery and the load. */
+export interface PricedLoad {
+  model: LoadModel;
+  excessPrice: Float64Array;
+}
+
+/** With a battery: its 25 years on the plant's hours (and the load's, when there is one). */
+export function batteryYears(
+  inputs: ResolvedInputs,
+  generation: Generation,
+  market: MarketModel,
+  load: PricedLoad | null,
+  out: PlantYears,
+): void {
   const battery = batteryOf(inputs);
-  const producedWithout = battery ? plantEnergy(out, curtailed) : null;
-  const load = prepareLoad(inputs);
-  if (battery) {
-    const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
-    out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
-  }
-  if (load) out.load = serveLoadOf(load, market, out, battery);
-  const capacity = inputs.market.capacity;
-  if (capacity) out.capacity = capacityCredit(inputs, capacity, out, battery);
+  if (!battery) return;
+  const producedWithout = plantEnergy(out, out.curtailedMwh);
+  const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
+  out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
+  out.storageContext = { battery, curtailedWithout: out.curtailedMwh, producedWithout };
+}
+
+/** With a load: its hours served by the plant's (and the battery's). */
+export function loadYears(load: PricedLoad | null, out: PlantYears): void {
+  if (load) out.load = serveLoadOf(load, out, out.storageContext?.battery ?? null);
+}
+
+/**
+ * With market.capacity: the capacity credit of year 1's hours at the point of interconnection, once
+ * the battery and the load have made them final (the credit holds for every year).
+ */
+export function capacityCredit(inputs: ResolvedInputs, out: PlantYears): void {
+  const capacity: CapacityInputs | undefined = inputs.market.capacity;
+  if (!capacity) return;
+  const battery = out.storageContext?.battery ?? null;
+  const nameplate =
+    inputs.solar.capacity_mw_dc / inputs.solar.dc_ac_ratio + inputs.wind.capacity_mw + (battery?.power_mw ?? 0);
+  const st = out.storage;
+  out.capacity = plantCapacityCredit(capacity, nameplate, inputs.grid.export_limit_mw, {
+    solar: out.solarHourly,
+    wind: out.windHourly,
+    battery: st && battery ? { discharge: st.run.discharge, soc: st.run.soc, powerMw: battery.power_mw } : null,
+  });
+}
+
+/**
+ * Each operating year's revenue, energy and annual row, once the hours are final; progress from
+ * `from` up to `to`, and `onYear` with each finished year's series.
+ */
+export function revenueYears(
+  inputs: ResolvedInputs,
+  market: MarketModel,
+  out: PlantYears,
+  progress: { report: ProgressReporter; from: number; to: number },
+  onYear?: YearReporter,
+): void {
+  const marketOut = emptyMarketYear();
+  const perYear = (progress.to - progress.from) / YEARS;
+  const curtailed = out.curtailedMwh;
+  const battery = out.storageContext?.battery;
   const series = plantSeries(out);
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
@@ -158,31 +210,20 @@ export function operateYears(
     out.energy.deliveredMwh[i] = m.solarMwh + m.windMwh;
     out.energy.solarMwh[i] = m.solarMwh;
     out.energy.windMwh[i] = m.windMwh;
-    const row = annualRow(inputs, year, m, curtailed[i]);
-    if (out.storage && battery && producedWithout) {
-      Object.assign(row, storageAnnual(battery, out.storage, i, curtailed[i]));
-      row.export_mwh =
-        m.solarMwh + m.windMwh - out.storage.fromPlant[i] - out.storage.fromGrid[i] + out.storage.discharge[i];
-      out.energy.deliveredMwh[i] = row.export_mwh;
-    }
-    if (l) {
-      Object.assign(row, loadAnnual(l, i));
-      row.curtailed_mwh += l.excessCurtailed[i];
-    }
-    if (out.operatorCurtailedMwh) Object.assign(row, { curtailed_by_operator_mwh: out.operatorCurtailedMwh[i] });
+    const st = out.storage && battery ? { battery, years: out.storage } : null;
+    const row = annualRow(inputs, year, m, curtailed[i], st, l, out.operatorCurtailedMwh);
+    if (st) out.energy.deliveredMwh[i] = row.export_mwh;
     out.annual.push(row);
     progress.report('market', progress.from + (i + 1) * perYear);
   }
-  if (battery && producedWithout) out.storageContext = { battery, curtailedWithout: curtailed, producedWithout };
-  return out;
 }
 
 /** The load served by the plant's hours (and the battery's, when there is one). */
-function serveLoadOf(load: LoadModel, market: MarketModel, out: PlantYears, battery: StorageInputs | null): LoadYears {
+function serveLoadOf(load: PricedLoad, out: PlantYears, battery: StorageInputs | null): LoadYears {
   const st = out.storage;
   const hours = { solar: out.solarHourly, wind: out.windHourly };
-  if (!st || !battery) return serveLoad(load, market, hours);
-  return serveLoad(load, market, {
+  if (!st || !battery) return serveLoad(load.model, load.excessPrice, hours);
+  return serveLoad(load.model, load.excessPrice, {
     ...hours,
     charge: st.run.charge,
     fromGrid: st.run.fromGrid,
@@ -221,21 +262,14 @@ function withPayments(lines: RevenueLines, market: RevenueLines): RevenueLines {
   return lines;
 }
 
-/** Year 1's hours at the point of interconnection, with the battery's, made a capacity credit. */
-function capacityCredit(
-  inputs: ResolvedInputs,
-  capacity: CapacityInputs,
-  out: PlantYears,
-  battery: StorageInputs | null,
-): { percent: number; accreditedMw: number } {
-  const nameplate =
-    inputs.solar.capacity_mw_dc / inputs.solar.dc_ac_ratio + inputs.wind.capacity_mw + (battery?.power_mw ?? 0);
-  const st = out.storage;
-  return plantCapacityCredit(capacity, nameplate, inputs.grid.export_limit_mw, {
-    solar: out.solarHourly,
-    wind: out.windHourly,
-    battery: st && battery ? { discharge: st.run.discharge, soc: st.run.soc, powerMw: battery.power_mw } : null,
-  });
+/** Each year's revenue lines at another year-1 PPA price, from stage 4's sums (no pass over the hours). */
+export function revenueAtPrice(market: MarketModel, years: readonly MarketYear[]) {
+  return (price: number): RevenueLines[] => {
+    const priced = withPpaPrice(market, price);
+    return years.map((sums, i) =>
+      revenueOf(priced, i + 1, sums, { ppa_solar: 0, ppa_wind: 0, merchant_solar: 0, merchant_wind: 0, total: 0 }),
+    );
+  };
 }
 
 /** Without a battery: the energy curtailed at the limit, % of the output before it, all years. */
@@ -260,10 +294,9 @@ function plantEnergy(out: PlantYears, curtailed: Float64Array): Float64Array {
   return sums;
 }
 
-/** The battery's columns of a year's energy row. */
+/** The battery's columns of a year's energy row (its curtailment and export are the row's own). */
 function storageAnnual(battery: StorageInputs, s: StorageYears, i: number, curtailedWithout: number) {
   return {
-    curtailed_mwh: Math.max(0, curtailedWithout - s.fromSurplus[i]),
     storage_charge_from_plant_mwh: s.fromPlant[i],
     storage_charge_from_grid_mwh: s.fromGrid[i],
     storage_discharge_mwh: s.discharge[i],
@@ -274,16 +307,35 @@ function storageAnnual(battery: StorageInputs, s: StorageYears, i: number, curta
   };
 }
 
-function annualRow(inputs: ResolvedInputs, year: number, m: MarketYear, curtailed: number) {
+/**
+ * A year's energy row, built once from each part's figures: the plant's, then the battery's columns
+ * (what it saved from the limit is not curtailed; its charge and discharge change the export), then
+ * the load's (the excess it curtails is curtailed), then what the operator's hourly limit cut.
+ */
+function annualRow(
+  inputs: ResolvedInputs,
+  year: number,
+  m: MarketYear,
+  curtailedWithout: number,
+  storage: { battery: StorageInputs; years: StorageYears } | null,
+  load: LoadYears | undefined,
+  operatorCurtailed: Float64Array | undefined,
+) {
+  const i = year - 1;
   const solarCapacityMwh = inputs.solar.capacity_mw_dc * HOURS_PER_YEAR;
   const windCapacityMwh = inputs.wind.capacity_mw * HOURS_PER_YEAR;
+  const s = storage?.years;
+  const curtailed = s ? Math.max(0, curtailedWithout - s.fromSurplus[i]) : curtailedWithout;
   return {
     year,
     solar_mwh: m.solarMwh,
     wind_mwh: m.windMwh,
-    curtailed_mwh: curtailed,
-    export_mwh: m.solarMwh + m.windMwh,
+    curtailed_mwh: load ? curtailed + load.excessCurtailed[i] : curtailed,
+    export_mwh: s ? m.solarMwh + m.windMwh - s.fromPlant[i] - s.fromGrid[i] + s.discharge[i] : m.solarMwh + m.windMwh,
     solar_capacity_factor: solarCapacityMwh > 0 ? m.solarMwh / solarCapacityMwh : null,
     wind_capacity_factor: windCapacityMwh > 0 ? m.windMwh / windCapacityMwh : null,
+    ...(storage ? storageAnnual(storage.battery, storage.years, i, curtailedWithout) : {}),
+    ...(load ? loadAnnual(load, i) : {}),
+    ...(operatorCurtailed ? { curtailed_by_operator_mwh: operatorCurtailed[i] } : {}),
   };
 }

@@ -2,10 +2,8 @@
 // 16 sectors at each speed, and its mean speed per sector, over every step of every resource
 // year. Computed from the parsed files (not from the generation profiles), so a cached profile
 // gives the same rose: parsing is deterministic.
-import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { WindRose } from '../../../shared/schemas/result.ts';
 import type { WindSteps } from '../../../shared/weather/types.ts';
-import { loadWindSteps, windResourceYears } from '../weather/weather.load.ts';
 
 export const ROSE_SECTORS = 16;
 /** Lower edges of the speed bins, m/s; the last bin is open above. */
@@ -36,19 +34,21 @@ function countSteps(steps: WindSteps, counts: number[][], speedSums: number[]): 
   return true;
 }
 
-/** The rose of `inputs.wind_resource`, or null without one (or when a file has no direction). */
-export function windRose(inputs: ResolvedInputs): WindRose | null {
-  const years = windResourceYears(inputs);
+/**
+ * The rose of a wind resource's `years` files (`stepsOf(i)`: year i's steps at hub height), or
+ * null without one (`years` null) or when a file has no direction.
+ */
+export function windRose(hubHeightM: number, years: number | null, stepsOf: (i: number) => WindSteps): WindRose | null {
   if (years === null) return null;
   const counts = Array.from({ length: ROSE_SECTORS }, () => ROSE_SPEED_BINS_MS.map(() => 0));
   const speedSums = new Array<number>(ROSE_SECTORS).fill(0);
   for (let i = 0; i < years; i++) {
-    if (!countSteps(loadWindSteps(inputs, i), counts, speedSums)) return null;
+    if (!countSteps(stepsOf(i), counts, speedSums)) return null;
   }
   const total = counts.reduce((sum, row) => sum + row.reduce((a, b) => a + b, 0), 0);
   if (total === 0) return null;
   return {
-    hub_height_m: inputs.wind.turbine.hub_height_m,
+    hub_height_m: hubHeightM,
     sectors: ROSE_SECTORS,
     speed_bins_ms: [...ROSE_SPEED_BINS_MS],
     frequency: counts.map((row) => row.map((n) => n / total)),

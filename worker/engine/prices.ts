@@ -1,8 +1,10 @@
 // The merchant price of each hour of each operating year. One year of hourly prices (or a price
 // and its hour-of-day shape) is year 1, escalated every year after; a forecast of n years
 // (8,760 × n values, n ≥ 2) is used as given, year by year and not escalated, its last year
-// repeating when the project runs longer.
-import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+// repeating when the project runs longer. At the engine's root because the market's revenue, the
+// battery's dispatch and the load's excess all price hours by it.
+import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
+import { escalation } from './escalation.ts';
 
 /** The market's merchant prices, as the revenue and the battery's dispatch read them. */
 export interface MerchantPrices {
@@ -32,5 +34,5 @@ export function merchantPriceOf(m: MerchantPrices, year: number): Float64Array {
 
 /** What multiplies merchantPriceOf(year): the escalation since year 1, or 1 for a forecast. */
 export function merchantFactor(m: MerchantPrices, year: number): number {
-  return m.merchantYears ? 1 : (1 + m.merchantEscalation) ** (year - 1);
+  return m.merchantYears ? 1 : escalation(m.merchantEscalation, year);
 }

@@ -5,13 +5,14 @@
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { Kpis } from '../../../shared/schemas/result.ts';
-import { backupFactor, contractPrice, excessPrices, type LoadModel } from '../load/load.ts';
-import { merchantFactor, merchantPriceOf } from '../market/market.prices.ts';
+import { escalation } from '../escalation.ts';
+import { backupFactor, contractPrice, type LoadModel } from '../load/load.ts';
 import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
-import type { Generation } from '../plant/generation.ts';
-import { profileYear } from '../plant/generation.ts';
-import { degradationFactor } from '../plant/hybrid.ts';
-import { runStorage, type StorageRun } from './storage.ts';
+import { merchantFactor, merchantPriceOf } from '../prices.ts';
+import { runStorage, type StorageRun } from '../storage/storage.ts';
+import type { Generation } from './generation.ts';
+import { profileYear } from './generation.ts';
+import { degradationFactor } from './hybrid.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
@@ -59,10 +60,13 @@ export function storageYears(
   generation: Generation,
   market: MarketModel,
   hourly: { solar: Float64Array; wind: Float64Array },
-  load: LoadModel | null = null,
+  load: { model: LoadModel; excessPrice: Float64Array } | null = null,
 ): StorageYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
-  const { delivered, surplus, surplusSolar, price } = scratch();
+  const { delivered, surplus, surplusSolar } = scratch();
+  // With a load, the hour's price is what its excess sells for (the merchant price, or 0), as the
+  // load stage computed it once; without, the market's price of an exported MWh.
+  const price = load ? load.excessPrice : scratch().price;
   const solarHourly = hourly.solar;
   const windHourly = hourly.wind;
   for (let i = 0; i < YEARS; i++) {
@@ -73,9 +77,7 @@ export function storageYears(
     const solarRaw = profileYear(generation.solar, i);
     const windRaw = profileYear(generation.wind, i);
     const at = i * HOURS_PER_YEAR;
-    // With a load, the hour's price is what its excess sells for (the merchant price, or 0).
-    if (load) excessPrices(load, market, i, price.subarray(at, at + HOURS_PER_YEAR));
-    else hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
+    if (!load) hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
     for (let h = 0; h < HOURS_PER_YEAR; h++) {
       const k = at + h;
       const s = solarHourly[k];
@@ -88,11 +90,12 @@ export function storageYears(
     }
   }
   const f = inputs.finance;
-  const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
+  // One rate of inflation and O&M escalation together (1 + (x − 1) gives x back exactly).
+  const rate = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100) - 1;
   const vom = battery.costs.variable_om_per_mwh;
   // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
-  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load) } : {}) };
-  const run = runStorage(battery, plant, (y) => vom * escalation ** y, scratch());
+  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load.model) } : {}) };
+  const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), scratch());
   return settle(market, run, delivered, surplus, surplusSolar, hourly);
 }
 
