@@ -10,7 +10,7 @@ import type { FieldError } from './schemas/problem.ts';
 import { capitalStackErrors } from './validate.finance.ts';
 import { loadErrors } from './validate.load.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
-import { storageErrors } from './validate.storage.ts';
+import { ancillaryErrors, storageErrors } from './validate.storage.ts';
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 export type Validator<T> = (body: unknown) => Validation<T>;
@@ -119,6 +119,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
   }
   if (v.storage) storageErrors(v.storage, out);
+  ancillaryErrors(v, out);
   loadErrors(v, out);
   const curve = v.wind.turbine.power_curve;
   if (curve) {

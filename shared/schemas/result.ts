@@ -111,6 +111,12 @@ export const RevenueLines = Closed(
       ),
     ),
     load_excess: Type.Optional(Money('With a load: excess sold × the hour’s escalated merchant price.')),
+    ancillary: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }), Money('One product’s revenue.'), {
+        description:
+          'With ancillary products (market.ancillary), a line per product by its name: MW reserved × the escalated capacity price, plus the expected deployed energy at the merchant price (sold for up, bought for down).',
+      }),
+    ),
     total: Money('Sum of the lines.'),
   },
   'Revenue, nominal money of the year.',

@@ -97,6 +97,8 @@ export interface MarketYear {
   windPpaMwh: number;
   /** The battery's net MWh (discharge − charge) weighted the same two ways; null without a battery. */
   storage: { ppaMwh: number; value: number } | null;
+  /** With ancillary products: each product's revenue of the year (nominal money, by name). */
+  ancillary?: Record<string, number>;
 }
 
 /** The year's revenue lines from its energy sums, at the model's PPA price: no pass over the hours. */
@@ -112,6 +114,10 @@ export function revenueOf(model: MarketModel, year: number, sums: MarketYear, ou
     out.ppa_storage = ppa * sums.storage.ppaMwh;
     out.merchant_storage = merchant * sums.storage.value;
     out.total += out.ppa_storage + out.merchant_storage;
+  }
+  if (sums.ancillary) {
+    out.ancillary = { ...sums.ancillary };
+    for (const v of Object.values(sums.ancillary)) out.total += v;
   }
   return out;
 }
@@ -132,6 +138,7 @@ export function marketYear(
   windMwh: Float64Array,
   out: MarketYear,
   storageNet?: Float64Array,
+  ancillary?: Record<string, number>,
 ): MarketYear {
   const price = merchantPriceOf(model, year);
   const tod = model.ppaMultiplier;
@@ -157,6 +164,8 @@ export function marketYear(
   out.storage = storageNet
     ? { ppaMwh: tod ? weighted(tod, storageNet) : weighted(null, storageNet), value: weighted(price, storageNet) }
     : null;
+  if (ancillary) out.ancillary = ancillary;
+  else delete out.ancillary;
   revenueOf(model, year, out, out.revenue);
   return out;
 }
