@@ -92,7 +92,8 @@ export const HOURLY_SERIES = {
   },
   storage_reserve_down_hourly: {
     unit: 'MWh',
-    description: 'Battery: MW reserved for down products in each hour, all down products summed. With ancillary products only.',
+    description:
+      'Battery: MW reserved for down products in each hour, all down products summed. With ancillary products only.',
     yearDescription: 'Battery: MW reserved for down products in each hour. With ancillary products only.',
     csv: 'storage_reserve_down_mw',
     group: 'storage',

@@ -72,7 +72,8 @@ export function ancillaryErrors(v: ScenarioInputs, out: FieldError[]): void {
   }
   const seen = new Set<string>();
   products.forEach((p, i) => {
-    if (seen.has(p.name)) out.push({ path: `/market/ancillary/${i}/name`, message: `the name ${p.name} is used twice` });
+    if (seen.has(p.name))
+      out.push({ path: `/market/ancillary/${i}/name`, message: `the name ${p.name} is used twice` });
     seen.add(p.name);
   });
 }

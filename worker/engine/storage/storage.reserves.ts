@@ -52,6 +52,9 @@ export function socRange(b: HorizonBattery, soc0: number): { lo: number; hi: num
   return { lo: Math.min(b.socMinMwh, soc0), hi: Math.max(b.socMaxMwh, soc0) };
 }
 
+/** The last horizon's model (an engine thread runs one calculation at a time). */
+let cached: { key: string; model: ReturnType<typeof highs.createModel> } | null = null;
+
 /** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
 export function solveReserves(
   b: HorizonBattery,
@@ -149,26 +152,41 @@ export function solveReserves(
     close(-inf, b.dailyDischargeMwh);
   }
   if (row !== rows) throw new Error(`reserve LP: ${row} rows built, ${rows} expected`);
-  const model = highs.createModel({
-    numCols: cols,
-    numRows: rows,
-    sense: highs.constants.objectiveSense.maximize,
-    colCost: cost,
-    colLower,
-    colUpper,
-    rowLower,
-    rowUpper,
-    matrix: {
-      format: 'csr',
-      numRows: rows,
+  // The matrix depends only on the battery, the products and the horizon's length: a model of the
+  // same matrix is kept and given the horizon's costs and bounds, and HiGHS starts from its last basis.
+  const key = `${T} ${days} ${index.join(',')} ${value.join(',')}`;
+  if (!cached || cached.key !== key) {
+    cached?.model.dispose();
+    const model = highs.createModel({
       numCols: cols,
-      starts,
-      indices: Int32Array.from(index),
-      values: Float64Array.from(value),
-    },
-  });
-  try {
-    model.run();
+      numRows: rows,
+      sense: highs.constants.objectiveSense.maximize,
+      colCost: cost,
+      colLower,
+      colUpper,
+      rowLower,
+      rowUpper,
+      matrix: {
+        format: 'csr',
+        numRows: rows,
+        numCols: cols,
+        starts,
+        indices: Int32Array.from(index),
+        values: Float64Array.from(value),
+      },
+    });
+    // Each horizon is small and starts from the last basis: presolve costs more than it saves.
+    model.options.set({ presolve: 'off', solver: 'simplex' });
+    cached = { key, model };
+  } else {
+    const model = cached.model;
+    model.changeColsCost({ kind: 'range', from: 0, to: cols - 1 }, cost);
+    model.changeColsBounds({ kind: 'range', from: 0, to: cols - 1 }, colLower, colUpper);
+    model.changeRowsBounds({ kind: 'range', from: 0, to: rows - 1 }, rowLower, rowUpper);
+  }
+  const model = cached.model;
+  model.run();
+  {
     if (model.getModelStatus() !== highs.constants.modelStatus.optimal) {
       throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
     }
@@ -183,8 +201,6 @@ export function solveReserves(
       out.discharge[t] = charge > 0 && discharge > 0 ? Math.max(0, -u * etaOut) : discharge;
       for (let j = 0; j < K; j++) out.reserve[j][t] = Math.max(0, x[c + 4 + j]);
     }
-  } finally {
-    model.dispose();
   }
   return reserveObjective(b, h, m, products, out);
 }
