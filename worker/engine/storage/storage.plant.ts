@@ -208,10 +208,13 @@ export function storageKpis(
     curtailed += curtailedWithout[i];
     produced += producedWithout[i];
   }
+  let ancillary = 0;
+  for (const year of s.ancillary?.revenue ?? []) for (const v of Object.values(year)) ancillary += v;
   return {
+    ...(s.ancillary ? { ancillary_revenue: ancillary } : {}),
     storage_cycles_year1: s.discharge[0] / battery.energy_mwh,
     curtailment_percent: produced > 0 ? (100 * (curtailed - saved)) / produced : 0,
     curtailment_recovered_mwh: saved,
-    storage_revenue: revenue,
+    storage_revenue: revenue + ancillary,
   };
 }

@@ -52,8 +52,193 @@ export function socRange(b: HorizonBattery, soc0: number): { lo: number; hi: num
   return { lo: Math.min(b.socMinMwh, soc0), hi: Math.max(b.socMaxMwh, soc0) };
 }
 
+/** The horizon's LP as arrays: costs, bounds and the matrix row by row (CSR). */
+interface Lp {
+  cols: number;
+  rows: number;
+  cost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
+  starts: Int32Array;
+  index: number[];
+  value: number[];
+  /** The row being written. */
+  row: number;
+}
+
+function entry(lp: Lp, col: number, v: number): void {
+  lp.index.push(col);
+  lp.value.push(v);
+}
+
+/** Ends the row being written, with its bounds. */
+function close(lp: Lp, lower: number, upper: number): void {
+  lp.rowLower[lp.row] = lower;
+  lp.rowUpper[lp.row] = upper;
+  lp.row++;
+  lp.starts[lp.row] = lp.index.length;
+}
+
+function emptyLp(cols: number, rows: number): Lp {
+  return {
+    cols,
+    rows,
+    cost: new Float64Array(cols),
+    colLower: new Float64Array(cols),
+    colUpper: new Float64Array(cols),
+    rowLower: new Float64Array(rows),
+    rowUpper: new Float64Array(rows),
+    starts: new Int32Array(rows + 1),
+    index: [],
+    value: [],
+    row: 0,
+  };
+}
+
+/** Hour t's columns: objective and bounds. */
+function hourColumns(
+  lp: Lp,
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  t: number,
+  soc: { lo: number; hi: number },
+): void {
+  const c = t * (4 + products.length);
+  const p = h.price[t];
+  const room = Math.min(b.powerMw, h.room[t]);
+  lp.cost[c + F] = -b.chargeCost;
+  lp.cost[c + Q] = -(p + b.chargeCost);
+  lp.cost[c + Y] = p - b.dischargeCost;
+  lp.colUpper[c + F] = Math.min(b.powerMw, h.free[t]);
+  lp.colUpper[c + Q] = h.priced[t];
+  lp.colUpper[c + Y] = room;
+  lp.colLower[c + S] = soc.lo;
+  lp.colUpper[c + S] = soc.hi;
+  for (let j = 0; j < products.length; j++) {
+    const pr = products[j];
+    lp.cost[c + 4 + j] = m.capacityPrice[j][t] + (pr.up ? 1 : -1) * pr.deployedShare * m.energyPrice[t];
+    lp.colUpper[c + 4 + j] = pr.up ? room : Math.min(b.powerMw, m.importMw);
+  }
+}
+
+/** Hour t's rows: power (in, out, import), the energy balance, and the bands at the hour's end and start. */
+function hourRows(
+  lp: Lp,
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  t: number,
+  soc0: number,
+  soc: { lo: number; hi: number },
+): void {
+  const K = products.length;
+  const n = 4 + K;
+  const c = t * n;
+  const inf = highs.infinity;
+  const eta = b.etaIn;
+  entry(lp, c + F, 1);
+  entry(lp, c + Q, 1);
+  for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, b.powerMw);
+  entry(lp, c + Y, 1);
+  for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, Math.min(b.powerMw, h.room[t]));
+  for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, Math.min(b.powerMw, m.importMw));
+  if (t > 0) entry(lp, c - n + S, -m.keep);
+  entry(lp, c + F, -eta);
+  entry(lp, c + Q, -eta);
+  entry(lp, c + Y, 1 / b.etaOut);
+  entry(lp, c + S, 1);
+  for (let j = 0; j < K; j++) {
+    const pr = products[j];
+    entry(lp, c + 4 + j, pr.up ? pr.deployedShare / b.etaOut : -pr.deployedShare * eta);
+  }
+  const start = t === 0 ? m.keep * soc0 : 0;
+  close(lp, start, start);
+  // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0).
+  for (const atStart of [false, true]) {
+    const sCol = atStart ? (t > 0 ? c - n + S : -1) : c + S;
+    const offset = atStart && t === 0 ? soc0 : 0;
+    if (sCol >= 0) entry(lp, sCol, 1);
+    for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, -products[j].durationHours / b.etaOut);
+    close(lp, soc.lo - offset, inf);
+    if (sCol >= 0) entry(lp, sCol, 1);
+    for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, products[j].durationHours * eta);
+    close(lp, -inf, soc.hi - offset);
+  }
+}
+
+/** The horizon's LP, built from the statement above. */
+function buildLp(
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  soc0: number,
+): Lp {
+  const T = h.hours;
+  const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
+  const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days);
+  const soc = socRange(b, soc0);
+  for (let t = 0; t < T; t++) {
+    hourColumns(lp, b, h, m, products, t, soc);
+    hourRows(lp, b, h, m, products, t, soc0, soc);
+  }
+  for (let d = 0; d < days; d++) {
+    for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
+    close(lp, -highs.infinity, b.dailyDischargeMwh);
+  }
+  if (lp.row !== lp.rows) throw new Error(`reserve LP: ${lp.row} rows built, ${lp.rows} expected`);
+  return lp;
+}
+
 /** The last horizon's model (an engine thread runs one calculation at a time). */
 let cached: { key: string; model: ReturnType<typeof highs.createModel> } | null = null;
+
+/**
+ * The model of the LP. Its matrix depends only on the battery, the products and the horizon's
+ * length: a model of the same matrix is kept and given the horizon's costs and bounds, and HiGHS
+ * starts from its last basis.
+ */
+function modelOf(lp: Lp): ReturnType<typeof highs.createModel> {
+  const key = `${lp.cols} ${lp.rows} ${lp.index.join(',')} ${lp.value.join(',')}`;
+  if (cached && cached.key === key) {
+    const all = (count: number) => ({ kind: 'range', from: 0, to: count - 1 }) as const;
+    cached.model.changeColsCost(all(lp.cols), lp.cost);
+    cached.model.changeColsBounds(all(lp.cols), lp.colLower, lp.colUpper);
+    cached.model.changeRowsBounds(all(lp.rows), lp.rowLower, lp.rowUpper);
+    return cached.model;
+  }
+  cached?.model.dispose();
+  const model = highs.createModel({
+    numCols: lp.cols,
+    numRows: lp.rows,
+    sense: highs.constants.objectiveSense.maximize,
+    colCost: lp.cost,
+    colLower: lp.colLower,
+    colUpper: lp.colUpper,
+    rowLower: lp.rowLower,
+    rowUpper: lp.rowUpper,
+    matrix: {
+      format: 'csr',
+      numRows: lp.rows,
+      numCols: lp.cols,
+      starts: lp.starts,
+      indices: Int32Array.from(lp.index),
+      values: Float64Array.from(lp.value),
+    },
+  });
+  // Each horizon is small and starts from the last basis: presolve costs more than it saves.
+  model.options.set({ presolve: 'off', solver: 'simplex' });
+  cached = { key, model };
+  return model;
+}
 
 /** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
 export function solveReserves(
@@ -64,143 +249,23 @@ export function solveReserves(
   soc0: number,
   out: ReservePlan,
 ): number {
-  const T = h.hours;
-  const K = products.length;
-  const n = 4 + K;
-  const cols = T * n;
-  const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
-  const rows = T * ROWS_PER_HOUR + days;
-  const inf = highs.infinity;
-  const cost = new Float64Array(cols);
-  const colLower = new Float64Array(cols);
-  const colUpper = new Float64Array(cols);
-  const rowLower = new Float64Array(rows).fill(-inf);
-  const rowUpper = new Float64Array(rows).fill(inf);
-  const starts = new Int32Array(rows + 1);
-  const index: number[] = [];
-  const value: number[] = [];
-  const { lo, hi } = socRange(b, soc0);
-  const eta = b.etaIn;
-  const etaOut = b.etaOut;
-  let row = 0;
-  const entry = (c: number, v: number) => {
-    index.push(c);
-    value.push(v);
-  };
-  const close = (lower: number, upper: number) => {
-    rowLower[row] = lower;
-    rowUpper[row] = upper;
-    row++;
-    starts[row] = index.length;
-  };
-  for (let t = 0; t < T; t++) {
-    const c = t * n;
-    const p = h.price[t];
-    const room = Math.min(b.powerMw, h.room[t]);
-    cost[c + F] = -b.chargeCost;
-    cost[c + Q] = -(p + b.chargeCost);
-    cost[c + Y] = p - b.dischargeCost;
-    colUpper[c + F] = Math.min(b.powerMw, h.free[t]);
-    colUpper[c + Q] = h.priced[t];
-    colUpper[c + Y] = room;
-    colLower[c + S] = lo;
-    colUpper[c + S] = hi;
-    for (let j = 0; j < K; j++) {
-      const pr = products[j];
-      const e = m.energyPrice[t];
-      cost[c + 4 + j] = m.capacityPrice[j][t] + (pr.up ? 1 : -1) * pr.deployedShare * e;
-      colUpper[c + 4 + j] = pr.up ? room : Math.min(b.powerMw, m.importMw);
-    }
-    // Charging power, with the down reserves.
-    entry(c + F, 1);
-    entry(c + Q, 1);
-    for (let j = 0; j < K; j++) if (!products[j].up) entry(c + 4 + j, 1);
-    close(-inf, b.powerMw);
-    // Discharging headroom, with the up reserves.
-    entry(c + Y, 1);
-    for (let j = 0; j < K; j++) if (products[j].up) entry(c + 4 + j, 1);
-    close(-inf, room);
-    // The down reserves through the interconnection.
-    for (let j = 0; j < K; j++) if (!products[j].up) entry(c + 4 + j, 1);
-    close(-inf, Math.min(b.powerMw, m.importMw));
-    // Energy balance.
-    if (t > 0) entry(c - n + S, -m.keep);
-    entry(c + F, -eta);
-    entry(c + Q, -eta);
-    entry(c + Y, 1 / etaOut);
-    entry(c + S, 1);
-    for (let j = 0; j < K; j++) {
-      const pr = products[j];
-      entry(c + 4 + j, pr.up ? pr.deployedShare / etaOut : -pr.deployedShare * eta);
-    }
-    const start = t === 0 ? m.keep * soc0 : 0;
-    close(start, start);
-    // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0).
-    for (const atStart of [false, true]) {
-      const sCol = atStart ? (t > 0 ? c - n + S : -1) : c + S;
-      const offset = atStart && t === 0 ? soc0 : 0;
-      if (sCol >= 0) entry(sCol, 1);
-      for (let j = 0; j < K; j++) if (products[j].up) entry(c + 4 + j, -products[j].durationHours / etaOut);
-      close(lo - offset, inf);
-      if (sCol >= 0) entry(sCol, 1);
-      for (let j = 0; j < K; j++) if (!products[j].up) entry(c + 4 + j, products[j].durationHours * eta);
-      close(-inf, hi - offset);
-    }
-  }
-  for (let d = 0; d < days; d++) {
-    for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(t * n + Y, 1);
-    close(-inf, b.dailyDischargeMwh);
-  }
-  if (row !== rows) throw new Error(`reserve LP: ${row} rows built, ${rows} expected`);
-  // The matrix depends only on the battery, the products and the horizon's length: a model of the
-  // same matrix is kept and given the horizon's costs and bounds, and HiGHS starts from its last basis.
-  const key = `${T} ${days} ${index.join(',')} ${value.join(',')}`;
-  if (!cached || cached.key !== key) {
-    cached?.model.dispose();
-    const model = highs.createModel({
-      numCols: cols,
-      numRows: rows,
-      sense: highs.constants.objectiveSense.maximize,
-      colCost: cost,
-      colLower,
-      colUpper,
-      rowLower,
-      rowUpper,
-      matrix: {
-        format: 'csr',
-        numRows: rows,
-        numCols: cols,
-        starts,
-        indices: Int32Array.from(index),
-        values: Float64Array.from(value),
-      },
-    });
-    // Each horizon is small and starts from the last basis: presolve costs more than it saves.
-    model.options.set({ presolve: 'off', solver: 'simplex' });
-    cached = { key, model };
-  } else {
-    const model = cached.model;
-    model.changeColsCost({ kind: 'range', from: 0, to: cols - 1 }, cost);
-    model.changeColsBounds({ kind: 'range', from: 0, to: cols - 1 }, colLower, colUpper);
-    model.changeRowsBounds({ kind: 'range', from: 0, to: rows - 1 }, rowLower, rowUpper);
-  }
-  const model = cached.model;
+  const model = modelOf(buildLp(b, h, m, products, soc0));
   model.run();
-  {
-    if (model.getModelStatus() !== highs.constants.modelStatus.optimal) {
-      throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
-    }
-    const x = model.getSolution().colValue;
-    for (let t = 0; t < T; t++) {
-      const c = t * n;
-      const charge = Math.max(0, x[c + F]) + Math.max(0, x[c + Q]);
-      const discharge = Math.max(0, x[c + Y]);
-      // Charging and discharging in one hour would only lose energy: keep the net.
-      const u = eta * charge - discharge / etaOut;
-      out.charge[t] = charge > 0 && discharge > 0 ? Math.max(0, u / eta) : charge;
-      out.discharge[t] = charge > 0 && discharge > 0 ? Math.max(0, -u * etaOut) : discharge;
-      for (let j = 0; j < K; j++) out.reserve[j][t] = Math.max(0, x[c + 4 + j]);
-    }
+  if (model.getModelStatus() !== highs.constants.modelStatus.optimal) {
+    throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
+  }
+  const x = model.getSolution().colValue;
+  const n = 4 + products.length;
+  for (let t = 0; t < h.hours; t++) {
+    const c = t * n;
+    const charge = Math.max(0, x[c + F]) + Math.max(0, x[c + Q]);
+    const discharge = Math.max(0, x[c + Y]);
+    // Charging and discharging in one hour would only lose energy: keep the net.
+    const u = b.etaIn * charge - discharge / b.etaOut;
+    const both = charge > 0 && discharge > 0;
+    out.charge[t] = both ? Math.max(0, u / b.etaIn) : charge;
+    out.discharge[t] = both ? Math.max(0, -u * b.etaOut) : discharge;
+    for (let j = 0; j < products.length; j++) out.reserve[j][t] = Math.max(0, x[c + 4 + j]);
   }
   return reserveObjective(b, h, m, products, out);
 }
