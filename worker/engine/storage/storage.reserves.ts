@@ -66,9 +66,12 @@ interface Lp {
   value: number[];
   /** The row being written. */
   row: number;
+  /** False when the cached model has this matrix already: only costs and bounds are written. */
+  matrix: boolean;
 }
 
 function entry(lp: Lp, col: number, v: number): void {
+  if (!lp.matrix) return;
   lp.index.push(col);
   lp.value.push(v);
 }
@@ -81,7 +84,7 @@ function close(lp: Lp, lower: number, upper: number): void {
   lp.starts[lp.row] = lp.index.length;
 }
 
-function emptyLp(cols: number, rows: number): Lp {
+function emptyLp(cols: number, rows: number, matrix: boolean): Lp {
   return {
     cols,
     rows,
@@ -94,6 +97,7 @@ function emptyLp(cols: number, rows: number): Lp {
     index: [],
     value: [],
     row: 0,
+    matrix,
   };
 }
 
@@ -181,10 +185,11 @@ function buildLp(
   m: ReserveHours,
   products: readonly ReserveProduct[],
   soc0: number,
+  matrix: boolean,
 ): Lp {
   const T = h.hours;
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
-  const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days);
+  const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days, matrix);
   const soc = socRange(b, soc0);
   for (let t = 0; t < T; t++) {
     hourColumns(lp, b, h, m, products, t, soc);
@@ -206,9 +211,8 @@ let cached: { key: string; model: ReturnType<typeof highs.createModel> } | null 
  * length: a model of the same matrix is kept and given the horizon's costs and bounds, and HiGHS
  * starts from its last basis.
  */
-function modelOf(lp: Lp): ReturnType<typeof highs.createModel> {
-  const key = `${lp.cols} ${lp.rows} ${lp.index.join(',')} ${lp.value.join(',')}`;
-  if (cached && cached.key === key) {
+function modelOf(lp: Lp, key: string): ReturnType<typeof highs.createModel> {
+  if (!lp.matrix && cached && cached.key === key) {
     const all = (count: number) => ({ kind: 'range', from: 0, to: count - 1 }) as const;
     cached.model.changeColsCost(all(lp.cols), lp.cost);
     cached.model.changeColsBounds(all(lp.cols), lp.colLower, lp.colUpper);
@@ -249,7 +253,12 @@ export function solveReserves(
   soc0: number,
   out: ReservePlan,
 ): number {
-  const model = modelOf(buildLp(b, h, m, products, soc0));
+  // What the matrix depends on: the horizon's length, its days with a cycle limit, the efficiencies,
+  // the standing loss and the products.
+  const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(h.hours / 24) : 0;
+  const shape = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
+  const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
+  const model = modelOf(buildLp(b, h, m, products, soc0, cached?.key !== key), key);
   model.run();
   if (model.getModelStatus() !== highs.constants.modelStatus.optimal) {
     throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
