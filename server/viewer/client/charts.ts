@@ -280,6 +280,9 @@ interface DispatchWeek {
   limitMw: number | null;
   price: number[];
   currency: string;
+  /** With ancillary products: MW reserved up and down each hour (docs/markets.md). */
+  reserveUp?: number[];
+  reserveDown?: number[];
 }
 
 const WEEKDAY_HOURS = 24;
@@ -351,10 +354,36 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
               },
             ]),
         { name: 'Price', type: 'line', yAxisIndex: 1, color: '#b7791f', symbol: 'none', step: 'end', data: week.price },
+        ...reserveLines(week),
       ],
     },
     painted,
   );
+}
+
+/** Reservations beside the dispatch: up above zero, down below it (as charge), MW held each hour. */
+function reserveLines(week: DispatchWeek) {
+  const line = (name: string, color: string, data: number[]) => ({
+    name,
+    type: 'line',
+    color,
+    symbol: 'none',
+    step: 'end',
+    lineStyle: { type: 'dotted', width: 2 },
+    data,
+  });
+  return [
+    ...(week.reserveUp ? [line('Reserved up (MW)', COLORS.discharge, week.reserveUp)] : []),
+    ...(week.reserveDown
+      ? [
+          line(
+            'Reserved down (MW)',
+            COLORS.charge,
+            week.reserveDown.map((v) => -v),
+          ),
+        ]
+      : []),
+  ];
 }
 
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'];
