@@ -83,8 +83,12 @@ const cases: Case[] = [
     products: [spin, regUp],
   },
   {
-    name: 'capture with regulation down, a half-hour product',
-    inputs: { ...plant, storage: { power_mw: 80, energy_mwh: 160, dispatch: { strategy: 'capture' } } },
+    // Often nothing to charge from, so a battery at its minimum only loses energy (idling stays feasible).
+    name: 'capture with regulation down, a half-hour product, standing loss from the minimum',
+    inputs: {
+      ...plant,
+      storage: { power_mw: 80, energy_mwh: 160, standing_loss_percent_per_day: 2, dispatch: { strategy: 'capture' } },
+    },
     products: [
       { ...regDown, duration_hours: 0.5, deployed_share: 0.3 },
       { ...spin, duration_hours: 2 },

@@ -18,12 +18,17 @@ export function reserveLp(
   const obj: string[] = [];
   const rows: string[] = [];
   const bounds: string[] = [];
-  const lo = Math.min(b.socMinMwh, soc0);
-  const hi = Math.max(b.socMaxMwh, soc0);
+  // Where idling from soc0 would leave the SOC at the end of hour t (t = −1: soc0): each bound is
+  // widened to it when it lies outside, so that idling stays feasible.
+  const idle = (t: number) => soc0 * m.keep ** (t + 1);
   const ups = products.map((p, j) => ({ p, j })).filter((e) => e.p.up);
   const downs = products.map((p, j) => ({ p, j })).filter((e) => !e.p.up);
   const sum = (terms: string[]) => (terms.length > 0 ? ` + ${terms.join(' + ')}` : '');
   for (let t = 0; t < h.hours; t++) {
+    const lo = Math.min(b.socMinMwh, idle(t));
+    const hi = Math.max(b.socMaxMwh, idle(t));
+    const loBefore = Math.min(b.socMinMwh, idle(t - 1));
+    const hiBefore = Math.max(b.socMaxMwh, idle(t - 1));
     const p = h.price[t];
     const e = m.energyPrice[t];
     const headroom = Math.min(b.powerMw, h.room[t]);
@@ -49,11 +54,11 @@ export function reserveLp(
     rows.push(`upend${t}: soc${t}${sum(upNeed)} >= ${lo}`);
     rows.push(`dnend${t}: soc${t}${sum(dnNeed)} <= ${hi}`);
     if (t === 0) {
-      if (upNeed.length > 0) rows.push(`upbeg${t}: ${upNeed.join(' + ')} >= ${lo - soc0}`);
-      if (dnNeed.length > 0) rows.push(`dnbeg${t}: ${dnNeed.join(' + ')} <= ${hi - soc0}`);
+      if (upNeed.length > 0) rows.push(`upbeg${t}: ${upNeed.join(' + ')} >= ${loBefore - soc0}`);
+      if (dnNeed.length > 0) rows.push(`dnbeg${t}: ${dnNeed.join(' + ')} <= ${hiBefore - soc0}`);
     } else {
-      rows.push(`upbeg${t}: soc${t - 1}${sum(upNeed)} >= ${lo}`);
-      rows.push(`dnbeg${t}: soc${t - 1}${sum(dnNeed)} <= ${hi}`);
+      rows.push(`upbeg${t}: soc${t - 1}${sum(upNeed)} >= ${loBefore}`);
+      rows.push(`dnbeg${t}: soc${t - 1}${sum(dnNeed)} <= ${hiBefore}`);
     }
     bounds.push(
       `0 <= cur${t} <= ${Math.min(b.powerMw, h.free[t])}`,
@@ -81,8 +86,7 @@ export function reserveViolation(
   plan: ReservePlan,
 ): string {
   const tol = 1e-6;
-  const lo = Math.min(b.socMinMwh, soc0);
-  const hi = Math.max(b.socMaxMwh, soc0);
+  const idle = (t: number) => soc0 * m.keep ** (t + 1);
   let soc = soc0;
   for (let t = 0; t < h.hours; t++) {
     const x = plan.charge[t];
@@ -111,11 +115,15 @@ export function reserveViolation(
     const headroom = Math.min(b.powerMw, h.room[t]);
     if (y + up > headroom + tol) return `hour ${t}: discharge ${y} + up reserves ${up} above ${headroom}`;
     if (x > Math.min(b.powerMw, h.free[t] + h.priced[t]) + tol) return `hour ${t}: charge ${x} above what is there`;
-    if (soc - upNeed < lo - tol || soc + downNeed > hi + tol)
+    const before = { lo: Math.min(b.socMinMwh, idle(t - 1)), hi: Math.max(b.socMaxMwh, idle(t - 1)) };
+    if (soc - upNeed < before.lo - tol || soc + downNeed > before.hi + tol) {
       return `hour ${t}: SOC ${soc} at its start outside the bands`;
+    }
     soc = m.keep * soc + b.etaIn * x - y / b.etaOut + deployed;
-    if (soc - upNeed < lo - tol || soc + downNeed > hi + tol)
+    const after = { lo: Math.min(b.socMinMwh, idle(t)), hi: Math.max(b.socMaxMwh, idle(t)) };
+    if (soc - upNeed < after.lo - tol || soc + downNeed > after.hi + tol) {
       return `hour ${t}: SOC ${soc} at its end outside the bands`;
+    }
   }
   return '';
 }

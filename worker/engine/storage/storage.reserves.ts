@@ -47,9 +47,14 @@ const Y = 2;
 const S = 3;
 const ROWS_PER_HOUR = 8;
 
-/** The horizon's SOC range: the bounds, widened to the SOC at the start when it lies outside them. */
-export function socRange(b: HorizonBattery, soc0: number): { lo: number; hi: number } {
-  return { lo: Math.min(b.socMinMwh, soc0), hi: Math.max(b.socMaxMwh, soc0) };
+/**
+ * The SOC's range at the end of hour t (t = −1: the start): the bounds, widened to where the battery
+ * would be by idling from soc0 (standing loss only) when that lies outside them, so that idling is
+ * always feasible (a faded capacity below the energy held, a battery at its minimum losing energy).
+ */
+export function socRange(b: HorizonBattery, soc0: number, keep: number, t: number): { lo: number; hi: number } {
+  const idle = soc0 * keep ** (t + 1);
+  return { lo: Math.min(b.socMinMwh, idle), hi: Math.max(b.socMaxMwh, idle) };
 }
 
 /** The horizon's LP as arrays: costs, bounds and the matrix row by row (CSR). */
@@ -109,9 +114,10 @@ function hourColumns(
   m: ReserveHours,
   products: readonly ReserveProduct[],
   t: number,
-  soc: { lo: number; hi: number },
+  soc0: number,
 ): void {
   const c = t * (4 + products.length);
+  const soc = socRange(b, soc0, m.keep, t);
   const p = h.price[t];
   const room = Math.min(b.powerMw, h.room[t]);
   lp.cost[c + F] = -b.chargeCost;
@@ -138,7 +144,6 @@ function hourRows(
   products: readonly ReserveProduct[],
   t: number,
   soc0: number,
-  soc: { lo: number; hi: number },
 ): void {
   const K = products.length;
   const n = 4 + K;
@@ -167,6 +172,7 @@ function hourRows(
   close(lp, start, start);
   // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0).
   for (const atStart of [false, true]) {
+    const soc = socRange(b, soc0, m.keep, atStart ? t - 1 : t);
     const sCol = atStart ? (t > 0 ? c - n + S : -1) : c + S;
     const offset = atStart && t === 0 ? soc0 : 0;
     if (sCol >= 0) entry(lp, sCol, 1);
@@ -190,10 +196,9 @@ function buildLp(
   const T = h.hours;
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
   const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days, matrix);
-  const soc = socRange(b, soc0);
   for (let t = 0; t < T; t++) {
-    hourColumns(lp, b, h, m, products, t, soc);
-    hourRows(lp, b, h, m, products, t, soc0, soc);
+    hourColumns(lp, b, h, m, products, t, soc0);
+    hourRows(lp, b, h, m, products, t, soc0);
   }
   for (let d = 0; d < days; d++) {
     for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
