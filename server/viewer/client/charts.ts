@@ -319,6 +319,9 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
     barCategoryGap: '10%',
     data,
   });
+  const reserves = reserveLines(week);
+  // The reservations' names on the element, for a reader of the page (and its tests).
+  el.dataset.reserves = reserves.map((r) => r.name).join(', ');
   chart(
     el,
     {
@@ -354,7 +357,7 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
               },
             ]),
         { name: 'Price', type: 'line', yAxisIndex: 1, color: '#b7791f', symbol: 'none', step: 'end', data: week.price },
-        ...reserveLines(week),
+        ...reserves,
       ],
     },
     painted,
