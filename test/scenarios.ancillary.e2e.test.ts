@@ -57,6 +57,12 @@ t.test('two products: revenue lines, KPI, hourly reservations and CSV columns', 
   }
   t.ok((st.income_statement[1]?.revenue.ancillary?.reg_up ?? 0) > 0, 'the up product earns in year 1');
   t.ok(Math.abs((st.kpis.ancillary_revenue ?? 0) - sum) <= 1e-6 * sum, 'the KPI is the lines summed');
+  const lifetime = st.income_statement.reduce((a, y) => a + y.revenue.total, 0);
+  const b = st.revenue_breakdown;
+  t.ok(Math.abs((b.by_source.ancillary ?? 0) - sum) <= 1e-6 * sum, 'the breakdown has them as a source');
+  t.ok(Math.abs(b.total - lifetime) <= 1e-6 * lifetime, 'the breakdown’s total is every year’s total');
+  const bySource = b.by_source.ppa + b.by_source.merchant + (b.by_source.ancillary ?? 0);
+  t.ok(Math.abs(bySource - b.total) <= 1e-6 * lifetime, 'its sources add up to it');
   const up = st.storage_reserve_up_hourly ?? [];
   const down = st.storage_reserve_down_hourly ?? [];
   t.equal(up.length, 25, 'reservations up: 25 years');

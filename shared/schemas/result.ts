@@ -227,11 +227,14 @@ export const RevenueBreakdown = Closed(
       ppa: Money('PPA revenue, all years.'),
       merchant: Money('Merchant revenue, all years (with a load: the excess sold).'),
       contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
+      ancillary: Type.Optional(Money('With ancillary products: their lines, all years.')),
     }),
     by_technology: Closed({
       solar: Money('Solar revenue, all years.'),
       wind: Money('Wind revenue, all years.'),
-      storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+      storage: Type.Optional(
+        Money('Battery revenue lines (net energy, and with ancillary products their lines), all years.'),
+      ),
       load: Type.Optional(Money('With a load: the contract and excess revenue, all years (not split by technology).')),
     }),
     total: Money('Revenue, all years.'),
