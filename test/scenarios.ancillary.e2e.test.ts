@@ -75,6 +75,17 @@ t.test('two products: revenue lines, KPI, hourly reservations and CSV columns', 
   }
   t.ok(highest <= 20 + 1e-3 && lowest >= 0, `within the battery's 20 MW (${lowest} to ${highest})`);
   t.ok(up[0].some((v) => v > 0) && down[0].some((v) => v > 0), 'both directions reserved in year 1');
+  // The down product is the only one of its direction and has no deployment: its line of year y is
+  // Σ_h MW reserved × 3 × 1.02^(y − 1), from the hourly series (stored to 1 kWh an hour).
+  for (const y of [1, 2, 25]) {
+    const reserved = down[y - 1].reduce((a, v) => a + v, 0);
+    const line = st.income_statement.find((row) => row.year === y)?.revenue.ancillary?.reg_down ?? Number.NaN;
+    const expected = reserved * 3 * 1.02 ** (y - 1);
+    t.ok(
+      Math.abs(line - expected) <= 0.001 * HOURS_PER_YEAR * 3 * 1.02 ** 24,
+      `year ${y}: reg_down ${line} = ${expected}`,
+    );
+  }
   const csv = await (await fetch(`${stack.web.baseUrl}/api/scenarios/${id}/statements?format=csv`)).text();
   t.match(csv.split('\n')[0], /,storage_reserve_up_mw,storage_reserve_down_mw$/, 'the CSV has both columns');
 });
