@@ -2,7 +2,7 @@
 // for context, what the worker's engine thread does after the engine: serializing the result
 // (JSON with the hourly arrays, gzip, int32 kWh), which every figure that runs the worker pays too.
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
-import { calculate } from '../worker/engine/index.ts';
+import { calculate, loadReserveSolver } from '../worker/engine/index.ts';
 import { serializeResult } from '../worker/result/index.ts';
 import { median } from './stats.ts';
 import type { Row } from './table.ts';
@@ -52,6 +52,7 @@ const RESERVE_PRODUCTS = [
   },
 ];
 const RESERVE_RUNS = 3;
+await loadReserveSolver();
 
 export function measureEngine(warmup: number, runs: number): EngineFigures {
   const inputs = resolvedInputs();

@@ -13,7 +13,7 @@ import highsModule from 'highs';
 import t from 'tap';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import type { AncillaryInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
-import { calculate } from '../worker/engine/index.ts';
+import { calculate, loadReserveSolver } from '../worker/engine/index.ts';
 import { hourPrices, prepareMarket } from '../worker/engine/market/market.ts';
 import { ancillaryMarket } from '../worker/engine/storage/storage.ancillary.ts';
 import type { HorizonHours } from '../worker/engine/storage/storage.dispatch.ts';
@@ -25,6 +25,7 @@ import { reserveLp, reserveViolation } from './helpers/reserve.lp.ts';
 
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];
 const highs = await highsLoader();
+await loadReserveSolver();
 
 /** Reserve prices shaped on the energy price: regulation dearer in the evening ramp, never below a floor. */
 const shaped = (scale: number, floor: number) =>

@@ -16,7 +16,20 @@ import type { HorizonBattery, HorizonHours, HorizonPlan } from './storage.dispat
 
 // A CommonJS module: its default import is the loader function itself.
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];
-const highs = await highsLoader();
+type Highs = Awaited<ReturnType<typeof highsLoader>>;
+
+/** HiGHS once loaded: a thread that never meets an ancillary product never pays its ~25 MB and ~25 ms. */
+let loaded: Highs | null = null;
+
+/** Loads HiGHS (once); the engine is synchronous, so whoever calculates with ancillary products awaits this first. */
+export async function loadReserveSolver(): Promise<void> {
+  loaded ??= await highsLoader();
+}
+
+function solver(): Highs {
+  if (!loaded) throw new Error('the reserve LP needs HiGHS: await loadReserveSolver() before calculating');
+  return loaded;
+}
 
 /** One product as the horizon problem sees it. */
 export interface ReserveProduct {
@@ -148,7 +161,7 @@ function hourRows(
   const K = products.length;
   const n = 4 + K;
   const c = t * n;
-  const inf = highs.infinity;
+  const inf = solver().infinity;
   const eta = b.etaIn;
   entry(lp, c + F, 1);
   entry(lp, c + Q, 1);
@@ -202,21 +215,22 @@ function buildLp(
   }
   for (let d = 0; d < days; d++) {
     for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
-    close(lp, -highs.infinity, b.dailyDischargeMwh);
+    close(lp, -solver().infinity, b.dailyDischargeMwh);
   }
   if (lp.row !== lp.rows) throw new Error(`reserve LP: ${lp.row} rows built, ${lp.rows} expected`);
   return lp;
 }
 
 /** The last horizon's model (an engine thread runs one calculation at a time). */
-let cached: { key: string; model: ReturnType<typeof highs.createModel> } | null = null;
+let cached: { key: string; model: ReturnType<Highs['createModel']> } | null = null;
 
 /**
  * The model of the LP. Its matrix depends only on the battery, the products and the horizon's
  * length: a model of the same matrix is kept and given the horizon's costs and bounds, and HiGHS
  * starts from its last basis.
  */
-function modelOf(lp: Lp, key: string): ReturnType<typeof highs.createModel> {
+function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
+  const highs = solver();
   if (!lp.matrix && cached && cached.key === key) {
     const all = (count: number) => ({ kind: 'range', from: 0, to: count - 1 }) as const;
     cached.model.changeColsCost(all(lp.cols), lp.cost);
@@ -265,7 +279,7 @@ export function solveReserves(
   const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
   const model = modelOf(buildLp(b, h, m, products, soc0, cached?.key !== key), key);
   model.run();
-  if (model.getModelStatus() !== highs.constants.modelStatus.optimal) {
+  if (model.getModelStatus() !== solver().constants.modelStatus.optimal) {
     throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
   }
   const x = model.getSolution().colValue;
