@@ -21,6 +21,7 @@ export type { ProgressReporter } from './plant/generation.ts';
 export type { HourlyBuffers, YearReporter } from './plant/plant.ts';
 export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';
 export { profileKeys } from './plant/profiles.ts';
+export { loadReserveSolver } from './storage/storage.reserves.ts';
 
 /** The statements without the scenario id; hourly series (shared/hourly.series.ts) as year-major 25 × 8,760 arrays of MWh. */
 export type EngineResult = Omit<ScenarioResult, 'scenario_id' | HourlySeriesName> & HourlyRecord<Float64Array>;

@@ -11,6 +11,7 @@ import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
 import type { Generation } from '../plant/generation.ts';
 import { profileYear } from '../plant/generation.ts';
 import { degradationFactor } from '../plant/hybrid.ts';
+import { type AncillaryYears, ancillaryMarket, ancillaryYears } from './storage.ancillary.ts';
 import { runStorage, type StorageRun } from './storage.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
@@ -47,6 +48,8 @@ export interface StorageYears {
   /** Per year: Σ PPA factor × and Σ merchant price × (the battery's change to the export). */
   gainPpaMwh: Float64Array;
   gainValue: Float64Array;
+  /** With ancillary products: their revenue by year and the hourly reservations. */
+  ancillary?: AncillaryYears;
 }
 
 /**
@@ -91,9 +94,20 @@ export function storageYears(
   const escalation = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100);
   const vom = battery.costs.variable_om_per_mwh;
   // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
-  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load) } : {}) };
+  const products = load ? [] : (inputs.market.ancillary ?? []);
+  const reserves = products.length > 0 ? ancillaryMarket(products, market) : undefined;
+  const plant = {
+    delivered,
+    surplus,
+    price,
+    limitMw,
+    ...(load ? { load: loadHours(load) } : {}),
+    ...(reserves ? { reserves } : {}),
+  };
   const run = runStorage(battery, plant, (y) => vom * escalation ** y, scratch());
-  return settle(market, run, delivered, surplus, surplusSolar, hourly);
+  const out = settle(market, run, delivered, surplus, surplusSolar, hourly);
+  if (reserves && run.reserve) out.ancillary = ancillaryYears(products, reserves, run.reserve);
+  return out;
 }
 
 /** The load as the dispatch sees it: its MWh, each year's contract price and backup escalation. */
@@ -194,10 +208,13 @@ export function storageKpis(
     curtailed += curtailedWithout[i];
     produced += producedWithout[i];
   }
+  let ancillary = 0;
+  for (const year of s.ancillary?.revenue ?? []) for (const v of Object.values(year)) ancillary += v;
   return {
+    ...(s.ancillary ? { ancillary_revenue: ancillary } : {}),
     storage_cycles_year1: s.discharge[0] / battery.energy_mwh,
     curtailment_percent: produced > 0 ? (100 * (curtailed - saved)) / produced : 0,
     curtailment_recovered_mwh: saved,
-    storage_revenue: revenue,
+    storage_revenue: revenue + ancillary,
   };
 }
