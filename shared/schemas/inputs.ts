@@ -612,10 +612,11 @@ export const AncillaryProduct = Type.Object(
           minItems: HOURS_PER_YEAR,
           maxItems: HOURS_PER_YEAR,
         }),
+        SeriesReference,
       ],
       {
         description:
-          'Capacity price per MW reserved per hour, year-1 money: one number for every hour, or 8,760 values (hour 0 = Jan 1 00:00–01:00 local standard time).',
+          'Capacity price per MW reserved per hour, year-1 money: one number for every hour, or 8,760 values (hour 0 = Jan 1 00:00–01:00 local standard time), or {"resource": id}: a series of 8,760 of the library.',
       },
     ),
     duration_hours: Type.Number({
@@ -1035,7 +1036,8 @@ export const ScenarioInputs = Type.Object(
 export type ScenarioInputs = Static<typeof ScenarioInputs>;
 export type ClimateInputs = Static<typeof Climate>;
 export type StorageInputs = Static<typeof Storage>;
-export type AncillaryInputs = Static<typeof AncillaryProduct>;
+/** One ancillary product as the engine reads it: its price inline (a library series put in place). */
+export type AncillaryInputs = Inline<Static<typeof AncillaryProduct>>;
 export type LoadInputs = Static<typeof Load>;
 export type CapacityInputs = Static<typeof Capacity>;
 
