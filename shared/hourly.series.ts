@@ -17,8 +17,8 @@ export interface HourlySeriesDefinition {
   /** The hourly CSV's column. */
   readonly csv: string;
   readonly group: HourlySeriesGroup;
-  /** always: in every full result; storage: with a battery only; load: with a buyer's load only. */
-  readonly present: 'always' | 'storage' | 'load';
+  /** always: in every full result; storage: with a battery only; load: with a buyer's load only; ancillary: with ancillary products only. */
+  readonly present: 'always' | 'storage' | 'load' | 'ancillary';
   /** Never negative (all but the grid's net flow). */
   readonly nonNegative: boolean;
 }
@@ -79,6 +79,26 @@ export const HOURLY_SERIES = {
     group: 'storage',
     present: 'storage',
     nonNegative: false,
+  },
+  storage_reserve_up_hourly: {
+    unit: 'MWh',
+    description:
+      'Battery: MW reserved for up products (market.ancillary) in each hour, all up products summed (MW × 1 h). With ancillary products only.',
+    yearDescription: 'Battery: MW reserved for up products in each hour. With ancillary products only.',
+    csv: 'storage_reserve_up_mw',
+    group: 'storage',
+    present: 'ancillary',
+    nonNegative: true,
+  },
+  storage_reserve_down_hourly: {
+    unit: 'MWh',
+    description:
+      'Battery: MW reserved for down products in each hour, all down products summed. With ancillary products only.',
+    yearDescription: 'Battery: MW reserved for down products in each hour. With ancillary products only.',
+    csv: 'storage_reserve_down_mw',
+    group: 'storage',
+    present: 'ancillary',
+    nonNegative: true,
   },
   load_hourly: {
     unit: 'MWh',

@@ -181,11 +181,21 @@ export const KPIS = {
   storage_revenue: {
     label: 'Battery revenue (all years)',
     description:
-      "The battery's own contribution to revenue, all years: revenue with it − revenue of the same plant without it. With a battery only.",
+      "The battery's own contribution to revenue, all years: revenue with it − revenue of the same plant without it (its ancillary lines included). With a battery only.",
     format: 'money',
     better: 'higher',
     presence: 'optional',
     card: true,
+  },
+  ancillary_revenue: {
+    label: 'Ancillary revenue (all years)',
+    description:
+      'The ancillary-service lines summed over all years: MW reserved × capacity price, plus the expected deployed energy at the merchant price. With ancillary products only.',
+    format: 'money',
+    better: 'higher',
+    presence: 'optional',
+    card: true,
+    column: true,
   },
   hourly_match_percent: {
     label: 'Hourly match (% of load)',

@@ -1,5 +1,5 @@
 // A battery's rules that its schema cannot say (shared/validate.ts runs them after the schema).
-import type { StorageInputs } from './schemas/inputs.ts';
+import type { ScenarioInputs, StorageInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 
 /** A battery's rules beyond its schema: sizes that go together, SOC bounds in order, tables that are tables. */
@@ -52,4 +52,28 @@ function cycleTableProblem(rows: StorageInputs['degradation']['cycle']): { at: s
       return { at: '', message: `depth ${dod} % has one row; each depth needs at least two (cycles, capacity)` };
   }
   return null;
+}
+
+/** Ancillary products need a battery that dispatches for the market (arbitrage or capture), and distinct names. */
+export function ancillaryErrors(v: ScenarioInputs, out: FieldError[]): void {
+  const products = v.market.ancillary;
+  if (!products || products.length === 0) return;
+  const s = v.storage;
+  if (!s || !(s.power_mw > 0) || !(s.energy_mwh > 0)) {
+    out.push({
+      path: '/market/ancillary',
+      message: 'ancillary products need a battery: storage.power_mw and storage.energy_mwh above 0',
+    });
+  } else if (s.dispatch.strategy === 'load') {
+    out.push({
+      path: '/market/ancillary',
+      message: 'ancillary products need the battery to dispatch by arbitrage or capture, not load',
+    });
+  }
+  const seen = new Set<string>();
+  products.forEach((p, i) => {
+    if (seen.has(p.name))
+      out.push({ path: `/market/ancillary/${i}/name`, message: `the name ${p.name} is used twice` });
+    seen.add(p.name);
+  });
 }

@@ -12,7 +12,7 @@ import { loadErrors } from './validate.load.ts';
 import { marketPaymentErrors } from './validate.market.ts';
 import { type Library, referenceErrors } from './validate.refs.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
-import { storageErrors } from './validate.storage.ts';
+import { ancillaryErrors, storageErrors } from './validate.storage.ts';
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 /** `library`: the caller's workspace's resources that the body references (server/library.inputs.ts). */
@@ -130,6 +130,7 @@ function physicsErrors(v: ScenarioInputs): FieldError[] {
     out.push({ path: '/solar/capacity_mw_dc', message }, { path: '/wind/capacity_mw', message });
   }
   if (v.storage) storageErrors(v.storage, out);
+  ancillaryErrors(v, out);
   loadErrors(v, out);
   marketPaymentErrors(v, out);
   const curve = v.wind.turbine.power_curve;

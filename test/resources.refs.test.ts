@@ -177,6 +177,22 @@ t.test('a bad reference is a 400 naming the field, and writes nothing', async (t
       message: /holds 17520 values; \/load\/backup\/price_per_mwh takes 8,760$/,
     },
     {
+      name: "a series of two years as an ancillary product's price (one year)",
+      body: {
+        ...ok,
+        load: undefined,
+        storage: { power_mw: 10, energy_mwh: 40 },
+        market: {
+          ancillary: [
+            { name: 'reg_up', direction: 'up', price_per_mw_hour: 5, duration_hours: 1 },
+            { name: 'reg_down', direction: 'down', price_per_mw_hour: { resource: twoYears }, duration_hours: 1 },
+          ],
+        },
+      },
+      path: '/market/ancillary/1/price_per_mw_hour/resource',
+      message: /holds 17520 values; \/market\/ancillary\/1\/price_per_mw_hour takes 8,760$/,
+    },
+    {
       name: 'a weather file as the load',
       body: { ...ok, load: { hourly_mw: { resource: ids.tmy } } },
       path: '/load/hourly_mw/resource',

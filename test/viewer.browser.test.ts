@@ -463,6 +463,39 @@ t.test('a battery scenario: its dispatch week, SOC heatmap, KPI cards and annual
   });
 });
 
+t.test('a battery with ancillary products: the week shows its reservations, the KPI card the API value', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const created = await postScenario(base, {
+      name: 'with reserves',
+      site,
+      grid: { export_limit_mw: 120 },
+      market: {
+        ancillary: [
+          { name: 'reg_up', direction: 'up', price_per_mw_hour: 8, duration_hours: 1 },
+          { name: 'reg_down', direction: 'down', price_per_mw_hour: 5, duration_hours: 1 },
+        ],
+      },
+      storage: { power_mw: 20, energy_mwh: 60 },
+    });
+    const id = created.json.id as string;
+    const kpis = await succeeded(id);
+    const page = await open(t);
+    await page.goto(`${base}/scenarios/${id}`);
+    await page.waitForSelector('[data-testid=dispatch-chart][data-painted]', { timeout: 30_000 });
+    t.equal(
+      await page.getAttribute('[data-testid=dispatch-chart]', 'data-reserves'),
+      'Reserved up (MW), Reserved down (MW)',
+      'the week draws both reservations',
+    );
+    const n = await paintedPixels(page, 'dispatch-chart');
+    t.ok(n > 2000, `dispatch-chart: ${n} painted pixels`);
+    t.ok(typeof kpis.ancillary_revenue === 'number', "the API's kpis have ancillary_revenue");
+    const shown = await page.getAttribute('[data-testid=kpi-ancillary_revenue]', 'data-value');
+    t.equal(shown, String(kpis.ancillary_revenue), 'kpi-ancillary_revenue is the API value');
+    clean(t, page);
+  });
+});
+
 t.test("the create form's battery fields and wind file become inputs; a broken file shows its error", async (t) => {
   await withProcessLogs(t, stack, async () => {
     const page = await openHome(t);

@@ -2,12 +2,13 @@
 // and Postgres: the scenario's page shows the capacity credit card with the API's value, the income
 // statement's Capacity and Curtailment paid columns with the statements' figures, and paints the
 // revenue stack whose legend names every revenue line the statements carry; a scenario without
-// payments has neither column.
+// payments has neither column; a capacity payment beside ancillary products (one priced by a
+// library series): every line in the total, the breakdown and the stack.
 import t, { type Test } from 'tap';
 import { revenueLines } from '../server/viewer/client/revenue.lines.ts';
 import { HOURS_PER_YEAR } from '../shared/calendar.ts';
 import { browserAndStack, clean, openPage, paintedPixels } from './helpers/browser.ts';
-import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { accepted, DEFAULT_SCENARIO, getJson, postJson, postScenario } from './helpers/http.ts';
 import { withProcessLogs } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -88,6 +89,70 @@ t.test('no payments: no payment columns, the revenue stack still painted', async
       what: 'the revenue stack to paint',
     });
     t.pass('the revenue stack is painted');
+    clean(t, page);
+  });
+});
+
+t.test('a capacity payment beside ancillary products priced by a library series', async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const evening = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 >= 17 && h % 24 < 21 ? 14 : 4));
+    const series = accepted(
+      await postJson(`${base}/api/resources`, { name: 'reg up price', kind: 'hourly_series', values: evening }),
+      'the series upload',
+    ).id as string;
+    const id = await calculated(t, {
+      ...DEFAULT_SCENARIO,
+      name: 'paid and reserved',
+      grid: { export_limit_mw: 150 },
+      market: {
+        capacity: { price_per_mw_year: 90_000, credit: { percent: 30 } },
+        ancillary: [
+          { name: 'reg_up', direction: 'up', price_per_mw_hour: { resource: series }, duration_hours: 1 },
+          { name: 'reg_down', direction: 'down', price_per_mw_hour: 3, duration_hours: 1 },
+        ],
+      },
+      storage: { power_mw: 20, energy_mwh: 60 },
+    });
+    const stored = (await getJson(`${base}/api/scenarios/${id}`)).json as {
+      inputs: { market: { ancillary: Array<{ price_per_mw_hour: unknown }> } };
+    };
+    t.same(stored.inputs.market.ancillary[0].price_per_mw_hour, { resource: series }, 'the reference is stored');
+    const st = (await getJson(`${base}/api/scenarios/${id}/statements?hourly=false`)).json as {
+      income_statement: Array<{
+        year: number;
+        revenue: Record<string, number> & { ancillary?: Record<string, number> };
+      }>;
+      revenue_breakdown: { by_source: Record<string, number>; total: number };
+      kpis: Record<string, number>;
+    };
+    let lifetime = 0;
+    for (const { year, revenue } of st.income_statement.filter((y) => y.year >= 1)) {
+      const { ancillary, total, ...lines } = revenue;
+      const parts =
+        Object.values(lines).reduce((a, v) => a + v, 0) + Object.values(ancillary ?? {}).reduce((a, v) => a + v, 0);
+      t.ok(Math.abs(parts - total) <= 1e-6 * Math.abs(total), `year ${year}: the lines add up to the total`);
+      if (year === 1) {
+        t.equal(Math.round(revenue.capacity), 90_000 * 0.3 * 150, 'year 1 pays the capacity (150 MW accredited)');
+        t.ok((ancillary?.reg_up ?? 0) > 0 && (ancillary?.reg_down ?? 0) > 0, 'both products earn in year 1');
+      }
+      lifetime += total;
+    }
+    const b = st.revenue_breakdown;
+    t.ok(b.by_source.capacity > 0 && b.by_source.ancillary > 0, `every source: ${Object.keys(b.by_source).join(', ')}`);
+    t.ok(Math.abs(b.total - lifetime) <= 1e-6 * lifetime, "the breakdown's total is every year's total");
+    const sources = Object.values(b.by_source).reduce((a, v) => a + v, 0);
+    t.ok(Math.abs(sources - b.total) <= 1e-6 * lifetime, 'its sources add up to it');
+    t.ok(Math.abs(st.kpis.ancillary_revenue - b.by_source.ancillary) <= 1e-6 * lifetime, 'the KPI is the source');
+
+    const page = await openPage(browser, t, base);
+    await page.goto(`${base}/scenarios/${id}`);
+    await waitUntil(async () => (await paintedPixels(page, 'revenue-chart')) > 2000, {
+      timeoutMs: 30_000,
+      what: 'the revenue stack to paint',
+    });
+    const drawn = (await page.getAttribute('[data-testid=revenue-chart]', 'data-lines')) ?? '';
+    for (const line of ['Capacity', 'Ancillary reg up', 'Ancillary reg down'])
+      t.ok(drawn.split(', ').includes(line), `the stack draws ${line}: ${drawn}`);
     clean(t, page);
   });
 });

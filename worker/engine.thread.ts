@@ -8,7 +8,7 @@ import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { inlineOnly, withContents } from '../shared/resources.refs.ts';
 import { type ResolvedInputs, ScenarioInputs, type StoredInputs } from '../shared/schemas/inputs.ts';
-import { CalculationInputError, calculate, profileKeys } from './engine/index.ts';
+import { CalculationInputError, calculate, loadReserveSolver, profileKeys } from './engine/index.ts';
 import { LruProfileCache } from './profile.cache.ts';
 import type { SharedResources } from './resources.store.ts';
 import { DecodedResources } from './resources.thread.ts';
@@ -58,6 +58,7 @@ const DECODED_LIMIT_BYTES = 16 * 2 ** 20;
 
 const port = parentPort;
 if (!port) throw new Error('engine.thread.ts must run as a worker thread');
+const reply: NonNullable<typeof parentPort> = port;
 
 const { engine: engineUrl, cacheBytes, results: resultPort, resultHeap } = workerData as ThreadData;
 const profiles = cacheBytes > 0 ? new LruProfileCache(cacheBytes) : undefined;
@@ -83,7 +84,20 @@ const results = new ResultClient(resultPort, resultHeap);
 // 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
 const hourly = { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) };
 
+// One request at a time, in order: a request with ancillary products first loads HiGHS (once), and
+// a request that arrives meanwhile waits its turn.
+let turn: Promise<void> = Promise.resolve();
 port.on('message', (req: ThreadRequest) => {
+  turn = turn
+    .then(() => (req.inputs.market.ancillary?.length ? loadReserveSolver() : undefined))
+    .then(
+      () => handle(req),
+      (err: unknown) =>
+        port.postMessage({ type: 'crash', message: `loading HiGHS: ${String(err)}` } satisfies ThreadMessage),
+    );
+});
+
+function handle(req: ThreadRequest): void {
   try {
     results.begin();
     const t0 = performance.now();
@@ -92,7 +106,7 @@ port.on('message', (req: ThreadRequest) => {
       ? withContents(req.inputs, (id) => decoded.content(id, req.resources[id]))
       : (req.inputs as ResolvedInputs);
     const result = engine.calculate(inputs, {
-      onProgress: (stage, fraction) => port.postMessage({ type: 'progress', stage, fraction }),
+      onProgress: (stage, fraction) => reply.postMessage({ type: 'progress', stage, fraction }),
       onYear: req.keepHourly ? (_, series) => results.year(series) : undefined,
       cache: profiles,
       // Keys of the stored inputs: a library file is named there by its id, not its megabytes of text.
@@ -108,14 +122,14 @@ port.on('message', (req: ThreadRequest) => {
       totals.wind_mwh += y.wind_mwh;
       totals.curtailed_mwh += y.curtailed_mwh;
     }
-    port.postMessage({ type: 'computed', engineMs, totals } satisfies ThreadMessage);
+    reply.postMessage({ type: 'computed', engineMs, totals } satisfies ThreadMessage);
   } catch (err) {
     const msg: ThreadMessage =
       err instanceof CalculationInputError
         ? { type: 'engine_error', code: err.code, message: err.message }
         : { type: 'crash', message: err instanceof Error ? err.message : String(err) };
-    port.postMessage(msg);
+    reply.postMessage(msg);
   } finally {
     profiles?.releaseDropped();
   }
-});
+}

@@ -595,6 +595,47 @@ export const Capacity = Type.Object(
   },
 );
 
+/** An ancillary-service product the battery may reserve MW for (docs/markets.md, "Ancillary services"). */
+export const AncillaryProduct = Type.Object(
+  {
+    name: Type.String({
+      pattern: '^[a-z][a-z0-9_]{0,39}$',
+      description: "The product's name (lowercase letters, digits, _): its revenue line and its KPI.",
+    }),
+    direction: Type.Union([Type.Literal('up'), Type.Literal('down')], {
+      description: 'up: the battery stands ready to discharge (or charge less); down: to charge.',
+    }),
+    price_per_mw_hour: Type.Union(
+      [
+        Type.Number({ minimum: -10_000, maximum: 100_000 }),
+        Type.Array(Type.Number({ minimum: -10_000, maximum: 100_000 }), {
+          minItems: HOURS_PER_YEAR,
+          maxItems: HOURS_PER_YEAR,
+        }),
+        SeriesReference,
+      ],
+      {
+        description:
+          'Capacity price per MW reserved per hour, year-1 money: one number for every hour, or 8,760 values (hour 0 = Jan 1 00:00–01:00 local standard time), or {"resource": id}: a series of 8,760 of the library.',
+      },
+    ),
+    duration_hours: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 24,
+      description:
+        'Hours the reserved MW must be sustainable from the state of charge: up needs reserved MW × hours ÷ η above the minimum, down reserved MW × hours × η below the maximum.',
+    }),
+    deployed_share: Num(
+      0,
+      1,
+      0,
+      'Expected share of the reserved MW deployed each hour: that energy leaves (up) or enters (down) the battery and is settled at the hour’s merchant price.',
+    ),
+    escalation_percent: Num(-20, 50, 0, 'Yearly escalation of the capacity price, %.'),
+  },
+  { additionalProperties: false, description: 'One ancillary-service product.' },
+);
+
 export const Market = Obj(
   {
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD', description: 'ISO 4217 code, for labels only.' }),
@@ -648,6 +689,13 @@ export const Market = Obj(
     ),
     curtailment_payment_escalation_percent: Type.Optional(
       Num(-20, 50, undefined, 'Yearly escalation of curtailment_payment_per_mwh, %. Default 0.'),
+    ),
+    ancillary: Type.Optional(
+      Type.Array(AncillaryProduct, {
+        maxItems: 6,
+        description:
+          'Ancillary-service products the battery reserves MW for, co-optimised with energy arbitrage (docs/markets.md). Needs a battery (storage.power_mw > 0) dispatching by arbitrage or capture.',
+      }),
     ),
   },
   'Where the energy is sold.',
@@ -988,6 +1036,8 @@ export const ScenarioInputs = Type.Object(
 export type ScenarioInputs = Static<typeof ScenarioInputs>;
 export type ClimateInputs = Static<typeof Climate>;
 export type StorageInputs = Static<typeof Storage>;
+/** One ancillary product as the engine reads it: its price inline (a library series put in place). */
+export type AncillaryInputs = Inline<Static<typeof AncillaryProduct>>;
 export type LoadInputs = Static<typeof Load>;
 export type CapacityInputs = Static<typeof Capacity>;
 

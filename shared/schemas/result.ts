@@ -124,6 +124,12 @@ export const RevenueLines = Closed(
         "With market.curtailment_payment_per_mwh: MWh curtailed by the operator's hourly export limit × the escalated payment per MWh.",
       ),
     ),
+    ancillary: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }), Money('One product’s revenue.'), {
+        description:
+          'With ancillary products (market.ancillary), a line per product by its name: MW reserved × the escalated capacity price, plus the expected deployed energy at the merchant price (sold for up, bought for down).',
+      }),
+    ),
     total: Money('Sum of the lines.'),
   },
   'Revenue, nominal money of the year.',
@@ -236,11 +242,14 @@ export const RevenueBreakdown = Closed(
       contract: Type.Optional(Money('With a load: the load contract’s revenue, all years.')),
       capacity: Type.Optional(Money('With market.capacity: the capacity payments, all years.')),
       curtailment: Type.Optional(Money('With a curtailment payment: the payments for curtailment, all years.')),
+      ancillary: Type.Optional(Money('With ancillary products: their lines, all years.')),
     }),
     by_technology: Closed({
       solar: Money('Solar revenue, all years.'),
       wind: Money('Wind revenue, all years.'),
-      storage: Type.Optional(Money('Battery revenue lines (net energy), all years.')),
+      storage: Type.Optional(
+        Money('Battery revenue lines (net energy, and with ancillary products their lines), all years.'),
+      ),
       load: Type.Optional(Money('With a load: the contract and excess revenue, all years (not split by technology).')),
     }),
     total: Money('Revenue, all years.'),

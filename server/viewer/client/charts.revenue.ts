@@ -1,8 +1,9 @@
 // The revenue stack by year (docs/markets.md): each revenue line of the income statement a stacked
-// bar, any line the statements carry (a line that is 0 every year is left out), so a new line shows
-// without a change here; known lines get their label and colour.
+// bar, any line the statements carry (a line that is 0 every year is left out; each ancillary
+// product's line its own bar), so a new line shows without a change here; known lines get their
+// label and colour.
 import { axisMoney, COLORS, chart } from './charts.ts';
-import { revenueLines } from './revenue.lines.ts';
+import { type RevenueOfYear, revenueLine, revenueLines } from './revenue.lines.ts';
 
 const KNOWN: Record<string, { label: string; color: string }> = {
   ppa_solar: { label: 'PPA solar', color: COLORS.solar },
@@ -21,13 +22,13 @@ const OTHER_COLORS = ['#b83280', '#975a16', '#276749', '#2c5282', '#9b2c2c', '#4
 /** Each operating year's revenue, its lines stacked (negative ones below the axis), and the total as a line. */
 export function revenueChart(
   el: HTMLElement,
-  years: ReadonlyArray<{ year: number; revenue: Record<string, number> }>,
+  years: ReadonlyArray<{ year: number; revenue: RevenueOfYear }>,
   painted?: () => void,
 ): void {
   let other = 0;
   const series = revenueLines(years).map((name) => {
     const known = KNOWN[name] ?? {
-      label: name.replaceAll('_', ' '),
+      label: name.replace('ancillary.', 'Ancillary ').replaceAll('_', ' '),
       color: OTHER_COLORS[other++ % OTHER_COLORS.length],
     };
     return {
@@ -35,9 +36,11 @@ export function revenueChart(
       type: 'bar',
       stack: 'revenue',
       color: known.color,
-      data: years.map((y) => y.revenue[name] ?? 0),
+      data: years.map((y) => revenueLine(y.revenue, name)),
     };
   });
+  // The lines drawn, by their legend's names (a test reads them).
+  el.dataset.lines = series.map((s) => s.name).join(', ');
   chart(
     el,
     {
@@ -46,7 +49,10 @@ export function revenueChart(
       grid: { left: 64, right: 16, top: 36, bottom: 28 },
       xAxis: { type: 'category', data: years.map((y) => y.year), name: 'year', nameLocation: 'middle', nameGap: 22 },
       yAxis: axisMoney,
-      series: [...series, { name: 'Total', type: 'line', color: '#1a202c', data: years.map((y) => y.revenue.total) }],
+      series: [
+        ...series,
+        { name: 'Total', type: 'line', color: '#1a202c', data: years.map((y) => revenueLine(y.revenue, 'total')) },
+      ],
     },
     painted,
   );

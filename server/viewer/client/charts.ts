@@ -280,6 +280,9 @@ interface DispatchWeek {
   limitMw: number | null;
   price: number[];
   currency: string;
+  /** With ancillary products: MW reserved up and down each hour (docs/markets.md). */
+  reserveUp?: number[];
+  reserveDown?: number[];
 }
 
 const WEEKDAY_HOURS = 24;
@@ -316,6 +319,9 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
     barCategoryGap: '10%',
     data,
   });
+  const reserves = reserveLines(week);
+  // The reservations' names on the element, for a reader of the page (and its tests).
+  el.dataset.reserves = reserves.map((r) => r.name).join(', ');
   chart(
     el,
     {
@@ -351,10 +357,36 @@ export function dispatchChart(el: HTMLElement, week: DispatchWeek, painted?: () 
               },
             ]),
         { name: 'Price', type: 'line', yAxisIndex: 1, color: '#b7791f', symbol: 'none', step: 'end', data: week.price },
+        ...reserves,
       ],
     },
     painted,
   );
+}
+
+/** Reservations beside the dispatch: up above zero, down below it (as charge), MW held each hour. */
+function reserveLines(week: DispatchWeek) {
+  const line = (name: string, color: string, data: number[]) => ({
+    name,
+    type: 'line',
+    color,
+    symbol: 'none',
+    step: 'end',
+    lineStyle: { type: 'dotted', width: 2 },
+    data,
+  });
+  return [
+    ...(week.reserveUp ? [line('Reserved up (MW)', COLORS.discharge, week.reserveUp)] : []),
+    ...(week.reserveDown
+      ? [
+          line(
+            'Reserved down (MW)',
+            COLORS.charge,
+            week.reserveDown.map((v) => -v),
+          ),
+        ]
+      : []),
+  ];
 }
 
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'];

@@ -479,6 +479,7 @@ function breakdown(revenue: readonly RevenueLines[], withStorage: boolean, withL
   let storage = 0;
   let contract = 0;
   let excess = 0;
+  let ancillary: number | null = null;
   for (const r of revenue) {
     ppa += r.ppa_solar + r.ppa_wind + (r.ppa_storage ?? 0);
     merchant += r.merchant_solar + r.merchant_wind + (r.merchant_storage ?? 0);
@@ -487,10 +488,19 @@ function breakdown(revenue: readonly RevenueLines[], withStorage: boolean, withL
     storage += (r.ppa_storage ?? 0) + (r.merchant_storage ?? 0);
     contract += r.load_contract ?? 0;
     excess += r.load_excess ?? 0;
+    if (r.ancillary) for (const v of Object.values(r.ancillary)) ancillary = (ancillary ?? 0) + v;
   }
-  const byTechnology = withStorage ? { solar, wind, storage } : { solar, wind };
   const payments = paymentSums(revenue);
   const paid = (payments.capacity ?? 0) + (payments.curtailment ?? 0);
+  if (ancillary !== null) {
+    // The ancillary lines (never with a load): a source of their own, and the battery's revenue.
+    return {
+      by_source: { ppa, merchant, ...payments, ancillary },
+      by_technology: { solar, wind, storage: storage + ancillary },
+      total: ppa + merchant + paid + ancillary,
+    };
+  }
+  const byTechnology = withStorage ? { solar, wind, storage } : { solar, wind };
   if (withLoad) {
     return {
       by_source: { ppa, merchant: merchant + excess, contract, ...payments },

@@ -104,6 +104,8 @@ export interface MarketYear {
   storage: { ppaMwh: number; value: number } | null;
   /** What the year's capacity and curtailment payments are made on (set by the plant before marketYear). */
   payments: PaymentBasis;
+  /** With ancillary products: each product's revenue of the year (nominal money, by name). */
+  ancillary?: Record<string, number>;
 }
 
 /** The year's revenue lines from its energy sums, at the model's PPA price: no pass over the hours. */
@@ -121,6 +123,10 @@ export function revenueOf(model: MarketModel, year: number, sums: MarketYear, ou
     out.total += out.ppa_storage + out.merchant_storage;
   }
   addPayments(model.payments, year, sums.payments, out);
+  if (sums.ancillary) {
+    out.ancillary = { ...sums.ancillary };
+    for (const v of Object.values(sums.ancillary)) out.total += v;
+  }
   return out;
 }
 
@@ -140,6 +146,7 @@ export function marketYear(
   windMwh: Float64Array,
   out: MarketYear,
   storageNet?: Float64Array,
+  ancillary?: Record<string, number>,
 ): MarketYear {
   const price = merchantPriceOf(model, year);
   const tod = model.ppaMultiplier;
@@ -165,6 +172,8 @@ export function marketYear(
   out.storage = storageNet
     ? { ppaMwh: tod ? weighted(tod, storageNet) : weighted(null, storageNet), value: weighted(price, storageNet) }
     : null;
+  if (ancillary) out.ancillary = ancillary;
+  else delete out.ancillary;
   revenueOf(model, year, out, out.revenue);
   return out;
 }

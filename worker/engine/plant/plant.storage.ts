@@ -13,6 +13,7 @@ import { runStorage, type StorageRun } from '../storage/storage.ts';
 import type { Generation } from './generation.ts';
 import { profileYear } from './generation.ts';
 import { degradationFactor } from './hybrid.ts';
+import { type AncillaryYears, ancillaryMarket, ancillaryYears } from './plant.ancillary.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
@@ -48,6 +49,8 @@ export interface StorageYears {
   /** Per year: Σ PPA factor × and Σ merchant price × (the battery's change to the export). */
   gainPpaMwh: Float64Array;
   gainValue: Float64Array;
+  /** With ancillary products: their revenue by year and the hourly reservations. */
+  ancillary?: AncillaryYears;
 }
 
 /**
@@ -94,9 +97,20 @@ export function storageYears(
   const rate = (1 + f.inflation_percent / 100) * (1 + f.om_escalation_percent / 100) - 1;
   const vom = battery.costs.variable_om_per_mwh;
   // The run writes every hour of fromSurplus and fromGrid, so the reused arrays need no clearing.
-  const plant = { delivered, surplus, price, limitMw, ...(load ? { load: loadHours(load.model) } : {}) };
+  const products = load ? [] : (inputs.market.ancillary ?? []);
+  const reserves = products.length > 0 ? ancillaryMarket(products, market) : undefined;
+  const plant = {
+    delivered,
+    surplus,
+    price,
+    limitMw,
+    ...(load ? { load: loadHours(load.model) } : {}),
+    ...(reserves ? { reserves } : {}),
+  };
   const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), scratch());
-  return settle(market, run, delivered, surplus, surplusSolar, hourly);
+  const out = settle(market, run, delivered, surplus, surplusSolar, hourly);
+  if (reserves && run.reserve) out.ancillary = ancillaryYears(products, reserves, run.reserve);
+  return out;
 }
 
 /** The load as the dispatch sees it: its MWh, each year's contract price and backup escalation. */
@@ -197,10 +211,16 @@ export function storageKpis(
     curtailed += curtailedWithout[i];
     produced += producedWithout[i];
   }
+  let ancillary = 0;
+  for (const year of s.ancillary?.revenue ?? []) for (const v of Object.values(year)) ancillary += v;
   return {
+    ...(s.ancillary ? { ancillary_revenue: ancillary } : {}),
     storage_cycles_year1: s.discharge[0] / battery.energy_mwh,
     curtailment_percent: produced > 0 ? (100 * (curtailed - saved)) / produced : 0,
     curtailment_recovered_mwh: saved,
-    storage_revenue: revenue,
+    storage_revenue: revenue + ancillary,
   };
 }
+
+/** The battery's reserve LP solver, loaded when a scenario with ancillary products first needs it. */
+export { loadReserveSolver } from '../storage/storage.reserves.ts';

@@ -63,6 +63,12 @@ export function plantSeries(out: PlantYears): HourlyRecord<Float64Array> {
           grid_hourly: st.grid,
         }
       : {}),
+    ...(st?.ancillary
+      ? {
+          storage_reserve_up_hourly: st.ancillary.upHourly,
+          storage_reserve_down_hourly: st.ancillary.downHourly,
+        }
+      : {}),
     ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
   };
 }
@@ -195,7 +201,7 @@ export function revenueYears(
       accreditedMw: out.capacity?.accreditedMw ?? 0,
       operatorCurtailedMwh: out.operatorCurtailedMwh?.[i] ?? 0,
     };
-    const m = marketYear(market, year, solarOut, windOut, marketOut, net);
+    const m = marketYear(market, year, solarOut, windOut, marketOut, net, out.storage?.ancillary?.revenue[i]);
     // NaN and Infinity propagate into the sums, so one check covers every hour.
     if (!Number.isFinite(m.solarMwh + m.windMwh + curtailed[i] + m.revenue.total)) {
       throw new CalculationInputError(

@@ -14,6 +14,7 @@ import {
   type LoadHours,
 } from './storage.dispatch.ts';
 import { BatteryLifetime } from './storage.lifetime.ts';
+import { type ReserveHours, type ReservePlan, type ReserveProduct, solveReserves } from './storage.reserves.ts';
 
 const HORIZON = 48;
 const HOURS = YEARS * HOURS_PER_YEAR;
@@ -38,6 +39,15 @@ export interface PlantHours {
     backupFactor: Float64Array;
     sell: boolean;
   };
+  /** With ancillary products: each product, the merchant price and each product's capacity price, every hour. */
+  reserves?: PlantReserves;
+}
+
+/** The ancillary market over the 25 years (nominal money of each year). */
+export interface PlantReserves {
+  products: ReserveProduct[];
+  energyPrice: Float64Array;
+  capacityPrice: Float64Array[];
 }
 
 /** The battery's hours and years. */
@@ -51,6 +61,8 @@ export interface StorageRun {
   /** Per year: capacity at its end (% of nameplate) and banks replaced in it. */
   capacityPercent: Float64Array;
   replacements: Int32Array;
+  /** With ancillary products: MW reserved for each product, every hour. */
+  reserve?: Float64Array[];
 }
 
 /** The battery of the inputs, or null when there is none (absent, or power 0). */
@@ -98,6 +110,8 @@ interface Work {
   hours: HorizonHours;
   plan: HorizonPlan;
   solver: HorizonSolver;
+  /** With ancillary products: the horizon's market for them and the plan's reserves. */
+  reserves?: { market: ReserveHours; plan: ReservePlan };
 }
 
 function workSpace(withLoad: boolean): Work {
@@ -189,6 +203,11 @@ export function runStorage(
     replacements: new Int32Array(YEARS),
   };
   const w = workSpace(s.dispatch.strategy === 'load' && plant.load !== undefined);
+  const reserves = plant.reserves && plant.reserves.products.length > 0 ? plant.reserves : undefined;
+  if (reserves) {
+    run.reserve = reserves.products.map(() => new Float64Array(HOURS));
+    w.reserves = reserveWork(s, plant, reserves, w.plan);
+  }
   const life = new BatteryLifetime(s.degradation.cycle, s.degradation.calendar);
   const { keep, initialSoc } = batteryConstants(s);
   const replaceAt = s.replacement.at_capacity_percent;
@@ -200,7 +219,10 @@ export function runStorage(
     const b = horizonBattery(s, capacity, dischargeCost(year));
     fillHorizon(s, plant, from, w.hours);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
-    w.solver.solve(b, w.hours, state.soc, w.plan, false);
+    if (reserves && w.reserves) {
+      fillReserves(reserves, from, w.hours.hours, w.reserves.market);
+      solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
+    } else w.solver.solve(b, w.hours, state.soc, w.plan, false);
     commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
@@ -226,6 +248,7 @@ function commitDay(
   run: StorageRun,
 ): void {
   const priced = w.hours.priced;
+  const reserveProducts = plant.reserves?.products ?? [];
   for (let t = 0; t < HOURS_PER_DAY; t++) {
     const i = from + t;
     const kept = state.soc * keep;
@@ -243,6 +266,7 @@ function commitDay(
     }
     if (direction !== 0) state.direction = direction;
     state.soc = kept + b.etaIn * x - y / b.etaOut;
+    if (run.reserve && w.reserves) state.soc += deployed(b, reserveProducts, w.reserves.plan, t, i, run.reserve);
     run.charge[i] = x;
     run.discharge[i] = y;
     run.soc[i] = state.soc;
@@ -261,4 +285,50 @@ function commitDay(
     run.fromSurplus[i] = x - fromPlantOrGrid;
     run.fromGrid[i] = Math.max(0, fromPlantOrGrid - plant.delivered[i]);
   }
+}
+
+/** The reserves' work space: the horizon's market and a plan whose charge and discharge are the dispatch's own. */
+function reserveWork(
+  s: StorageInputs,
+  plant: PlantHours,
+  r: PlantReserves,
+  plan: HorizonPlan,
+): NonNullable<Work['reserves']> {
+  const a = () => new Float64Array(HORIZON);
+  return {
+    market: {
+      energyPrice: a(),
+      capacityPrice: r.products.map(a),
+      importMw: Math.min(s.power_mw, plant.limitMw),
+      keep: batteryConstants(s).keep,
+    },
+    plan: { charge: plan.charge, discharge: plan.discharge, reserve: r.products.map(a) },
+  };
+}
+
+function fillReserves(r: PlantReserves, from: number, hours: number, m: ReserveHours): void {
+  m.energyPrice.set(r.energyPrice.subarray(from, from + hours));
+  for (let j = 0; j < r.products.length; j++) m.capacityPrice[j].set(r.capacityPrice[j].subarray(from, from + hours));
+}
+
+/**
+ * Hour t's reserves committed (each within the battery's power) and the SOC change of their expected
+ * deployment: up deployment leaves the battery (÷ η), down deployment enters it (× η).
+ */
+function deployed(
+  b: HorizonBattery,
+  products: readonly ReserveProduct[],
+  plan: ReservePlan,
+  t: number,
+  i: number,
+  out: Float64Array[],
+): number {
+  let change = 0;
+  for (let j = 0; j < products.length; j++) {
+    const r = Math.min(plan.reserve[j][t], b.powerMw);
+    out[j][i] = r;
+    const p = products[j];
+    change += p.up ? (-p.deployedShare * r) / b.etaOut : p.deployedShare * r * b.etaIn;
+  }
+  return change;
 }

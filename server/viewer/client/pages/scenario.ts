@@ -7,6 +7,7 @@ import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '
 import { KPI_CARDS, kpiText } from '../kpis.ts';
 import { charts, loadCharts, revenueCharts } from '../lazy.ts';
 import { statusBadge } from '../live.ts';
+import type { RevenueOfYear } from '../revenue.lines.ts';
 import { batterySection } from '../sections/battery.ts';
 import { loadSection } from '../sections/load.ts';
 import { optimizeForm } from '../sections/optimize.ts';
@@ -208,8 +209,8 @@ async function results(s: ScenarioItem, body: HTMLElement): Promise<void> {
 }
 
 /** The income statement's revenue lines of each year, as the revenue stack draws them. */
-function revenueYears(st: Statements): Array<{ year: number; revenue: Record<string, number> }> {
-  return st.income_statement.map((r) => ({ year: r.year, revenue: r.revenue as Record<string, number> }));
+function revenueYears(st: Statements): Array<{ year: number; revenue: RevenueOfYear }> {
+  return st.income_statement.map((r) => ({ year: r.year, revenue: r.revenue as RevenueOfYear }));
 }
 
 /** Each operating year's hourly data, fetched once and shared by the charts; null when not kept. */

@@ -214,6 +214,8 @@ function weekDrawer(
       limitMw: limit,
       price: Array.from({ length: WEEK_HOURS }, (_, i) => hourPrice(market, s.kpis ?? {}, year, from + i)),
       currency: String(market.currency ?? ''),
+      ...(data.storage_reserve_up_hourly ? { reserveUp: cut(data.storage_reserve_up_hourly) } : {}),
+      ...(data.storage_reserve_down_hourly ? { reserveDown: cut(data.storage_reserve_down_hourly) } : {}),
     };
     drawn.dispatchChart(view.dispatchEl, week, () => {
       view.dispatchEl.dataset.painted = `${year}-${view.week.value}`;

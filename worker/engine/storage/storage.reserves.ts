@@ -1,0 +1,321 @@
+// The battery's horizon problem with ancillary reserves (docs/markets.md, "Ancillary services"):
+// beside charge and discharge, each hour the battery reserves MW for each product, co-optimised with
+// energy arbitrage as one linear program per horizon, solved by HiGHS (npm `highs`, its structured
+// API: the matrix passed as arrays, no text parsed). For hour t, with η = √RTE and k the standing
+// loss's hourly keep:
+//   free charge f ≤ min(P, what the limit would curtail), priced charge q ≤ the plant's sale (+ the
+//   grid when allowed), discharge y ≤ min(P, room under the limit), reserves r_j ≥ 0;
+//   power:   f + q + Σ_down r ≤ P;  y + Σ_up r ≤ min(P, room);  Σ_down r ≤ min(P, export limit)
+//   energy:  s_t = k·s_{t−1} + η(f + q) − y/η − Σ_up σ_j r_j/η + Σ_down σ_j r_j η   (σ: deployed share)
+//   bands:   at the hour's start and end, s ≥ min + Σ_up r_j d_j/η and s ≤ max − Σ_down r_j d_j η
+//   a daily cycle limit: Σ_day y ≤ cycles × nameplate.
+// Maximise Σ (p − c_out) y − (p + c_in) q − c_in f + Σ_j r_j (a_j ± σ_j e), a_j the capacity price,
+// e the hour's merchant price (deployed up energy sold at it, deployed down energy bought at it).
+import highsModule from 'highs';
+import type { HorizonBattery, HorizonHours, HorizonPlan } from './storage.dispatch.ts';
+
+// A CommonJS module: its default import is the loader function itself.
+const highsLoader = highsModule as unknown as typeof import('highs')['default'];
+type Highs = Awaited<ReturnType<typeof highsLoader>>;
+
+/** HiGHS once loaded: a thread that never meets an ancillary product never pays its ~25 MB and ~25 ms. */
+let loaded: Highs | null = null;
+
+/** Loads HiGHS (once); the engine is synchronous, so whoever calculates with ancillary products awaits this first. */
+export async function loadReserveSolver(): Promise<void> {
+  loaded ??= await highsLoader();
+}
+
+function solver(): Highs {
+  if (!loaded) throw new Error('the reserve LP needs HiGHS: await loadReserveSolver() before calculating');
+  return loaded;
+}
+
+/** One product as the horizon problem sees it. */
+export interface ReserveProduct {
+  up: boolean;
+  durationHours: number;
+  deployedShare: number;
+}
+
+/** A horizon's market for reserves: the merchant price and each product's capacity price, hour by hour. */
+export interface ReserveHours {
+  energyPrice: Float64Array;
+  capacityPrice: Float64Array[];
+  /** Most MW the interconnection takes in for a down deployment. */
+  importMw: number;
+  /** Standing loss: the share of the stored energy an hour keeps. */
+  keep: number;
+}
+
+/** A plan with reserves: MW reserved for each product each hour. */
+export interface ReservePlan extends HorizonPlan {
+  reserve: Float64Array[];
+}
+
+/** Columns per hour before the reserves: free charge, priced charge, discharge, SOC. */
+const F = 0;
+const Q = 1;
+const Y = 2;
+const S = 3;
+const ROWS_PER_HOUR = 8;
+
+/**
+ * The SOC's range at the end of hour t (t = −1: the start): the bounds, widened to where the battery
+ * would be by idling from soc0 (standing loss only) when that lies outside them, so that idling is
+ * always feasible (a faded capacity below the energy held, a battery at its minimum losing energy).
+ */
+export function socRange(b: HorizonBattery, soc0: number, keep: number, t: number): { lo: number; hi: number } {
+  const idle = soc0 * keep ** (t + 1);
+  return { lo: Math.min(b.socMinMwh, idle), hi: Math.max(b.socMaxMwh, idle) };
+}
+
+/** The horizon's LP as arrays: costs, bounds and the matrix row by row (CSR). */
+interface Lp {
+  cols: number;
+  rows: number;
+  cost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
+  starts: Int32Array;
+  index: number[];
+  value: number[];
+  /** The row being written. */
+  row: number;
+  /** False when the cached model has this matrix already: only costs and bounds are written. */
+  matrix: boolean;
+}
+
+function entry(lp: Lp, col: number, v: number): void {
+  if (!lp.matrix) return;
+  lp.index.push(col);
+  lp.value.push(v);
+}
+
+/** Ends the row being written, with its bounds. */
+function close(lp: Lp, lower: number, upper: number): void {
+  lp.rowLower[lp.row] = lower;
+  lp.rowUpper[lp.row] = upper;
+  lp.row++;
+  lp.starts[lp.row] = lp.index.length;
+}
+
+function emptyLp(cols: number, rows: number, matrix: boolean): Lp {
+  return {
+    cols,
+    rows,
+    cost: new Float64Array(cols),
+    colLower: new Float64Array(cols),
+    colUpper: new Float64Array(cols),
+    rowLower: new Float64Array(rows),
+    rowUpper: new Float64Array(rows),
+    starts: new Int32Array(rows + 1),
+    index: [],
+    value: [],
+    row: 0,
+    matrix,
+  };
+}
+
+/** Hour t's columns: objective and bounds. */
+function hourColumns(
+  lp: Lp,
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  t: number,
+  soc0: number,
+): void {
+  const c = t * (4 + products.length);
+  const soc = socRange(b, soc0, m.keep, t);
+  const p = h.price[t];
+  const room = Math.min(b.powerMw, h.room[t]);
+  lp.cost[c + F] = -b.chargeCost;
+  lp.cost[c + Q] = -(p + b.chargeCost);
+  lp.cost[c + Y] = p - b.dischargeCost;
+  lp.colUpper[c + F] = Math.min(b.powerMw, h.free[t]);
+  lp.colUpper[c + Q] = h.priced[t];
+  lp.colUpper[c + Y] = room;
+  lp.colLower[c + S] = soc.lo;
+  lp.colUpper[c + S] = soc.hi;
+  for (let j = 0; j < products.length; j++) {
+    const pr = products[j];
+    lp.cost[c + 4 + j] = m.capacityPrice[j][t] + (pr.up ? 1 : -1) * pr.deployedShare * m.energyPrice[t];
+    lp.colUpper[c + 4 + j] = pr.up ? room : Math.min(b.powerMw, m.importMw);
+  }
+}
+
+/** Hour t's rows: power (in, out, import), the energy balance, and the bands at the hour's end and start. */
+function hourRows(
+  lp: Lp,
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  t: number,
+  soc0: number,
+): void {
+  const K = products.length;
+  const n = 4 + K;
+  const c = t * n;
+  const inf = solver().infinity;
+  const eta = b.etaIn;
+  entry(lp, c + F, 1);
+  entry(lp, c + Q, 1);
+  for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, b.powerMw);
+  entry(lp, c + Y, 1);
+  for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, Math.min(b.powerMw, h.room[t]));
+  for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
+  close(lp, -inf, Math.min(b.powerMw, m.importMw));
+  if (t > 0) entry(lp, c - n + S, -m.keep);
+  entry(lp, c + F, -eta);
+  entry(lp, c + Q, -eta);
+  entry(lp, c + Y, 1 / b.etaOut);
+  entry(lp, c + S, 1);
+  for (let j = 0; j < K; j++) {
+    const pr = products[j];
+    entry(lp, c + 4 + j, pr.up ? pr.deployedShare / b.etaOut : -pr.deployedShare * eta);
+  }
+  const start = t === 0 ? m.keep * soc0 : 0;
+  close(lp, start, start);
+  // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0).
+  for (const atStart of [false, true]) {
+    const soc = socRange(b, soc0, m.keep, atStart ? t - 1 : t);
+    const sCol = atStart ? (t > 0 ? c - n + S : -1) : c + S;
+    const offset = atStart && t === 0 ? soc0 : 0;
+    if (sCol >= 0) entry(lp, sCol, 1);
+    for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, -products[j].durationHours / b.etaOut);
+    close(lp, soc.lo - offset, inf);
+    if (sCol >= 0) entry(lp, sCol, 1);
+    for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, products[j].durationHours * eta);
+    close(lp, -inf, soc.hi - offset);
+  }
+}
+
+/** The horizon's LP, built from the statement above. */
+function buildLp(
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  soc0: number,
+  matrix: boolean,
+): Lp {
+  const T = h.hours;
+  const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
+  const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days, matrix);
+  for (let t = 0; t < T; t++) {
+    hourColumns(lp, b, h, m, products, t, soc0);
+    hourRows(lp, b, h, m, products, t, soc0);
+  }
+  for (let d = 0; d < days; d++) {
+    for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
+    close(lp, -solver().infinity, b.dailyDischargeMwh);
+  }
+  if (lp.row !== lp.rows) throw new Error(`reserve LP: ${lp.row} rows built, ${lp.rows} expected`);
+  return lp;
+}
+
+/** The last horizon's model (an engine thread runs one calculation at a time). */
+let cached: { key: string; model: ReturnType<Highs['createModel']> } | null = null;
+
+/**
+ * The model of the LP. Its matrix depends only on the battery, the products and the horizon's
+ * length: a model of the same matrix is kept and given the horizon's costs and bounds, and HiGHS
+ * starts from its last basis.
+ */
+function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
+  const highs = solver();
+  if (!lp.matrix && cached && cached.key === key) {
+    const all = (count: number) => ({ kind: 'range', from: 0, to: count - 1 }) as const;
+    cached.model.changeColsCost(all(lp.cols), lp.cost);
+    cached.model.changeColsBounds(all(lp.cols), lp.colLower, lp.colUpper);
+    cached.model.changeRowsBounds(all(lp.rows), lp.rowLower, lp.rowUpper);
+    return cached.model;
+  }
+  cached?.model.dispose();
+  const model = highs.createModel({
+    numCols: lp.cols,
+    numRows: lp.rows,
+    sense: highs.constants.objectiveSense.maximize,
+    colCost: lp.cost,
+    colLower: lp.colLower,
+    colUpper: lp.colUpper,
+    rowLower: lp.rowLower,
+    rowUpper: lp.rowUpper,
+    matrix: {
+      format: 'csr',
+      numRows: lp.rows,
+      numCols: lp.cols,
+      starts: lp.starts,
+      indices: Int32Array.from(lp.index),
+      values: Float64Array.from(lp.value),
+    },
+  });
+  // Each horizon is small and starts from the last basis: presolve costs more than it saves.
+  model.options.set({ presolve: 'off', solver: 'simplex' });
+  cached = { key, model };
+  return model;
+}
+
+/** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
+export function solveReserves(
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  soc0: number,
+  out: ReservePlan,
+): number {
+  // What the matrix depends on: the horizon's length, its days with a cycle limit, the efficiencies,
+  // the standing loss and the products.
+  const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(h.hours / 24) : 0;
+  const shape = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
+  const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
+  const model = modelOf(buildLp(b, h, m, products, soc0, cached?.key !== key), key);
+  model.run();
+  if (model.getModelStatus() !== solver().constants.modelStatus.optimal) {
+    throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
+  }
+  const x = model.getSolution().colValue;
+  const n = 4 + products.length;
+  for (let t = 0; t < h.hours; t++) {
+    const c = t * n;
+    const charge = Math.max(0, x[c + F]) + Math.max(0, x[c + Q]);
+    const discharge = Math.max(0, x[c + Y]);
+    // Charging and discharging in one hour would only lose energy: keep the net.
+    const u = b.etaIn * charge - discharge / b.etaOut;
+    const both = charge > 0 && discharge > 0;
+    out.charge[t] = both ? Math.max(0, u / b.etaIn) : charge;
+    out.discharge[t] = both ? Math.max(0, -u * b.etaOut) : discharge;
+    for (let j = 0; j < products.length; j++) out.reserve[j][t] = Math.max(0, x[c + 4 + j]);
+  }
+  return reserveObjective(b, h, m, products, out);
+}
+
+/** A plan's objective, as the LP counts it (free energy charged first, unless the price is negative). */
+export function reserveObjective(
+  b: HorizonBattery,
+  h: HorizonHours,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  plan: ReservePlan,
+): number {
+  let sum = 0;
+  for (let t = 0; t < h.hours; t++) {
+    const p = h.price[t];
+    const x = plan.charge[t];
+    const priced = p < 0 ? Math.min(x, h.priced[t]) : Math.max(0, x - Math.min(b.powerMw, h.free[t]));
+    sum += (p - b.dischargeCost) * plan.discharge[t] - priced * p - b.chargeCost * x;
+    for (let j = 0; j < products.length; j++) {
+      const pr = products[j];
+      sum += plan.reserve[j][t] * (m.capacityPrice[j][t] + (pr.up ? 1 : -1) * pr.deployedShare * m.energyPrice[t]);
+    }
+  }
+  return sum;
+}
