@@ -17,6 +17,11 @@ export interface HourlySeriesDefinition {
   /** The hourly CSV's column. */
   readonly csv: string;
   readonly group: HourlySeriesGroup;
+  /**
+   * Its name within its group: the field the group's engine stage writes it from, and the viewer
+   * reads it by (seriesByName, seriesByRole), so the series' own name is spelled here alone.
+   */
+  readonly role: string;
   /** always: in every full result; storage: with a battery only; load: with a buyer's load only. */
   readonly present: 'always' | 'storage' | 'load';
   /** Never negative (all but the grid's net flow). */
@@ -31,6 +36,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'Solar MWh delivered in each hour of the year, as solar_hourly[year − 1] of the statements.',
     csv: 'solar_mwh',
     group: 'generation',
+    role: 'solar',
     present: 'always',
     nonNegative: true,
   },
@@ -40,6 +46,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'Wind MWh delivered in each hour of the year.',
     csv: 'wind_mwh',
     group: 'generation',
+    role: 'wind',
     present: 'always',
     nonNegative: true,
   },
@@ -49,6 +56,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'Battery: AC MWh charged in each hour. With a battery only.',
     csv: 'storage_charge_mwh',
     group: 'storage',
+    role: 'charge',
     present: 'storage',
     nonNegative: true,
   },
@@ -58,6 +66,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'Battery: AC MWh discharged in each hour.',
     csv: 'storage_discharge_mwh',
     group: 'storage',
+    role: 'discharge',
     present: 'storage',
     nonNegative: true,
   },
@@ -67,6 +76,7 @@ export const HOURLY_SERIES = {
     yearDescription: "Battery: MWh stored at each hour's end.",
     csv: 'storage_soc_mwh',
     group: 'storage',
+    role: 'soc',
     present: 'storage',
     nonNegative: true,
   },
@@ -77,6 +87,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'Net MWh at the point of interconnection (negative when charging from the grid).',
     csv: 'grid_mwh',
     group: 'storage',
+    role: 'grid',
     present: 'storage',
     nonNegative: false,
   },
@@ -86,6 +97,7 @@ export const HOURLY_SERIES = {
     yearDescription: "The buyer's load in each hour, MWh. With a load only.",
     csv: 'load_mwh',
     group: 'load',
+    role: 'load',
     present: 'load',
     nonNegative: true,
   },
@@ -95,6 +107,7 @@ export const HOURLY_SERIES = {
     yearDescription: 'MWh delivered to the load in each hour.',
     csv: 'delivered_mwh',
     group: 'load',
+    role: 'delivered',
     present: 'load',
     nonNegative: true,
   },
@@ -110,11 +123,60 @@ export type AlwaysHourlyName = {
 /** Every series' name, in the registry's order (the order a result carries them). */
 export const HOURLY_NAMES = Object.keys(HOURLY_SERIES) as HourlySeriesName[];
 
-/** The series present only with a part of the plant (a battery, a load), in the registry's order. */
+/** The series present in every full result, in the registry's order. */
+export const ALWAYS_HOURLY: readonly AlwaysHourlyName[] = HOURLY_NAMES.filter(
+  (n) => HOURLY_SERIES[n].present === 'always',
+) as AlwaysHourlyName[];
+
+/** The series present only with a part of the plant (a battery, a load). */
 export type PartHourlyName = Exclude<HourlySeriesName, AlwaysHourlyName>;
-export const PART_HOURLY: readonly PartHourlyName[] = HOURLY_NAMES.filter(
-  (n) => HOURLY_SERIES[n].present !== 'always',
-) as PartHourlyName[];
 
 /** One record of series by name: those present always, and those of the plant's parts it has. */
 export type HourlyRecord<T> = Record<AlwaysHourlyName, T> & Partial<Record<PartHourlyName, T>>;
+
+/** The names of a group's series. */
+type NamesOf<G extends HourlySeriesGroup> = {
+  [K in HourlySeriesName]: (typeof HOURLY_SERIES)[K]['group'] extends G ? K : never;
+}[HourlySeriesName];
+
+/** A group's series by role (its stage's fields, the viewer's names for them). */
+export type HourlyRoles<G extends HourlySeriesGroup, T> = {
+  [K in NamesOf<G> as (typeof HOURLY_SERIES)[K]['role']]: T;
+};
+
+/** The groups whose series are in every full result. */
+type AlwaysGroup = (typeof HOURLY_SERIES)[AlwaysHourlyName]['group'];
+
+const GROUP_NAMES = new Map<HourlySeriesGroup, HourlySeriesName[]>();
+for (const n of HOURLY_NAMES) {
+  const g = HOURLY_SERIES[n].group;
+  GROUP_NAMES.set(g, [...(GROUP_NAMES.get(g) ?? []), n]);
+}
+
+/** A group's series by name, from the same by role: how the engine publishes a stage's series. */
+export function seriesByName<G extends HourlySeriesGroup, R extends HourlyRoles<G, unknown>>(
+  group: G,
+  roles: R,
+): Record<NamesOf<G>, R[keyof R]> {
+  const out: Record<string, unknown> = {};
+  for (const n of GROUP_NAMES.get(group) ?? []) out[n] = (roles as Record<string, unknown>)[HOURLY_SERIES[n].role];
+  return out as Record<NamesOf<G>, R[keyof R]>;
+}
+
+/**
+ * A group's series by role, from a record by name (a result, one year of it): how the viewer reads
+ * them. Null when the group is absent (a group's series are present together); never for a group
+ * present always.
+ */
+export function seriesByRole<G extends HourlySeriesGroup, T>(
+  group: G,
+  record: Partial<Record<HourlySeriesName, T>>,
+): G extends AlwaysGroup ? HourlyRoles<G, T> : HourlyRoles<G, T> | null {
+  const out: Record<string, T> = {};
+  for (const n of GROUP_NAMES.get(group) ?? []) {
+    const series = record[n];
+    if (series === undefined) return null as never;
+    out[HOURLY_SERIES[n].role] = series;
+  }
+  return out as never;
+}

@@ -6,6 +6,7 @@
 // from the battery = D − that; unmet = L − D; excess = A + y − (x − g) − D (after any curtailment,
 // so 0 with excess "curtail"). Plain functions with no DOM: tests check them against the engine.
 import { DAYS_IN_MONTH, HOURS_PER_DAY } from '../../../shared/calendar.ts';
+import { seriesByRole } from '../../../shared/hourly.series.ts';
 import type { HourlyYear } from './types.ts';
 
 /** A year's hours split by how the load was served (module header), MWh. */
@@ -19,8 +20,11 @@ export interface ServedHours {
 }
 
 export function servedHours(data: HourlyYear): ServedHours | null {
-  const { load_hourly: load, delivered_hourly: delivered } = data;
-  if (!load || !delivered) return null;
+  const served = seriesByRole('load', data);
+  if (!served) return null;
+  const { load, delivered } = served;
+  const { solar, wind } = seriesByRole('generation', data);
+  const storage = seriesByRole('storage', data);
   const n = load.length;
   const out: ServedHours = {
     load,
@@ -31,10 +35,10 @@ export function servedHours(data: HourlyYear): ServedHours | null {
     excess: new Array(n),
   };
   for (let k = 0; k < n; k++) {
-    const A = data.solar_hourly[k] + data.wind_hourly[k];
-    const x = data.storage_charge_hourly?.[k] ?? 0;
-    const y = data.storage_discharge_hourly?.[k] ?? 0;
-    const net = data.grid_hourly?.[k] ?? A - x + y;
+    const A = solar[k] + wind[k];
+    const x = storage?.charge[k] ?? 0;
+    const y = storage?.discharge[k] ?? 0;
+    const net = storage?.grid[k] ?? A - x + y;
     const D = delivered[k];
     const fromGrid = Math.max(0, D - net);
     const fromPlant = Math.max(0, x - fromGrid);

@@ -4,6 +4,7 @@
 // never serves another: only the battery moves energy between hours. From the hours come the
 // contract's revenue, its shortfall penalties, and the load's KPIs.
 import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
+import type { HourlyRoles } from '../../../shared/hourly.series.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
 import { nominalRate, npv } from '../discount.ts';
@@ -101,9 +102,8 @@ export interface ServedHours {
 
 /** Each year's figures of the load. */
 export interface LoadYears {
-  /** Hourly: the load, and what was delivered to it (25 × 8,760). */
-  loadHourly: Float64Array;
-  deliveredHourly: Float64Array;
+  /** Hourly (25 × 8,760): the load and what was delivered to it, by their roles in the series registry. */
+  hourly: HourlyRoles<'load', Float64Array>;
   /** Per year (index 0 = year 1). */
   load: Float64Array;
   delivered: Float64Array;
@@ -137,8 +137,7 @@ export interface LoadYears {
 export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
-    loadHourly: load.mw,
-    deliveredHourly: new Float64Array(HOURS),
+    hourly: { load: load.mw, delivered: new Float64Array(HOURS) },
     load: a(),
     delivered: a(),
     unmet: a(),
@@ -205,7 +204,7 @@ function serveYear(
     gridCost: 0,
     backupCost: 0,
   };
-  serveHours(load, hours, i, state, price, sums, out.deliveredHourly);
+  serveHours(load, hours, i, state, price, sums, out.hourly.delivered);
   closeYear(load, i, sums, out);
 }
 
