@@ -111,6 +111,49 @@ export const HOURLY_SERIES = {
     present: 'load',
     nonNegative: true,
   },
+  load_direct_hourly: {
+    unit: 'MWh',
+    description:
+      "Of the load in each hour, MWh served directly by the plant's output: min(load, solar + wind − the battery's charge from the plant).",
+    yearDescription: "Of the load in each hour, MWh served directly by the plant's output.",
+    csv: 'load_direct_mwh',
+    group: 'load',
+    role: 'direct',
+    present: 'load',
+    nonNegative: true,
+  },
+  load_battery_hourly: {
+    unit: 'MWh',
+    description:
+      'Of the load in each hour, MWh served by the battery: delivered − served directly (0 without a battery).',
+    yearDescription: 'Of the load in each hour, MWh served by the battery.',
+    csv: 'load_battery_mwh',
+    group: 'load',
+    role: 'battery',
+    present: 'load',
+    nonNegative: true,
+  },
+  load_unmet_hourly: {
+    unit: 'MWh',
+    description: "Of the load in each hour, MWh not served (the buyer's backup): load − delivered.",
+    yearDescription: 'Of the load in each hour, MWh not served: load − delivered.',
+    csv: 'load_unmet_mwh',
+    group: 'load',
+    role: 'unmet',
+    present: 'load',
+    nonNegative: true,
+  },
+  load_excess_hourly: {
+    unit: 'MWh',
+    description:
+      'MWh put out beyond the load in each hour and sold (after any curtailment: 0 with excess "curtail" unless the battery discharged it); a year sums to its excess_sold_mwh.',
+    yearDescription: 'MWh put out beyond the load in each hour and sold.',
+    csv: 'load_excess_mwh',
+    group: 'load',
+    role: 'excess',
+    present: 'load',
+    nonNegative: true,
+  },
 } as const satisfies Record<string, HourlySeriesDefinition>;
 
 export type HourlySeriesName = keyof typeof HOURLY_SERIES;

@@ -102,7 +102,10 @@ export interface ServedHours {
 
 /** Each year's figures of the load. */
 export interface LoadYears {
-  /** Hourly (25 × 8,760): the load and what was delivered to it, by their roles in the series registry. */
+  /**
+   * Hourly (25 × 8,760), by their roles in the series registry: the load, what was delivered to
+   * it, its split (served directly, from the battery, unmet) and the excess sold.
+   */
   hourly: HourlyRoles<'load', Float64Array>;
   /** Per year (index 0 = year 1). */
   load: Float64Array;
@@ -137,7 +140,14 @@ export interface LoadYears {
 export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
-    hourly: { load: load.mw, delivered: new Float64Array(HOURS) },
+    hourly: {
+      load: load.mw,
+      delivered: new Float64Array(HOURS),
+      direct: new Float64Array(HOURS),
+      battery: new Float64Array(HOURS),
+      unmet: new Float64Array(HOURS),
+      excess: new Float64Array(HOURS),
+    },
     load: a(),
     delivered: a(),
     unmet: a(),
@@ -204,11 +214,14 @@ function serveYear(
     gridCost: 0,
     backupCost: 0,
   };
-  serveHours(load, hours, i, state, price, sums, out.hourly.delivered);
+  serveHours(load, hours, i, state, price, sums, out.hourly);
   closeYear(load, i, sums, out);
 }
 
-/** A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`. */
+/**
+ * A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`;
+ * each hour's split into `split` (the published series).
+ */
 function serveHours(
   load: LoadModel,
   hours: ServedHours,
@@ -216,7 +229,7 @@ function serveHours(
   state: { gridStored: number; stored: number },
   price: Float64Array,
   sums: YearSums,
-  delivered: Float64Array,
+  split: LoadYears['hourly'],
 ): void {
   const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
   const backup = backupFactor(load, i);
@@ -232,7 +245,11 @@ function serveHours(
     const D = Math.min(L, direct + y);
     const U = L - D;
     let E = direct + y - D;
-    delivered[k] = D;
+    const served = Math.min(L, direct);
+    split.delivered[k] = D;
+    split.direct[k] = served;
+    split.battery[k] = D - served;
+    split.unmet[k] = U;
     // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
     let cleanPart = Math.min(D, direct);
     if (battery && soc) {
@@ -263,6 +280,7 @@ function serveHours(
       sums.cut += c;
       E -= c;
     }
+    split.excess[k] = E;
     sums.sold += E;
     sums.clean += cleanPart;
     sums.cleanBackup += load.cleanShare[h] * U;
