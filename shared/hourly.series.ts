@@ -1,9 +1,12 @@
 // The hourly series registry: every hour-by-hour series a scenario's result carries, defined once.
 // Plain data, so the viewer's bundle can import it too. From it come the engine's result order
-// (worker/engine/index.ts), the result's hourly fields in `ScenarioResult` and `HourlyYear`
-// (shared/schemas/result.ts, hence the OpenAPI document), and the hourly CSV's columns. A new
-// series: one entry here (in the order it is written: a group's series together), then fill it in
-// the engine stage that owns its group.
+// (worker/engine/plant/plant.ts), the result writer's series (worker/result/serialize.ts), the
+// result's hourly fields in `ScenarioResult` and `HourlyYear` (shared/schemas/result.ts, hence the
+// OpenAPI document), the statements route's one-year form and the hourly CSV's columns. A series'
+// name is spelled here alone: the engine writes and the viewer reads a group's series by their
+// roles (seriesByName, seriesByRole; test/house.rules.test.ts allows one more production file).
+// A new series: one entry here (in the order it is written: a group's series together), then fill
+// it under its role in the engine stage that owns its group (ARCHITECTURE.md, "A new hourly series").
 
 /** Which part of the plant a series belongs to; a group's series are present together. */
 export type HourlySeriesGroup = 'generation' | 'storage' | 'load';
