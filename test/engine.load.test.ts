@@ -5,6 +5,7 @@
 // battery charged from a cheap grid (the buyer's cost falls, the clean match stays 0).
 import t from 'tap';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
+import { seriesByRole } from '../shared/hourly.series.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate, type EngineResult } from '../worker/engine/index.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
@@ -246,3 +247,63 @@ t.test('a profile is part of the profile cache key; the load is not', async (t) 
   t.equal(a.wind, c.wind, 'a load changes no generation profile');
   t.ok((a.wind as string).length < 200, 'the key is short (the profile is hashed)');
 });
+
+t.test(
+  "the load's split of each hour is published: served directly, from the battery, unmet, excess sold",
+  async (t) => {
+    const split = (r: EngineResult) => {
+      const s = seriesByRole('load', r);
+      if (!s) throw new Error('no load series');
+      return s;
+    };
+    // Hand-worked: a 30 MW plant against 50 MW serves 30 directly and leaves 20 unmet; a 70 MW plant
+    // serves the 50 and sells 20; neither has a battery.
+    const short = split(run(constantPlant(30)));
+    const long = split(run(constantPlant(70)));
+    t.same(
+      [short.direct[5], short.battery[5], short.unmet[5], short.excess[5]],
+      [30, 0, 20, 0],
+      'short plant, an hour',
+    );
+    t.same([long.direct[5], long.battery[5], long.unmet[5], long.excess[5]], [50, 0, 0, 20], 'long plant, an hour');
+    const curtailed = split(
+      run(
+        exact(
+          hours(() => 70),
+          { load: { flat_mw: 50, excess: 'curtail' } },
+        ),
+      ),
+    );
+    t.same([curtailed.direct[5], curtailed.excess[5]], [50, 0], 'excess curtailed: none sold');
+    // With a battery (noon solar served in the evening; charged from a cheap grid): every hour adds
+    // up, and each year's sums are its annual figures.
+    for (const [name, inputs] of [
+      ['noon solar to the evening', noonSolarToEvening()],
+      ['grid-charged battery', gridChargedBattery()],
+    ] as const) {
+      const r = run(inputs);
+      const s = split(r);
+      let bad = 0;
+      for (let k = 0; k < YEARS * HOURS_PER_YEAR; k++) {
+        const parts = [s.direct[k], s.battery[k], s.unmet[k], s.excess[k]];
+        if (parts.some((v) => !(v >= 0))) bad++;
+        if (Math.abs(s.direct[k] + s.battery[k] - s.delivered[k]) > 1e-9) bad++;
+        if (Math.abs(s.delivered[k] + s.unmet[k] - s.load[k]) > 1e-9) bad++;
+      }
+      t.equal(bad, 0, `${name}: every hour, direct + battery = delivered, delivered + unmet = load, none negative`);
+      for (const i of [0, YEARS - 1]) {
+        const year = (a: Float64Array) => sum(a.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR));
+        const a = r.annual[i];
+        close(t, year(s.unmet), a.unmet_mwh as number, `${name}, year ${i + 1}: unmet`);
+        close(t, year(s.excess), a.excess_sold_mwh as number, `${name}, year ${i + 1}: excess sold`);
+        close(
+          t,
+          year(s.direct) + year(s.battery),
+          a.delivered_to_load_mwh as number,
+          `${name}, year ${i + 1}: delivered`,
+        );
+      }
+      t.ok(sum(s.battery) > 0, `${name}: the battery served some of the load`);
+    }
+  },
+);

@@ -1,10 +1,12 @@
 // Rules of the house that a reader relies on, checked on the source: no function over 100 lines in
 // server/, worker/ or shared/ (a function a reader can hold), the calendar's numbers written once,
-// and the arrows of ARCHITECTURE.md's code map (who may import whom).
+// each hourly series' name spelled in at most two production files (shared/hourly.series.ts and
+// one more), and the arrows of ARCHITECTURE.md's code map (who may import whom).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
+import { HOURLY_NAMES } from '../shared/hourly.series.ts';
 
 const ROOTS = ['server', 'worker', 'shared'];
 const MAX_LINES = 100;
@@ -61,6 +63,33 @@ t.test('the calendar (25 years of 8,760 hours) is defined once, in shared/calend
     .map((p) => p.at);
   t.same(places, [], 'no other file spells 8760 in code');
 });
+
+/** Production code: what ships (not test/ or bench/). */
+const PRODUCTION = ['server', 'worker', 'shared', 'scripts'];
+const MAX_SPELLINGS = 2;
+
+t.test(
+  `each hourly series' name is spelled in at most ${MAX_SPELLINGS} production files (the registry and one more)`,
+  async (t) => {
+    const files = PRODUCTION.flatMap((root) => {
+      try {
+        return sourceFiles(root);
+      } catch {
+        return [];
+      }
+    }).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    t.ok(
+      files.some((f) => f.path === join('shared', 'hourly.series.ts')),
+      'the registry is among the files read',
+    );
+    const over = HOURLY_NAMES.flatMap((name) => {
+      const spelled = new RegExp(`\\b${name}\\b`);
+      const places = files.filter((f) => spelled.test(f.text)).map((f) => f.path);
+      return places.length > MAX_SPELLINGS ? [`${name}: ${places.join(', ')}`] : [];
+    });
+    t.same(over, [], 'the engine, the result writer, the routes and the viewer reach each series through the registry');
+  },
+);
 
 /** The folders each folder may import from (ARCHITECTURE.md, "Code map"), besides itself and packages. */
 const ARROWS: Array<{ from: string; may: string[] }> = [

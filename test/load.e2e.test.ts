@@ -57,16 +57,27 @@ t.test('a battery serving an evening load from noon solar, through the API', asy
     t.equal(year.status, 200);
     t.same(year.json.load_hourly, load[1], '?year=2: load_hourly');
     t.same(year.json.delivered_hourly, delivered[1], '?year=2: delivered_hourly');
+    // The load's split, as the engine computed it: in the evening all from the battery.
+    const split = year.json as Record<string, number[]>;
+    t.same(split.load_battery_hourly.slice(18, 22), [40, 40, 40, 40], '?year=2: served from the battery');
+    t.same(split.load_direct_hourly.slice(18, 22), [0, 0, 0, 0], '?year=2: none served directly');
+    t.same(split.load_unmet_hourly.slice(16, 24), [0, 0, 0, 0, 0, 0, 0, 0], '?year=2: none unmet');
+    t.same(
+      (s.load_excess_hourly as number[][])[1],
+      year.json.load_excess_hourly,
+      'the excess: ?year=2 = the full form',
+    );
 
     const csv = (await (await fetch(`${web.baseUrl}/api/scenarios/${id}/statements?format=csv`)).text())
       .trimEnd()
       .split('\n');
     t.equal(
       csv[0],
-      'year,hour,timestamp,solar_mwh,wind_mwh,storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh,load_mwh,delivered_mwh',
+      'year,hour,timestamp,solar_mwh,wind_mwh,storage_charge_mwh,storage_discharge_mwh,storage_soc_mwh,grid_mwh,load_mwh,delivered_mwh,load_direct_mwh,load_battery_mwh,load_unmet_mwh,load_excess_mwh',
     );
     const row = csv[1 + 8760 + 19].split(',');
     t.same([row[0], row[1], row[9], row[10]], ['2', '19', '40', '40'], 'CSV: year 2, 19:00, load and delivered');
+    t.same(row.slice(11), ['0', '40', '0', '0'], 'CSV: year 2, 19:00, all of it from the battery, none unmet');
   });
 });
 

@@ -27,7 +27,7 @@ function decimalsFor(values: Float64Array): number {
   return Math.min(MAX_DECIMALS, Math.max(MIN_DECIMALS, d));
 }
 
-/** The decimals of MWh for a scenario whose first year delivers these hourly values. */
-export function hourlyDecimals(solar: Float64Array, wind: Float64Array): number {
-  return Math.max(decimalsFor(solar), decimalsFor(wind));
+/** The decimals of MWh for a scenario whose first year delivers these hourly values (each technology's). */
+export function hourlyDecimals(...technologies: Float64Array[]): number {
+  return Math.max(...technologies.map(decimalsFor));
 }

@@ -9,13 +9,7 @@
 // whole: one ordinary gzip stream.
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import {
-  HOURLY_NAMES,
-  type HourlyRecord,
-  type HourlySeriesName,
-  PART_HOURLY,
-  type PartHourlyName,
-} from '../../shared/hourly.series.ts';
+import { ALWAYS_HOURLY, HOURLY_NAMES, type HourlyRecord, type HourlySeriesName } from '../../shared/hourly.series.ts';
 import type { EngineResult } from '../engine/index.ts';
 import { crc32Combine } from './crc32.combine.ts';
 import { storedBlock } from './deflate.block.ts';
@@ -84,60 +78,48 @@ function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
 
 /** Builds one result at a time: begin, year × years (in order), finish. Reusable across results. */
 export class ResultWriter {
-  readonly #solar = new HourlyDeflate();
-  readonly #wind = new HourlyDeflate();
-  /** The parts' series (a battery's, a load's), and those the current result has. */
-  readonly #parts = new Map(PART_HOURLY.map((name) => [name, new HourlyDeflate()]));
-  readonly #present = new Set<PartHourlyName>();
+  /** Every series of the registry, and those the current result has (those present always among them). */
+  readonly #series = new Map(HOURLY_NAMES.map((name) => [name, new HourlyDeflate()]));
+  readonly #present = new Set<HourlySeriesName>();
 
   #decimals: number | null = null;
 
   begin(): void {
-    this.#solar.reset();
-    this.#wind.reset();
-    for (const series of this.#parts.values()) series.reset();
+    for (const series of this.#series.values()) series.reset();
     this.#present.clear();
+    for (const name of ALWAYS_HOURLY) this.#present.add(name);
     this.#decimals = null;
   }
 
   /**
-   * One year's delivered MWh. The first year decides the decimals every year is stored with
+   * One year's MWh of each series the result has. The first year of the series present always
+   * (solar and wind) decides the decimals every series of every year is stored with
    * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
    */
   yearMwh(series: YearSeries): void {
-    const { solar_hourly: solar, wind_hourly: wind } = series;
-    this.#decimals ??= hourlyDecimals(solar, wind);
-    for (const name of PART_HOURLY) {
+    this.#decimals ??= hourlyDecimals(...ALWAYS_HOURLY.map((n) => series[n]));
+    const scale = 10 ** this.#decimals;
+    for (const name of HOURLY_NAMES) {
       const year = series[name];
       if (!year) continue;
       this.#present.add(name);
-      this.#seriesYear(this.#parts.get(name) as HourlyDeflate, year, this.#decimals);
-    }
-    if (this.#decimals === MIN_DECIMALS) {
-      this.year(yearKwh(solar, wind));
-      return;
-    }
-    const scale = 10 ** this.#decimals;
-    this.#solar.addTextRow(solar.map((x) => roundTo(x, scale)));
-    this.#wind.addTextRow(wind.map((x) => roundTo(x, scale)));
-  }
-
-  /** One year of a part's series (the battery's, the load's), at the decimals of solar and wind. */
-  #seriesYear(series: HourlyDeflate, year: Float64Array, decimals: number): void {
-    if (decimals === MIN_DECIMALS) {
-      const kwh = new Int32Array(year.length);
-      toKwh(year, kwh, 0);
-      series.addRow(kwh, 0, kwh.length);
-    } else {
-      series.addTextRow(year.map((x) => roundTo(x, 10 ** decimals)));
+      const out = this.#series.get(name) as HourlyDeflate;
+      if (this.#decimals === MIN_DECIMALS) {
+        const kwh = new Int32Array(year.length);
+        toKwh(year, kwh, 0);
+        out.addRow(kwh, 0, kwh.length);
+      } else {
+        out.addTextRow(year.map((x) => roundTo(x, scale)));
+      }
     }
   }
 
-  /** One year's delivered kWh: `hours` solar values, then `hours` wind values. */
+  /** One year's kWh of the series present always, one after another in the registry's order (yearKwh). */
   year(kwh: Int32Array): void {
-    const hours = kwh.length / 2;
-    this.#solar.addRow(kwh, 0, hours);
-    this.#wind.addRow(kwh, hours, hours);
+    const hours = kwh.length / ALWAYS_HOURLY.length;
+    ALWAYS_HOURLY.forEach((name, k) => {
+      (this.#series.get(name) as HourlyDeflate).addRow(kwh, k * hours, hours);
+    });
   }
 
   /** hourly = false: only the statements without hourly arrays (no year was given). */
@@ -173,10 +155,8 @@ export class ResultWriter {
 
   /** The statements with their hourly arrays: the body's compressed piece, then each series' stored text. */
   #full(bodyPiece: Uint8Array, bodyCrc: number, bodyLength: number): Buffer {
-    const names = HOURLY_NAMES.filter((n) => n === 'solar_hourly' || n === 'wind_hourly' || this.#present.has(n));
-    const deflate = (n: HourlySeriesName) =>
-      n === 'solar_hourly' ? this.#solar : n === 'wind_hourly' ? this.#wind : (this.#parts.get(n) as HourlyDeflate);
-    const series = names.map(deflate);
+    const names = HOURLY_NAMES.filter((n) => this.#present.has(n));
+    const series = names.map((n) => this.#series.get(n) as HourlyDeflate);
     const opens = names.map((n) => OPEN.get(n) as Buffer);
     let crc = bodyCrc;
     let size = bodyLength;
@@ -204,11 +184,14 @@ function toKwh(mwh: Float64Array, out: Int32Array, offset: number): void {
   }
 }
 
-/** One year of the engine's output as the writer takes it. */
-export function yearKwh(solar: Float64Array, wind: Float64Array): Int32Array {
-  const kwh = new Int32Array(solar.length + wind.length);
-  toKwh(solar, kwh, 0);
-  toKwh(wind, kwh, solar.length);
+/** One year of series (those present always, in the registry's order) as `year` takes them: kWh, one after another. */
+export function yearKwh(...series: Float64Array[]): Int32Array {
+  const kwh = new Int32Array(series.reduce((n, s) => n + s.length, 0));
+  let offset = 0;
+  for (const s of series) {
+    toKwh(s, kwh, offset);
+    offset += s.length;
+  }
   return kwh;
 }
 

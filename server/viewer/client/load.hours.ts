@@ -1,50 +1,15 @@
-// A year of a load's hours split by how each was served, as the engine's author defines it, from
-// the statements' hourly arrays (A = solar + wind, x the battery's charge, y its discharge, D
-// delivered, L the load): the grid's part of the charge g is what the point of interconnection
-// took in, D − (A − x + y) when positive (the battery never buys from the grid in an hour the plant
-// has excess to sell, so an hour has g or excess, not both); served directly = min(L, A − (x − g));
-// from the battery = D − that; unmet = L − D; excess = A + y − (x − g) − D (after any curtailment,
-// so 0 with excess "curtail"). Plain functions with no DOM: tests check them against the engine.
+// A year of a load's hours split by how each was served: the engine's own split (the load group of
+// shared/hourly.series.ts, computed once by the engine's load stage, docs/load.md), read from the
+// statements' hourly arrays; and the month × hour match. Plain functions with no DOM.
 import { DAYS_IN_MONTH, HOURS_PER_DAY } from '../../../shared/calendar.ts';
+import { type HourlyRoles, seriesByRole } from '../../../shared/hourly.series.ts';
 import type { HourlyYear } from './types.ts';
 
-/** A year's hours split by how the load was served (module header), MWh. */
-export interface ServedHours {
-  load: number[];
-  direct: number[];
-  battery: number[];
-  unmet: number[];
-  excess: number[];
-  delivered: number[];
-}
+/** A year's hours split by how the load was served, MWh: the load group's series by role. */
+export type ServedHours = HourlyRoles<'load', number[]>;
 
 export function servedHours(data: HourlyYear): ServedHours | null {
-  const { load_hourly: load, delivered_hourly: delivered } = data;
-  if (!load || !delivered) return null;
-  const n = load.length;
-  const out: ServedHours = {
-    load,
-    delivered,
-    direct: new Array(n),
-    battery: new Array(n),
-    unmet: new Array(n),
-    excess: new Array(n),
-  };
-  for (let k = 0; k < n; k++) {
-    const A = data.solar_hourly[k] + data.wind_hourly[k];
-    const x = data.storage_charge_hourly?.[k] ?? 0;
-    const y = data.storage_discharge_hourly?.[k] ?? 0;
-    const net = data.grid_hourly?.[k] ?? A - x + y;
-    const D = delivered[k];
-    const fromGrid = Math.max(0, D - net);
-    const fromPlant = Math.max(0, x - fromGrid);
-    const direct = Math.min(load[k], Math.max(0, A - fromPlant));
-    out.direct[k] = direct;
-    out.battery[k] = Math.max(0, D - direct);
-    out.unmet[k] = Math.max(0, load[k] - D);
-    out.excess[k] = Math.max(0, A + y - fromPlant - D);
-  }
-  return out;
+  return seriesByRole('load', data);
 }
 
 /** Delivered ÷ load of each month × hour of day, %, energy-weighted; null where the cell has no load. */

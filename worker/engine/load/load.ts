@@ -4,6 +4,7 @@
 // never serves another: only the battery moves energy between hours. From the hours come the
 // contract's revenue, its shortfall penalties, and the load's KPIs.
 import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
+import type { HourlyRoles } from '../../../shared/hourly.series.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
 import { nominalRate, npv } from '../discount.ts';
@@ -101,9 +102,11 @@ export interface ServedHours {
 
 /** Each year's figures of the load. */
 export interface LoadYears {
-  /** Hourly: the load, and what was delivered to it (25 × 8,760). */
-  loadHourly: Float64Array;
-  deliveredHourly: Float64Array;
+  /**
+   * Hourly (25 × 8,760), by their roles in the series registry: the load, what was delivered to
+   * it, its split (served directly, from the battery, unmet) and the excess sold.
+   */
+  hourly: HourlyRoles<'load', Float64Array>;
   /** Per year (index 0 = year 1). */
   load: Float64Array;
   delivered: Float64Array;
@@ -137,8 +140,14 @@ export interface LoadYears {
 export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
   const a = () => new Float64Array(YEARS);
   const out: LoadYears = {
-    loadHourly: load.mw,
-    deliveredHourly: new Float64Array(HOURS),
+    hourly: {
+      load: load.mw,
+      delivered: new Float64Array(HOURS),
+      direct: new Float64Array(HOURS),
+      battery: new Float64Array(HOURS),
+      unmet: new Float64Array(HOURS),
+      excess: new Float64Array(HOURS),
+    },
     load: a(),
     delivered: a(),
     unmet: a(),
@@ -205,11 +214,14 @@ function serveYear(
     gridCost: 0,
     backupCost: 0,
   };
-  serveHours(load, hours, i, state, price, sums, out.deliveredHourly);
+  serveHours(load, hours, i, state, price, sums, out.hourly);
   closeYear(load, i, sums, out);
 }
 
-/** A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`. */
+/**
+ * A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`;
+ * each hour's split into `split` (the published series).
+ */
 function serveHours(
   load: LoadModel,
   hours: ServedHours,
@@ -217,7 +229,7 @@ function serveHours(
   state: { gridStored: number; stored: number },
   price: Float64Array,
   sums: YearSums,
-  delivered: Float64Array,
+  split: LoadYears['hourly'],
 ): void {
   const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
   const backup = backupFactor(load, i);
@@ -233,7 +245,11 @@ function serveHours(
     const D = Math.min(L, direct + y);
     const U = L - D;
     let E = direct + y - D;
-    delivered[k] = D;
+    const served = Math.min(L, direct);
+    split.delivered[k] = D;
+    split.direct[k] = served;
+    split.battery[k] = D - served;
+    split.unmet[k] = U;
     // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
     let cleanPart = Math.min(D, direct);
     if (battery && soc) {
@@ -264,6 +280,7 @@ function serveHours(
       sums.cut += c;
       E -= c;
     }
+    split.excess[k] = E;
     sums.sold += E;
     sums.clean += cleanPart;
     sums.cleanBackup += load.cleanShare[h] * U;

@@ -2,7 +2,7 @@
 // the export limit, then the year's revenue. Cheap (a few passes over 8,760 hours a year), so a
 // variant that reuses cached profiles costs milliseconds.
 import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
-import type { HourlyRecord } from '../../../shared/hourly.series.ts';
+import { type HourlyRecord, seriesByName } from '../../../shared/hourly.series.ts';
 import type { CapacityInputs, ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
@@ -49,27 +49,19 @@ export interface PlantYears {
   capacity?: { percent: number; accreditedMw: number };
 }
 
-/** The plant's hourly series by name, in the registry's order (shared/hourly.series.ts): 25 × 8,760 each. */
+/**
+ * The plant's hourly series by name, in the registry's order (shared/hourly.series.ts): 25 × 8,760
+ * each, every stage's series under the role the registry gives it in its group.
+ */
 export function plantSeries(out: PlantYears): HourlyRecord<Float64Array> {
   const { storage: st, load: l } = out;
   return {
-    solar_hourly: out.solarHourly,
-    wind_hourly: out.windHourly,
+    ...seriesByName('generation', { solar: out.solarHourly, wind: out.windHourly }),
     ...(st
-      ? {
-          storage_charge_hourly: st.run.charge,
-          storage_discharge_hourly: st.run.discharge,
-          storage_soc_hourly: st.run.soc,
-          grid_hourly: st.grid,
-        }
+      ? seriesByName('storage', { charge: st.run.charge, discharge: st.run.discharge, soc: st.run.soc, grid: st.grid })
       : {}),
-    ...(st?.ancillary
-      ? {
-          storage_reserve_up_hourly: st.ancillary.upHourly,
-          storage_reserve_down_hourly: st.ancillary.downHourly,
-        }
-      : {}),
-    ...(l ? { load_hourly: l.loadHourly, delivered_hourly: l.deliveredHourly } : {}),
+    ...(st?.ancillary ? seriesByName('ancillary', { up: st.ancillary.upHourly, down: st.ancillary.downHourly }) : {}),
+    ...(l ? seriesByName('load', l.hourly) : {}),
   };
 }
 

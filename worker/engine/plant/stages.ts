@@ -39,7 +39,7 @@ export interface CalculateOptions {
    */
   profileKeys?: ProfileKeys;
   /**
-   * Where to write the hourly results (the result's solar_hourly and wind_hourly are then these
+   * Where to write the hourly results (the result's solar and wind series are then these
    * arrays): a caller that keeps no result's arrays passes the same two every time.
    */
   hourly?: HourlyBuffers;

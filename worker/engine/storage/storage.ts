@@ -6,15 +6,10 @@
 // the limit, so the export never exceeds it and the plant is never curtailed for the battery.
 import { HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
-import {
-  type HorizonBattery,
-  type HorizonHours,
-  type HorizonPlan,
-  HorizonSolver,
-  type LoadHours,
-} from './storage.dispatch.ts';
+import { type HorizonBattery, type HorizonHours, type HorizonPlan, HorizonSolver } from './storage.dispatch.ts';
 import { BatteryLifetime } from './storage.lifetime.ts';
 import { type ReserveHours, type ReservePlan, type ReserveProduct, solveReserves } from './storage.reserves.ts';
+import { type DispatchStrategy, strategyOf } from './storage.strategies.ts';
 
 const HORIZON = 48;
 const HOURS = YEARS * HOURS_PER_YEAR;
@@ -114,9 +109,9 @@ interface Work {
   reserves?: { market: ReserveHours; plan: ReservePlan };
 }
 
-function workSpace(withLoad: boolean): Work {
+function workSpace(strategy: DispatchStrategy): Work {
   const a = () => new Float64Array(HORIZON);
-  const load = withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
+  const load = strategy.withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
   return {
     hours: { hours: HORIZON, price: a(), free: a(), priced: a(), room: a(), ...(load ? { load } : {}) },
     plan: { charge: a(), discharge: a() },
@@ -124,66 +119,11 @@ function workSpace(withLoad: boolean): Work {
   };
 }
 
-/** Fills the horizon from hour `from`: what may be charged (free, at price) and the room to discharge. */
+/** Fills the horizon from hour `from` by the battery's strategy (storage.strategies.ts). */
 export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours): void {
   h.hours = Math.min(HORIZON, HOURS - from);
   const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
-  if (s.dispatch.strategy === 'load' && plant.load && h.load) {
-    fillLoadHorizon(s, plant, plant.load, from, h, h.load, gridMw);
-    return;
-  }
-  const arbitrage = s.dispatch.strategy === 'arbitrage';
-  for (let t = 0; t < h.hours; t++) {
-    const i = from + t;
-    const d = plant.delivered[i];
-    h.price[t] = plant.price[i];
-    h.free[t] = plant.surplus[i];
-    h.priced[t] = arbitrage ? d + gridMw : gridMw;
-    h.room[t] = plant.surplus[i] > 0 ? 0 : Math.max(0, plant.limitMw - d);
-  }
-}
-
-/**
- * Weight of a MWh delivered to the load, over the horizon's dearest price ÷ the round trip: serving
- * one more MWh is always worth more than any revenue the battery could move (lexicographic in effect).
- */
-const SERVE_WEIGHT = 10;
-
-/** The horizon with a load (strategy `load`): the tiers of LoadHours, from the plant's hours. */
-function fillLoadHorizon(
-  s: StorageInputs,
-  plant: PlantHours,
-  load: NonNullable<PlantHours['load']>,
-  from: number,
-  h: HorizonHours,
-  l: LoadHours,
-  gridMw: number,
-): void {
-  let dearest = 0;
-  for (let t = 0; t < h.hours; t++) {
-    const i = from + t;
-    const a = plant.delivered[i];
-    const f = plant.surplus[i];
-    const serve = Math.min(a, load.mw[i]);
-    const excess = a - serve;
-    const unmet = load.mw[i] - serve;
-    const p = plant.price[i];
-    h.price[t] = p;
-    h.free[t] = load.sell ? f : f + excess;
-    h.priced[t] = load.sell ? excess : 0;
-    h.room[t] = f > 0 ? 0 : Math.max(0, plant.limitMw - a);
-    l.serve[t] = serve;
-    l.unmet[t] = unmet;
-    // The grid only where the plant meets the load, and never cheaper than the excess sells for.
-    l.grid[t] = unmet > 0 ? 0 : gridMw;
-    const year = Math.floor(i / HOURS_PER_YEAR);
-    const backup = load.backupPrice[i - year * HOURS_PER_YEAR] * load.backupFactor[year];
-    l.gridPrice[t] = Math.max(backup, p, 0);
-    l.value[t] = load.contract[year];
-    dearest = Math.max(dearest, Math.abs(p), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
-  }
-  const weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
-  for (let t = 0; t < h.hours; t++) l.value[t] += weight;
+  strategyOf(s, plant).fill(s, plant, from, h, gridMw);
 }
 
 /** Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh. */
@@ -202,7 +142,8 @@ export function runStorage(
     capacityPercent: new Float64Array(YEARS),
     replacements: new Int32Array(YEARS),
   };
-  const w = workSpace(s.dispatch.strategy === 'load' && plant.load !== undefined);
+  const strategy = strategyOf(s, plant);
+  const w = workSpace(strategy);
   const reserves = plant.reserves && plant.reserves.products.length > 0 ? plant.reserves : undefined;
   if (reserves) {
     run.reserve = reserves.products.map(() => new Float64Array(HOURS));
@@ -223,7 +164,7 @@ export function runStorage(
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
     } else w.solver.solve(b, w.hours, state.soc, w.plan, false);
-    commitDay(b, plant, from, w, keep, capacity, life, state, run);
+    commitDay(b, plant, from, { ...w, strategy }, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
       life.replace(from + HOURS_PER_DAY);
@@ -240,26 +181,23 @@ function commitDay(
   b: HorizonBattery,
   plant: PlantHours,
   from: number,
-  w: Work,
+  w: Work & { strategy: DispatchStrategy },
   keep: number,
   capacity: number,
   life: BatteryLifetime,
   state: { soc: number; direction: number },
   run: StorageRun,
 ): void {
-  const priced = w.hours.priced;
+  const { strategy, hours } = w;
   const reserveProducts = plant.reserves?.products ?? [];
   for (let t = 0; t < HOURS_PER_DAY; t++) {
     const i = from + t;
     const kept = state.soc * keep;
     let x = w.plan.charge[t];
     let y = w.plan.discharge[t];
-    const l = w.hours.load;
-    const available = l
-      ? Math.min(b.powerMw, w.hours.free[t] + priced[t] + l.grid[t] + l.serve[t])
-      : Math.min(b.powerMw, plant.surplus[i] + priced[t]);
+    const available = Math.min(b.powerMw, strategy.chargeable(plant, hours, i, t));
     if (x > 0) x = Math.max(0, Math.min(x, available, (b.socMaxMwh - kept) / b.etaIn));
-    if (y > 0) y = Math.max(0, Math.min(y, b.powerMw, w.hours.room[t], (kept - b.socMinMwh) * b.etaOut));
+    if (y > 0) y = Math.max(0, Math.min(y, b.powerMw, hours.room[t], (kept - b.socMinMwh) * b.etaOut));
     const direction = x > 0 ? 1 : y > 0 ? -1 : 0;
     if (direction !== 0 && state.direction !== 0 && direction !== state.direction && capacity > 0) {
       life.turn(100 * (1 - state.soc / capacity));
@@ -270,20 +208,7 @@ function commitDay(
     run.charge[i] = x;
     run.discharge[i] = y;
     run.soc[i] = state.soc;
-    if (l) {
-      // With a load: the limit's surplus, the plant's excess, the grid, then the plant's served output.
-      const surplus = plant.surplus[i];
-      const excess = plant.delivered[i] - l.serve[t];
-      const beforeGrid = surplus + excess;
-      run.fromSurplus[i] = plant.price[i] < 0 ? Math.min(surplus, Math.max(0, x - excess)) : Math.min(x, surplus);
-      run.fromGrid[i] = Math.min(l.grid[t], Math.max(0, x - beforeGrid));
-      continue;
-    }
-    // The cheaper source first: curtailed energy (free), unless the price is negative.
-    const surplus = plant.surplus[i];
-    const fromPlantOrGrid = plant.price[i] < 0 ? Math.min(x, priced[t]) : Math.max(0, x - surplus);
-    run.fromSurplus[i] = x - fromPlantOrGrid;
-    run.fromGrid[i] = Math.max(0, fromPlantOrGrid - plant.delivered[i]);
+    strategy.sources(plant, hours, i, t, x, run);
   }
 }
 

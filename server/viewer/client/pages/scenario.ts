@@ -2,6 +2,7 @@
 // cards, annual energy, a heatmap of one year's hourly output (year and technology chosen), the
 // monthly profile, with a load its card, the cash-flow chart and the statements' tables (per party
 // for a flip or a sale-leaseback), and downloads. A failed scenario shows its error.
+import { seriesByRole } from '../../../../shared/hourly.series.ts';
 import { download, follow, getJson, pageResource } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h, main, yearSelect } from '../dom.ts';
 import { KPI_CARDS, kpiText } from '../kpis.ts';
@@ -245,18 +246,14 @@ function hourlyDrawer(view: HourlyView, drawn: ChartModule, fetchYear: YearFetch
     }
     const arrived = performance.mark(`${HEATMAP_PAINTED}:data`);
     const technology = tech.value;
-    const series =
-      technology === 'solar'
-        ? data.solar_hourly
-        : technology === 'wind'
-          ? data.wind_hourly
-          : data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);
+    const { solar, wind } = seriesByRole('generation', data);
+    const series = technology === 'solar' ? solar : technology === 'wind' ? wind : solar.map((v, i) => v + wind[i]);
     const color = technology === 'solar' ? COLORS.solar : technology === 'wind' ? COLORS.wind : '#6b46c1';
     heatmap(heatEl, series, tech.options[tech.selectedIndex].text, color, () => {
       performance.measure(HEATMAP_PAINTED, { start: arrived.startTime, detail: { year: y, technology } });
       heatEl.dataset.painted = `${data.calendar_year}-${technology}`;
     });
-    monthlyChart(monthlyEl, data.solar_hourly, data.wind_hourly);
+    monthlyChart(monthlyEl, solar, wind);
   };
 }
 

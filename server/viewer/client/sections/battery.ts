@@ -5,6 +5,7 @@
 // stand-in); with a load, the merchant price its excess sells at.
 
 import { DAYS_IN_MONTH, HOURS_PER_DAY, HOURS_PER_YEAR } from '../../../../shared/calendar.ts';
+import { seriesByRole } from '../../../../shared/hourly.series.ts';
 import { getJson } from '../api.ts';
 import { amount, card, chartBox, controls, decimal, h } from '../dom.ts';
 import type { charts } from '../lazy.ts';
@@ -131,8 +132,7 @@ interface StorageHours {
 }
 
 function storageHours(data: HourlyYear): StorageHours | null {
-  const { storage_charge_hourly: charge, storage_discharge_hourly: discharge, storage_soc_hourly: soc } = data;
-  return charge && discharge && soc ? { charge, discharge, soc } : null;
+  return seriesByRole('storage', data);
 }
 
 function batteryView(): BatteryView {
@@ -203,19 +203,20 @@ function weekDrawer(
   } as MarketInputs;
   const limit = (s.inputs?.grid as { export_limit_mw?: number } | undefined)?.export_limit_mw ?? null;
   return ({ year, data, hours: storage, firstHour: from, cut, yearChanged }) => {
-    const grid = data.grid_hourly ?? data.solar_hourly.map((v, i) => v + data.wind_hourly[i]);
+    const { solar, wind } = seriesByRole('generation', data);
+    const grid = seriesByRole('storage', data)?.grid ?? solar.map((v, i) => v + wind[i]);
+    const reserved = seriesByRole('ancillary', data);
     const week = {
       firstHour: from,
-      solar: cut(data.solar_hourly),
-      wind: cut(data.wind_hourly),
+      solar: cut(solar),
+      wind: cut(wind),
       charge: cut(storage.charge),
       discharge: cut(storage.discharge),
       grid: cut(grid),
       limitMw: limit,
       price: Array.from({ length: WEEK_HOURS }, (_, i) => hourPrice(market, s.kpis ?? {}, year, from + i)),
       currency: String(market.currency ?? ''),
-      ...(data.storage_reserve_up_hourly ? { reserveUp: cut(data.storage_reserve_up_hourly) } : {}),
-      ...(data.storage_reserve_down_hourly ? { reserveDown: cut(data.storage_reserve_down_hourly) } : {}),
+      ...(reserved ? { reserveUp: cut(reserved.up), reserveDown: cut(reserved.down) } : {}),
     };
     drawn.dispatchChart(view.dispatchEl, week, () => {
       view.dispatchEl.dataset.painted = `${year}-${view.week.value}`;

@@ -1,0 +1,112 @@
+// The battery's dispatch strategies (docs/storage.md; `load`: docs/load.md), side by side. Each
+// turns the plant's hours into the rolling horizon the dispatch solves (storage.dispatch.ts), says
+// how much a committed hour may charge, and where that charge came from. `arbitrage` and `capture`
+// sell into the market (arbitrage may also charge from the plant's sale); `load` serves a buyer's
+// load first, then sells its excess.
+import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+import type { StorageInputs } from '../../../shared/schemas/inputs.ts';
+import type { HorizonHours, LoadHours } from './storage.dispatch.ts';
+import type { PlantHours, StorageRun } from './storage.ts';
+
+/** One strategy: the horizon it fills, and the committed hour's charge it allows and attributes. */
+export interface DispatchStrategy {
+  /** Whether the horizon carries a load's tiers (HorizonHours.load). */
+  readonly withLoad: boolean;
+  /** The horizon from hour `from` (h.hours set): price, free and priced charge, room; `gridMw` each hour from the grid. */
+  fill(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours, gridMw: number): void;
+  /** At most what hour `i` (the horizon's hour `t`) may charge, before the power limit. */
+  chargeable(plant: PlantHours, h: HorizonHours, i: number, t: number): number;
+  /** Of hour `i`'s charge `x`, MWh from the limit's surplus and from the grid, into `run`. */
+  sources(plant: PlantHours, h: HorizonHours, i: number, t: number, x: number, run: StorageRun): void;
+}
+
+/** A market strategy: charges from the limit's surplus, the grid and (arbitrage) the plant's sale. */
+function market(fromSale: boolean): DispatchStrategy {
+  return {
+    withLoad: false,
+    fill(_s, plant, from, h, gridMw) {
+      for (let t = 0; t < h.hours; t++) {
+        const i = from + t;
+        const d = plant.delivered[i];
+        h.price[t] = plant.price[i];
+        h.free[t] = plant.surplus[i];
+        h.priced[t] = fromSale ? d + gridMw : gridMw;
+        h.room[t] = plant.surplus[i] > 0 ? 0 : Math.max(0, plant.limitMw - d);
+      }
+    },
+    chargeable: (plant, h, i, t) => plant.surplus[i] + h.priced[t],
+    sources(plant, h, i, t, x, run) {
+      // The cheaper source first: curtailed energy (free), unless the price is negative.
+      const surplus = plant.surplus[i];
+      const fromPlantOrGrid = plant.price[i] < 0 ? Math.min(x, h.priced[t]) : Math.max(0, x - surplus);
+      run.fromSurplus[i] = x - fromPlantOrGrid;
+      run.fromGrid[i] = Math.max(0, fromPlantOrGrid - plant.delivered[i]);
+    },
+  };
+}
+
+/**
+ * Weight of a MWh delivered to the load, over the horizon's dearest price ÷ the round trip: serving
+ * one more MWh is always worth more than any revenue the battery could move (lexicographic in effect).
+ */
+const SERVE_WEIGHT = 10;
+
+/** The horizon's load tiers (HorizonHours.load), present for this strategy (workSpace made them). */
+const tiers = (h: HorizonHours): LoadHours => h.load as LoadHours;
+
+/** The load's strategy: the tiers of LoadHours from the plant's hours and the load's. */
+const LOAD: DispatchStrategy = {
+  withLoad: true,
+  fill(s, plant, from, h, gridMw) {
+    const load = plant.load as NonNullable<PlantHours['load']>;
+    const l = tiers(h);
+    let dearest = 0;
+    for (let t = 0; t < h.hours; t++) {
+      const i = from + t;
+      const a = plant.delivered[i];
+      const f = plant.surplus[i];
+      const serve = Math.min(a, load.mw[i]);
+      const excess = a - serve;
+      const unmet = load.mw[i] - serve;
+      const p = plant.price[i];
+      h.price[t] = p;
+      h.free[t] = load.sell ? f : f + excess;
+      h.priced[t] = load.sell ? excess : 0;
+      h.room[t] = f > 0 ? 0 : Math.max(0, plant.limitMw - a);
+      l.serve[t] = serve;
+      l.unmet[t] = unmet;
+      // The grid only where the plant meets the load, and never cheaper than the excess sells for.
+      l.grid[t] = unmet > 0 ? 0 : gridMw;
+      const year = Math.floor(i / HOURS_PER_YEAR);
+      const backup = load.backupPrice[i - year * HOURS_PER_YEAR] * load.backupFactor[year];
+      l.gridPrice[t] = Math.max(backup, p, 0);
+      l.value[t] = load.contract[year];
+      dearest = Math.max(dearest, Math.abs(p), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
+    }
+    const weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
+    for (let t = 0; t < h.hours; t++) l.value[t] += weight;
+  },
+  chargeable: (_plant, h, _i, t) => h.free[t] + h.priced[t] + tiers(h).grid[t] + tiers(h).serve[t],
+  sources(plant, h, i, t, x, run) {
+    // The limit's surplus, the plant's excess, the grid, then the plant's served output.
+    const l = tiers(h);
+    const surplus = plant.surplus[i];
+    const excess = plant.delivered[i] - l.serve[t];
+    const beforeGrid = surplus + excess;
+    run.fromSurplus[i] = plant.price[i] < 0 ? Math.min(surplus, Math.max(0, x - excess)) : Math.min(x, surplus);
+    run.fromGrid[i] = Math.min(l.grid[t], Math.max(0, x - beforeGrid));
+  },
+};
+
+/** The strategies by their name in the inputs (`storage.dispatch.strategy`). */
+export const STRATEGIES: Readonly<Record<StorageInputs['dispatch']['strategy'], DispatchStrategy>> = {
+  arbitrage: market(true),
+  capture: market(false),
+  load: LOAD,
+};
+
+/** The battery's strategy; `load` without a load's hours dispatches as `capture` does. */
+export function strategyOf(s: StorageInputs, plant: PlantHours): DispatchStrategy {
+  const strategy = STRATEGIES[s.dispatch.strategy];
+  return strategy.withLoad && !plant.load ? STRATEGIES.capture : strategy;
+}
