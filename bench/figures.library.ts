@@ -46,11 +46,12 @@ export function measuredSweep(n: number) {
 }
 
 /**
- * An optimization on `base` with a budget of `budget` evaluations, POST → finished: ms and
- * evaluations. Four variables on fine grids (what a client may send: the request has no other stop
- * than max_evaluations), so that the pattern search's polls (8 axis and 24 pair points each) use
- * the whole budget rather than converge first, as a search over two coarse variables did (86 and
- * 134 evaluations of 300).
+ * An optimization on `base` with a budget of `budget` evaluations, POST → finished: ms, evaluations
+ * and rounds. The request has no stop but max_evaluations (shared/optimizations.search.ts), so the
+ * search is made to use it as a client would: four variables on fine grids, and a curtailment cap
+ * that puts the best design on a ridge between solar size and export limit (the pattern search
+ * walks it with pair and knight moves). Over two coarse variables without a constraint both
+ * searches converged first (86 and 134 evaluations of 300).
  */
 async function optimized(
   web: string,
@@ -65,12 +66,13 @@ async function optimized(
       name: 'library optimization',
       base,
       variables: [
-        { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 1 },
-        { path: '/grid/export_limit_mw', min: 100, max: 300, step: 1 },
+        { path: '/solar/capacity_mw_dc', min: 0, max: 600, step: 1 },
+        { path: '/grid/export_limit_mw', min: 50, max: 300, step: 1 },
         { path: '/market/ppa_share', min: 0, max: 1, step: 0.01 },
         { path: '/market/merchant_price_per_mwh', min: 20, max: 60, step: 0.5 },
       ],
       objective: { maximize: 'equity_npv' },
+      constraints: [{ kpi: 'curtailment_percent', max: 5 }],
       max_evaluations: budget,
     }),
   });
@@ -180,7 +182,7 @@ export async function library(b: Bench, url: string, sizes: LibrarySizes): Promi
       },
       {
         n: '17',
-        figure: `Optimization of solar, export limit, PPA share and merchant price on that plant (${optMeasured.evaluations} of ${sizes.evaluations} evaluations, ${optMeasured.rounds} rounds), POST → finished`,
+        figure: `Optimization of solar, export limit, PPA share and merchant price (curtailment ≤ 5 %) on that plant (${optMeasured.evaluations} of ${sizes.evaluations} evaluations, ${optMeasured.rounds} rounds), POST → finished`,
         value: optMeasured.ms / 1000,
         unit: 's',
         baseline: {
@@ -189,8 +191,11 @@ export async function library(b: Bench, url: string, sizes: LibrarySizes): Promi
           unit: 's',
         },
         ratio: optMeasured.ms / optSynthetic.ms,
-        target: '≤ 2 × baseline',
-        met: optMeasured.ms / optSynthetic.ms <= 2,
+        target: '≤ 2 × baseline, both using the whole budget',
+        met:
+          optMeasured.ms / optSynthetic.ms <= 2 &&
+          optMeasured.evaluations === sizes.evaluations &&
+          optSynthetic.evaluations === sizes.evaluations,
       },
       {
         n: '17',
