@@ -20,7 +20,7 @@ const reference = (name: string) =>
   readFileSync(new URL(`../test/fixtures/reference/${name}`, import.meta.url), 'utf8');
 
 /** The reuse sweep (#12) of a plant on the measured files, sent inline. */
-function measuredSweep(n: number) {
+export function measuredSweep(n: number) {
   const az = JSON.parse(reference('ssc_wind_cases.json')).az_80x2500kw;
   const synthetic = reuseSweep(n);
   return {
@@ -45,8 +45,19 @@ function measuredSweep(n: number) {
   };
 }
 
-/** An optimization of solar size and export limit on `base` (300 evaluations), POST → finished: ms and evaluations. */
-async function optimized(web: string, base: unknown, budget: number): Promise<{ ms: number; evaluations: number }> {
+/**
+ * An optimization on `base` with a budget of `budget` evaluations, POST → finished: ms, evaluations
+ * and rounds. The request has no stop but max_evaluations (shared/optimizations.search.ts), so the
+ * search is made to use it as a client would: four variables on fine grids, and a curtailment cap
+ * that puts the best design on a ridge between solar size and export limit (the pattern search
+ * walks it with pair and knight moves). Over two coarse variables without a constraint both
+ * searches converged first (86 and 134 evaluations of 300).
+ */
+async function optimized(
+  web: string,
+  base: unknown,
+  budget: number,
+): Promise<{ ms: number; evaluations: number; rounds: number }> {
   const t0 = performance.now();
   const res = await fetch(`${web}/api/optimizations`, {
     method: 'POST',
@@ -55,16 +66,19 @@ async function optimized(web: string, base: unknown, budget: number): Promise<{ 
       name: 'library optimization',
       base,
       variables: [
-        { path: '/solar/capacity_mw_dc', min: 0, max: 300, step: 10 },
-        { path: '/grid/export_limit_mw', min: 100, max: 300, step: 10 },
+        { path: '/solar/capacity_mw_dc', min: 0, max: 600, step: 1 },
+        { path: '/grid/export_limit_mw', min: 50, max: 300, step: 1 },
+        { path: '/market/ppa_share', min: 0, max: 1, step: 0.01 },
+        { path: '/market/merchant_price_per_mwh', min: 20, max: 60, step: 0.5 },
       ],
       objective: { maximize: 'equity_npv' },
+      constraints: [{ kpi: 'curtailment_percent', max: 5 }],
       max_evaluations: budget,
     }),
   });
   const created = (await res.json()) as { id: string };
   if (res.status !== 201) throw new Error(`optimization: ${res.status} ${JSON.stringify(created)}`);
-  let o: { status: string; evaluations?: number } = { status: 'running' };
+  let o: { status: string; evaluations?: number; rounds?: number } = { status: 'running' };
   await waitUntil(
     async () => {
       o = (await (await fetch(`${web}/api/optimizations/${created.id}`)).json()) as typeof o;
@@ -73,7 +87,7 @@ async function optimized(web: string, base: unknown, budget: number): Promise<{ 
     { timeoutMs: 1_800_000, everyMs: 20, what: 'the optimization' },
   );
   if (o.status !== 'succeeded') throw new Error(`optimization ${created.id}: ${o.status}`);
-  return { ms: performance.now() - t0, evaluations: Number(o.evaluations ?? 0) };
+  return { ms: performance.now() - t0, evaluations: Number(o.evaluations ?? 0), rounds: Number(o.rounds ?? 0) };
 }
 
 const TABLES = [
@@ -93,7 +107,9 @@ export async function library(b: Bench, url: string, sizes: LibrarySizes): Promi
   let worker: Service | null = null;
   try {
     worker = await startWorker(url, b.logDir, 'worker-library');
+    const syntheticBefore = await diskBytes(b, url, TABLES);
     const synthetic = await sweepDrained(base, reuseSweep(sizes.variants), 900_000);
+    const syntheticPerVariant = ((await diskBytes(b, url, TABLES)) - syntheticBefore) / synthetic.total / 1024;
     resetPeakRss(worker.pid);
     const diskBefore = await diskBytes(b, url, TABLES);
     const body = JSON.stringify(measuredSweep(sizes.variants));
@@ -152,6 +168,7 @@ export async function library(b: Bench, url: string, sizes: LibrarySizes): Promi
         figure: 'Its disk per variant (tables, indexes, TOAST, pg-boss job, library rows)',
         value: perVariant,
         unit: 'kB',
+        baseline: { label: 'the synthetic sweep above (#12 without hourly)', value: syntheticPerVariant, unit: 'kB' },
         target: '≤ 30 kB',
         met: perVariant <= 30,
       },
@@ -165,17 +182,20 @@ export async function library(b: Bench, url: string, sizes: LibrarySizes): Promi
       },
       {
         n: '17',
-        figure: `Optimization of solar × export limit on that plant (${optMeasured.evaluations} evaluations), POST → finished`,
+        figure: `Optimization of solar, export limit, PPA share and merchant price (curtailment ≤ 5 %) on that plant (${optMeasured.evaluations} of ${sizes.evaluations} evaluations, ${optMeasured.rounds} rounds), POST → finished`,
         value: optMeasured.ms / 1000,
         unit: 's',
         baseline: {
-          label: `the same on synthetic weather (${optSynthetic.evaluations} evaluations)`,
+          label: `the same on synthetic weather (${optSynthetic.evaluations} evaluations, ${optSynthetic.rounds} rounds)`,
           value: optSynthetic.ms / 1000,
           unit: 's',
         },
         ratio: optMeasured.ms / optSynthetic.ms,
-        target: '≤ 2 × baseline',
-        met: optMeasured.ms / optSynthetic.ms <= 2,
+        target: '≤ 2 × baseline, both using the whole budget',
+        met:
+          optMeasured.ms / optSynthetic.ms <= 2 &&
+          optMeasured.evaluations === sizes.evaluations &&
+          optSynthetic.evaluations === sizes.evaluations,
       },
       {
         n: '17',

@@ -5,6 +5,7 @@ import { Kind, type Static, type TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { pointerText } from './json.pointer.ts';
 import { compileDefaults, copyJson } from './schema.defaults.ts';
+import { registerFormats } from './schemas/formats.ts';
 import { ScenarioInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 import { capitalStackErrors } from './validate.finance.ts';
@@ -13,6 +14,11 @@ import { marketPaymentErrors } from './validate.market.ts';
 import { type Library, referenceErrors } from './validate.refs.ts';
 import { layoutCapacityErrors, resourceErrors } from './validate.resource.ts';
 import { ancillaryErrors, storageErrors } from './validate.storage.ts';
+
+// The schemas' string formats (a resource reference's uuid): in every process that validates, not
+// only the web's routes. Without them the worker's search step refused every point after round 0
+// of an optimization over referenced files ("Unknown format 'uuid'").
+registerFormats();
 
 export type Validation<T = ScenarioInputs> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 /** `library`: the caller's workspace's resources that the body references (server/library.inputs.ts). */

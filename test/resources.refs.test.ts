@@ -315,12 +315,14 @@ t.test('a sweep over a low, base and high price curve; an inline base file is st
 });
 
 t.test('an optimization on library files: its evaluations share the base references', async (t) => {
+  // Round 0 (the web's) holds the ends only; the worker's search step writes the rounds after, and
+  // checks their points with the inputs' schema too (a reference's uuid format included).
   const body = {
     name: 'best solar',
     base: plant({ source: 'resource', id: ids.tmy }, { source: 'resource', id: ids.srw }, { resource: ids.load }),
-    variables: [{ path: '/solar/capacity_mw_dc', min: 10, max: 50, step: 20 }],
+    variables: [{ path: '/solar/capacity_mw_dc', min: 10, max: 50, step: 10 }],
     objective: { maximize: 'equity_npv' },
-    max_evaluations: 4,
+    max_evaluations: 5,
   };
   const bad = await call('POST', '/api/optimizations', 'acme', {
     ...body,
@@ -342,6 +344,19 @@ t.test('an optimization on library files: its evaluations share the base referen
     { timeoutMs: 240_000, what: 'the optimization' },
   );
   t.equal(done.status, 'succeeded', JSON.stringify(done).slice(0, 300));
+  const tried = (await call('GET', `/api/optimizations/${id}/evaluations`, 'acme')).json.evaluations as Array<{
+    round: number;
+    status: string;
+  }>;
+  t.ok(
+    tried.some((e) => e.round > 0),
+    `rounds after the first: ${JSON.stringify(tried.map((e) => e.round))}`,
+  );
+  t.same(
+    tried.filter((e) => e.status !== 'succeeded'),
+    [],
+    "every evaluation succeeded, those of the worker's rounds too",
+  );
   t.equal(((await call('GET', `/api/resources/${ids.load}`, 'acme')).json.used_by as Json).optimizations, 1);
 });
 

@@ -1,5 +1,6 @@
 // String formats our schemas use, registered with TypeBox so its checks verify them: the routes
-// register them (server/route.ts), and so does a test that checks a schema without them.
+// register them (server/route.ts), so does the inputs' validator (shared/validate.ts: the worker
+// checks an optimization's later rounds with it), and a test that checks a schema without them.
 import { FormatRegistry } from '@sinclair/typebox';
 import { isUuid } from '../ids.ts';
 

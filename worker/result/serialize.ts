@@ -33,8 +33,10 @@ export type YearSeries = HourlyRecord<Float64Array>;
 /** Each series' opening in the full form, after the previous one: the first after the statements. */
 const OPEN = new Map(HOURLY_NAMES.map((name, k) => [name, Buffer.from(`${k === 0 ? ',' : '],'}"${name}":[`)]));
 
-// The statements (~25 kB) by zlib, Huffman-only: measured fastest, and they are 1% of the whole.
-const STATEMENTS = { strategy: constants.Z_HUFFMAN_ONLY, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
+// The statements (~37 kB of JSON) by zlib at level 1: 9.6 kB in 0.07 ms, where Huffman-only took
+// 0.16 ms for 23.6 kB (their numbers repeat keys and digits that only string matching finds). They
+// are most of a variant's disk when its hourly arrays are not kept (bench #17, bench/README.md).
+const STATEMENTS = { level: constants.Z_BEST_SPEED, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
 /** zlib's output chunk, at least Node's pool size: a buffer of its own. */
 const OWN_CHUNK = Buffer.poolSize;
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
