@@ -119,16 +119,18 @@ function emptyLp(cols: number, rows: number, matrix: boolean): Lp {
   };
 }
 
+/** One horizon's problem as its hours are written into the LP. */
+interface HorizonProblem {
+  lp: Lp;
+  b: HorizonBattery;
+  h: HorizonHours;
+  m: ReserveHours;
+  products: readonly ReserveProduct[];
+  soc0: number;
+}
+
 /** Hour t's columns: objective and bounds. */
-function hourColumns(
-  lp: Lp,
-  b: HorizonBattery,
-  h: HorizonHours,
-  m: ReserveHours,
-  products: readonly ReserveProduct[],
-  t: number,
-  soc0: number,
-): void {
+function hourColumns({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): void {
   const c = t * (4 + products.length);
   const soc = socRange(b, soc0, m.keep, t);
   const p = h.price[t];
@@ -149,15 +151,7 @@ function hourColumns(
 }
 
 /** Hour t's rows: power (in, out, import), the energy balance, and the bands at the hour's end and start. */
-function hourRows(
-  lp: Lp,
-  b: HorizonBattery,
-  h: HorizonHours,
-  m: ReserveHours,
-  products: readonly ReserveProduct[],
-  t: number,
-  soc0: number,
-): void {
+function hourRows({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): void {
   const K = products.length;
   const n = 4 + K;
   const c = t * n;
@@ -209,9 +203,10 @@ function buildLp(
   const T = h.hours;
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
   const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days, matrix);
+  const problem: HorizonProblem = { lp, b, h, m, products, soc0 };
   for (let t = 0; t < T; t++) {
-    hourColumns(lp, b, h, m, products, t, soc0);
-    hourRows(lp, b, h, m, products, t, soc0);
+    hourColumns(problem, t);
+    hourRows(problem, t);
   }
   for (let d = 0; d < days; d++) {
     for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
