@@ -76,7 +76,11 @@ export async function drawPickedWeeks<T>(
     const hours = data ? section.hours(data) : null;
     if (!data || !hours) {
       const [first, ...others] = section.charts;
-      first.replaceChildren(h('p', { class: 'muted' }, 'This scenario kept no hourly data (a sweep variant).'));
+      // Hours kept without this section's series: a result stored before they were published.
+      const why = data
+        ? 'This result was calculated before these hourly series were stored; create the scenario again to see them.'
+        : 'This scenario kept no hourly data (a sweep variant).';
+      first.replaceChildren(h('p', { class: 'muted' }, why));
       for (const chart of others) chart.replaceChildren();
       return;
     }
