@@ -29,10 +29,4 @@ export function marketPaymentErrors(v: ScenarioInputs, out: FieldError[]): void 
       message: "pays for curtailment by the operator's series: needs grid.export_limit_hourly_mw",
     });
   }
-  if (hourly && (v.storage?.power_mw ?? 0) > 0) {
-    out.push({
-      path: '/grid/export_limit_hourly_mw',
-      message: "not yet with a battery (the battery's dispatch knows only the fixed export_limit_mw)",
-    });
-  }
 }

@@ -223,3 +223,84 @@ t.test("with a buyer's load: the payments are added to the load's revenue lines"
     t.ok(close(rev.total, lines), `year ${i + 1}: the total has them`);
   }
 });
+
+t.test(
+  "the operator's series with a battery: export under each hour's limit, the cut stored when it can, only the rest paid",
+  async (t) => {
+    // 60 MW every hour, 90 MW at 10:00; a fixed limit of 80 MW. The operator lowers it to 40 MW at
+    // 03:00 (a cut of 20 MWh, which a 10 MW battery can half store) and to 65 MW at 15:00 (no cut:
+    // only 5 MW of room for the battery, in the dearest hour). The battery charges only from what the
+    // limits cut.
+    const prices = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 === 15 ? 90 : 30));
+    const output = (h: number) => (h % 24 === 10 ? 90 : 60);
+    const operator = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 === 3 ? 40 : h % 24 === 15 ? 65 : 80));
+    const inputs = (payment: boolean) =>
+      windOnly(output, {
+        grid: { export_limit_mw: 80, export_limit_hourly_mw: operator },
+        storage: { power_mw: 10, energy_mwh: 40, charge_from_grid: false, dispatch: { strategy: 'capture' } },
+        market: {
+          ppa_share: 0,
+          merchant_hourly_prices: prices,
+          ...(payment ? { curtailment_payment_per_mwh: 12 } : {}),
+        },
+      });
+    const r = calculate(inputs(true));
+    const grid = r.grid_hourly as Float64Array;
+    const charge = r.storage_charge_hourly as Float64Array;
+    const discharge = r.storage_discharge_hourly as Float64Array;
+    let over = 0;
+    let stored03 = 0;
+    let room15 = 0;
+    let fixed15 = 0;
+    const unstored = new Float64Array(YEARS);
+    for (let k = 0; k < YEARS * HOURS_PER_YEAR; k++) {
+      const h = k % HOURS_PER_YEAR;
+      const limit = Math.min(80, operator[h]);
+      over = Math.max(over, grid[k] - limit);
+      if (h % 24 === 3) {
+        stored03 += charge[k];
+        unstored[Math.floor(k / HOURS_PER_YEAR)] += Math.max(0, 20 - charge[k]);
+      }
+      if (h % 24 === 15) room15 = Math.max(room15, discharge[k]);
+      if (h % 24 === 15) fixed15 += discharge[k];
+    }
+    t.ok(over <= 1e-9, `export never above the hour's limit (worst excess ${over} MW)`);
+    t.ok(room15 <= 5 + 1e-9, `at 15:00 the battery discharges at most into the operator's 5 MW of room (${room15})`);
+    const days = HOURS_PER_YEAR / 24;
+    t.ok(
+      stored03 > 0.9 * YEARS * days * 10,
+      `the battery stores most of what it can of the 03:00 cut (${stored03} MWh)`,
+    );
+    for (let i = 0; i < YEARS; i++) {
+      const a = r.annual[i];
+      if (!close(a.curtailed_by_operator_mwh ?? Number.NaN, unstored[i]))
+        t.fail(
+          `year ${i + 1}: ${a.curtailed_by_operator_mwh} MWh by the operator ≠ its cut less the stored ${unstored[i]}`,
+        );
+      const paid = r.income_statement[i].revenue.curtailment_payment ?? Number.NaN;
+      if (!close(paid, 12 * unstored[i])) t.fail(`year ${i + 1}: payment ${paid} ≠ 12 × ${unstored[i]}`);
+    }
+    t.ok(
+      (r.annual[0].curtailed_by_operator_mwh ?? Number.NaN) < days * 20,
+      'less than the 20 MWh a day cut before the battery',
+    );
+    t.ok(
+      (r.annual[0].curtailed_by_operator_mwh ?? Number.NaN) >= days * 10 - 1e-6,
+      'at least the 10 MWh a day beyond its power',
+    );
+    // The same plant with the fixed limit only: the battery has 20 MW of room at 15:00.
+    const fixed = calculate(
+      windOnly(output, {
+        grid: { export_limit_mw: 80 },
+        market: { ppa_share: 0, merchant_hourly_prices: prices },
+        storage: { power_mw: 10, energy_mwh: 40, charge_from_grid: false, dispatch: { strategy: 'capture' } },
+      }),
+    );
+    t.equal(fixed.annual[0].curtailed_by_operator_mwh, undefined, 'no operator column without its series');
+    const fixedDischarge = fixed.storage_discharge_hourly as Float64Array;
+    let then15 = 0;
+    for (let k = 15; k < YEARS * HOURS_PER_YEAR; k += 24) then15 = Math.max(then15, fixedDischarge[k]);
+    t.ok(then15 > 5 + 1e-6, `without the operator's 15:00 limit the battery discharges more then (${then15} MW)`);
+    t.ok(fixed15 > 0, 'with it, it still sells into the 5 MW left');
+  },
+);

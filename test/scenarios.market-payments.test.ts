@@ -105,12 +105,6 @@ const cases: BadInput[] = [
     body: operator(series(HOURS_PER_YEAR), { market: { curtailment_payment_per_mwh: -10 } }),
     path: '/market/curtailment_payment_per_mwh',
   },
-  {
-    name: "the operator's series with a battery (not yet)",
-    body: operator(series(HOURS_PER_YEAR), { storage: { power_mw: 20, energy_mwh: 80 } }),
-    path: '/grid/export_limit_hourly_mw',
-    message: /battery/,
-  },
 ];
 
 rejectsEach(t, stack, cases);

@@ -437,7 +437,7 @@ export const Grid = Obj(
     ),
     export_limit_hourly_mw: Type.Optional(
       HourlySeries(
-        "The grid operator's export limit of each hour, MW AC (8,760 values, the same every year; hour 0 = Jan 1 00:00–01:00 local standard time): the hour's limit is the lesser of this and export_limit_mw. What it cuts below export_limit_mw is curtailment by the operator, paid at market.curtailment_payment_per_mwh (docs/markets.md). Not yet with a battery.",
+        "The grid operator's export limit of each hour, MW AC (8,760 values, the same every year; hour 0 = Jan 1 00:00–01:00 local standard time): the hour's limit is the lesser of this and export_limit_mw. What it cuts below export_limit_mw is curtailment by the operator, paid at market.curtailment_payment_per_mwh less what a battery stored of it (docs/markets.md). A battery discharges only into each hour's room under the lesser limit.",
         0,
         200_000,
       ),

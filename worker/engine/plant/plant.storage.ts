@@ -51,6 +51,11 @@ export interface StorageYears {
   gainValue: Float64Array;
   /** With ancillary products: their revenue by year and the hourly reservations. */
   ancillary?: AncillaryYears;
+  /**
+   * With the operator's hourly limit: per year, the MWh it cut below the fixed limit that the battery
+   * did not store (the battery's charge from the limits' surplus counts against the operator's cut first).
+   */
+  operatorCurtailedMwh?: Float64Array;
 }
 
 /**
@@ -72,6 +77,9 @@ export function storageYears(
   const price = load ? load.excessPrice : scratch().price;
   const solarHourly = hourly.solar;
   const windHourly = hourly.wind;
+  const operatorMw = inputs.grid.export_limit_hourly_mw;
+  // With the operator's series: each hour's MWh it cut below the fixed limit (as hybridYear cut it).
+  const operatorCut = operatorMw ? new Float64Array(HOURS) : null;
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const solarFactor =
@@ -90,6 +98,11 @@ export function storageYears(
       const lostWind = windRaw[h] * windFactor - w;
       surplusSolar[k] = Math.max(0, lostSolar);
       surplus[k] = surplusSolar[k] + Math.max(0, lostWind);
+      if (operatorCut && operatorMw) {
+        const total = solarRaw[h] * solarFactor + windRaw[h] * windFactor;
+        const limit = Math.min(limitMw, operatorMw[h]);
+        operatorCut[k] = total > limit ? Math.min(total, limitMw) - limit : 0;
+      }
     }
   }
   const f = inputs.finance;
@@ -104,12 +117,25 @@ export function storageYears(
     surplus,
     price,
     limitMw,
+    ...(operatorMw ? { operatorMw } : {}),
     ...(load ? { load: loadHours(load.model) } : {}),
     ...(reserves ? { reserves } : {}),
   };
   const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), scratch());
   const out = settle(market, run, delivered, surplus, surplusSolar, hourly);
   if (reserves && run.reserve) out.ancillary = ancillaryYears(products, reserves, run.reserve);
+  if (operatorCut) out.operatorCurtailedMwh = unstoredCut(operatorCut, run.fromSurplus);
+  return out;
+}
+
+/** Per year: Σ max(0, the operator's cut − the battery's charge from the surplus), hour by hour. */
+function unstoredCut(cut: Float64Array, stored: Float64Array): Float64Array {
+  const out = new Float64Array(YEARS);
+  for (let i = 0; i < YEARS; i++) {
+    let sum = 0;
+    for (let k = i * HOURS_PER_YEAR; k < (i + 1) * HOURS_PER_YEAR; k++) sum += Math.max(0, cut[k] - stored[k]);
+    out[i] = sum;
+  }
   return out;
 }
 

@@ -141,6 +141,8 @@ export function batteryYears(
   const producedWithout = plantEnergy(out, out.curtailedMwh);
   const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
   out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
+  // What the operator finally curtailed: its cut less what the battery stored of it.
+  if (out.storage.operatorCurtailedMwh) out.operatorCurtailedMwh = out.storage.operatorCurtailedMwh;
   out.storageContext = { battery, curtailedWithout: out.curtailedMwh, producedWithout };
 }
 

@@ -8,6 +8,12 @@ import type { StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { HorizonHours, LoadHours } from './storage.dispatch.ts';
 import type { PlantHours, StorageRun } from './storage.ts';
 
+/** Hour `i`'s export limit (of the 25 years): the fixed one, or the lesser of it and the operator's. */
+export function exportLimitAt(plant: PlantHours, i: number): number {
+  const operator = plant.operatorMw;
+  return operator ? Math.min(plant.limitMw, operator[i % HOURS_PER_YEAR]) : plant.limitMw;
+}
+
 /** One strategy: the horizon it fills, and the committed hour's charge it allows and attributes. */
 export interface DispatchStrategy {
   /** Whether the horizon carries a load's tiers (HorizonHours.load). */
@@ -31,7 +37,7 @@ function market(fromSale: boolean): DispatchStrategy {
         h.price[t] = plant.price[i];
         h.free[t] = plant.surplus[i];
         h.priced[t] = fromSale ? d + gridMw : gridMw;
-        h.room[t] = plant.surplus[i] > 0 ? 0 : Math.max(0, plant.limitMw - d);
+        h.room[t] = plant.surplus[i] > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - d);
       }
     },
     chargeable: (plant, h, i, t) => plant.surplus[i] + h.priced[t],
@@ -72,7 +78,7 @@ const LOAD: DispatchStrategy = {
       h.price[t] = p;
       h.free[t] = load.sell ? f : f + excess;
       h.priced[t] = load.sell ? excess : 0;
-      h.room[t] = f > 0 ? 0 : Math.max(0, plant.limitMw - a);
+      h.room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - a);
       l.serve[t] = serve;
       l.unmet[t] = unmet;
       // The grid only where the plant meets the load, and never cheaper than the excess sells for.

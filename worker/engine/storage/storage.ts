@@ -24,6 +24,12 @@ export interface PlantHours {
   price: Float64Array;
   limitMw: number;
   /**
+   * The grid operator's export limit of each hour of the year (8,760 values, every year alike), when
+   * given: discharge then has room only under min(limitMw, the operator's hour). Imports (grid
+   * charging, down reserves) stay under limitMw alone.
+   */
+  operatorMw?: ArrayLike<number>;
+  /**
    * With a load: its MWh each hour, each year's contract price, the year-1 backup price of each hour
    * of the year and each year's escalation of it; whether excess sells.
    */
