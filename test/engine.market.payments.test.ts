@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
-import { calculate, type EngineResult } from '../worker/engine/index.ts';
+import { calculate, type EngineResult, loadReserveSolver } from '../worker/engine/index.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 
 /** A wind farm of 100 MW whose output is `mw(h)` every year (a profile, no degradation), and no solar. */
@@ -304,3 +304,45 @@ t.test(
     t.ok(fixed15 > 0, 'with it, it still sells into the 5 MW left');
   },
 );
+
+t.test("the operator's series with reserves: discharge + up reserve within each hour's room", async (t) => {
+  await loadReserveSolver();
+  // 60 MW every hour behind 80 MW; the operator: 40 MW at 03:00 (a cut: no room), 65 MW at 15:00 (5 MW of room).
+  const operator = Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 === 3 ? 40 : h % 24 === 15 ? 65 : 80));
+  const r = calculate(
+    windOnly(() => 60, {
+      grid: { export_limit_mw: 80, export_limit_hourly_mw: operator },
+      market: {
+        ppa_share: 0,
+        ancillary: [
+          {
+            name: 'reg_up',
+            direction: 'up',
+            price_per_mw_hour: 5,
+            duration_hours: 1,
+            deployed_share: 0,
+            escalation_percent: 0,
+          },
+        ],
+      },
+      storage: { power_mw: 10, energy_mwh: 40 },
+    }),
+  );
+  const discharge = r.storage_discharge_hourly as Float64Array;
+  const up = r.storage_reserve_up_hourly as Float64Array;
+  const grid = r.grid_hourly as Float64Array;
+  let worst = Number.NEGATIVE_INFINITY;
+  let at15 = 0;
+  let at03 = 0;
+  for (let k = 0; k < YEARS * HOURS_PER_YEAR; k++) {
+    const limit = Math.min(80, operator[k % HOURS_PER_YEAR]);
+    const room = limit < 60 ? 0 : limit - 60;
+    worst = Math.max(worst, discharge[k] + up[k] - room, grid[k] - limit);
+    if (k % 24 === 15) at15 = Math.max(at15, up[k]);
+    if (k % 24 === 3) at03 = Math.max(at03, up[k] + discharge[k]);
+  }
+  t.ok(worst <= 1e-9, `discharge + up ≤ the hour's room, export ≤ its limit (worst excess ${worst})`);
+  t.ok(at15 > 0 && at15 <= 5 + 1e-9, `at 15:00 up to the operator's 5 MW reserved (${at15})`);
+  t.equal(at03, 0, 'nothing up at 03:00, when the operator cuts');
+  t.ok((r.kpis.ancillary_revenue ?? 0) > 0, 'the product earns');
+});
