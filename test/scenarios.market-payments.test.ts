@@ -178,6 +178,38 @@ t.test('a scenario with both payments: the lines, the MWh, the KPI in its summar
   });
 });
 
+t.test("the operator's series with a battery: accepted, and paid only what the battery did not store", async (t) => {
+  await withProcessLogs(t, stack, async () => {
+    const june = (h: number) => h >= 151 * 24 && h < 181 * 24 && h % 24 >= 11 && h % 24 < 17;
+    const body = (storage: boolean) => ({
+      ...DEFAULT_SCENARIO,
+      name: storage ? 'operator with a battery' : 'operator without a battery',
+      grid: { export_limit_mw: 150, export_limit_hourly_mw: series(HOURS_PER_YEAR, (h) => (june(h) ? 75 : 150)) },
+      market: { curtailment_payment_per_mwh: 20 },
+      storage: { power_mw: storage ? 30 : 0, energy_mwh: 120 },
+    });
+    const year1 = async (storage: boolean) => {
+      const created = await postScenario(stack.web.baseUrl, body(storage));
+      t.equal(created.status, 201, JSON.stringify(created.json).slice(0, 300));
+      const id = created.json.id as string;
+      t.equal((await finished(id))?.status, 'succeeded');
+      const st = (await getJson(`${stack.web.baseUrl}/api/scenarios/${id}/statements?hourly=false`)).json as {
+        annual: Array<{ curtailed_by_operator_mwh?: number }>;
+        income_statement: Array<{ revenue: Record<string, number> }>;
+      };
+      return { mwh: st.annual[0].curtailed_by_operator_mwh ?? Number.NaN, paid: st.income_statement[0].revenue };
+    };
+    const without = await year1(false);
+    const withBattery = await year1(true);
+    t.ok(without.mwh > 0, `without a battery the operator cuts ${without.mwh} MWh in year 1`);
+    t.ok(withBattery.mwh < without.mwh, `with one, ${withBattery.mwh} MWh stay curtailed`);
+    t.ok(
+      Math.abs(withBattery.paid.curtailment_payment - 20 * withBattery.mwh) < 1e-6,
+      'year 1: 20 per MWh finally curtailed',
+    );
+  });
+});
+
 t.test(
   "HOPP's rule through the API: constant output at half the nameplate, a 50 % credit in the summary",
   async (t) => {
