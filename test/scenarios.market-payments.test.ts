@@ -184,6 +184,7 @@ t.test("the operator's series with a battery: accepted, and paid only what the b
     const body = (storage: boolean) => ({
       ...DEFAULT_SCENARIO,
       name: storage ? 'operator with a battery' : 'operator without a battery',
+      seed: 7, // the same weather for both
       grid: { export_limit_mw: 150, export_limit_hourly_mw: series(HOURS_PER_YEAR, (h) => (june(h) ? 75 : 150)) },
       market: { curtailment_payment_per_mwh: 20 },
       storage: { power_mw: storage ? 30 : 0, energy_mwh: 120 },
