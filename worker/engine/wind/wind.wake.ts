@@ -53,12 +53,15 @@ const LN_BITS = new Float64Array(1);
 const LN_WORDS = new Uint32Array(LN_BITS.buffer);
 /** The high word's index in LN_WORDS: 1 on a little-endian machine. */
 const LN_HIGH = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f ? 1 : 0;
+/** 2^(−e) for e = −1022 … 1023 at e + 1022: scales x to its mantissa exactly. */
+const LN_SCALE = Float64Array.from({ length: 2046 }, (_, i) => 2 ** (1022 - i));
 
 /**
- * ln x for a finite x ≥ 2⁻¹⁰²², within about 2 units in the last place of Math.log (an absolute
- * 3·10⁻¹⁶ at most) and several times faster: x = 2^e·m, m read from the bits, and ln m = −ln(inv)
- * + ln(1 + z) with inv ≈ 1/(m's cell centre) from a table and z = m·inv − 1 (|z| < 1/250), whose
- * series is taken to z⁶. The simple wake model's geometry takes one per turbine pair and direction.
+ * ln x for a finite x ≥ 2⁻¹⁰²², within 2 units in the last place of Math.log and several times
+ * faster: x = 2^e·m with e from the bits and m = x·2^(−e) (exact), and ln m = −ln(inv) + ln(1 + z)
+ * with inv ≈ 1/(m's cell centre) from a table and z = m·inv − 1 (|z| < 1/250), whose series is
+ * taken to z⁶. (m is scaled, not written into the bits: reading a double just after writing half
+ * of it stalls the processor.) The simple wake model's geometry takes one per pair and direction.
  */
 export function lnPositive(x: number): number {
   if (!(x >= 2.2250738585072014e-308 && x < Infinity)) return Math.log(x);
@@ -66,8 +69,7 @@ export function lnPositive(x: number): number {
   const high = LN_WORDS[LN_HIGH];
   const e = (high >>> 20) - 1023;
   const i = (high >>> 13) & (LN_CELLS - 1);
-  LN_WORDS[LN_HIGH] = (high & 0x000fffff) | 0x3ff00000;
-  const z = LN_BITS[0] * LN_INVERSE[i] - 1;
+  const z = x * LN_SCALE[e + 1022] * LN_INVERSE[i] - 1;
   const series = z * (1 - z * (1 / 2 - z * (1 / 3 - z * (1 / 4 - z * (1 / 5 - z * (1 / 6))))));
   return e * Math.LN2 + (LN_OF_CELL[i] + series);
 }
