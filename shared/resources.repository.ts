@@ -182,7 +182,16 @@ export async function listResources(ws: WorkspaceDb, page: { limit: number; afte
   return rows.map((r) => ({ ...r, used_by: uses.get(r.id) ?? NO_USERS }));
 }
 
-export type ResourceDelete = { deleted: true } | { deleted: false; users: number } | null;
+/** One user of a resource: the scenario, sweep or optimization whose inputs reference it. */
+export interface NamedUser {
+  kind: 'scenario' | 'sweep' | 'optimization';
+  id: string;
+}
+
+/** How many users a refused DELETE names (the count is always whole). */
+const USERS_NAMED = 10;
+
+export type ResourceDelete = { deleted: true } | { deleted: false; users: number; named: NamedUser[] } | null;
 
 /**
  * Deletes the workspace's resource unless something uses it (`users` then says how many); null
@@ -201,12 +210,24 @@ export async function deleteResource(ws: WorkspaceDb, id: string): Promise<Resou
       .forUpdate()
       .executeTakeFirst();
     if (!row) return null;
-    const { users } = await trx
+    const uses = await trx
       .selectFrom('resource_uses')
-      .select(sql<number>`count(*)::int`.as('users'))
+      .select(['scenario_id', 'sweep_id', 'optimization_id', sql<number>`count(*) OVER ()::int`.as('users')])
       .where('resource_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (users > 0) return { deleted: false, users };
+      .orderBy(sql`coalesce(scenario_id, sweep_id, optimization_id)`)
+      .limit(USERS_NAMED)
+      .execute();
+    if (uses.length > 0) {
+      const named = uses.map(
+        (u): NamedUser =>
+          u.scenario_id
+            ? { kind: 'scenario', id: u.scenario_id }
+            : u.sweep_id
+              ? { kind: 'sweep', id: u.sweep_id }
+              : { kind: 'optimization', id: u.optimization_id as string },
+      );
+      return { deleted: false, users: uses[0].users, named };
+    }
     await trx.deleteFrom('resources').where('id', '=', id).execute();
     return { deleted: true };
   });

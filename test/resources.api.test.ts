@@ -192,7 +192,8 @@ t.test("another workspace's id is unknown; delete refused while used", async (t)
   t.same(got.json.used_by, { scenarios: 0, sweeps: 1, optimizations: 0 });
   const refused = await call('DELETE', `/api/resources/${id}`, 'acme');
   t.equal(refused.status, 409);
-  t.match(String(refused.json.detail), /1 user/);
+  t.match(String(refused.json.detail), new RegExp(`1 user\\(s\\): sweep ${sweepId}`), 'the detail names the user');
+  t.same(refused.json.users, [{ kind: 'sweep', id: sweepId, href: `/api/sweeps/${sweepId}` }]);
   await stack.pool.query('DELETE FROM sweeps WHERE id = $1', [sweepId]);
   t.equal((await call('DELETE', `/api/resources/${id}`, 'acme')).status, 204);
   t.equal((await call('GET', `/api/resources/${id}`, 'acme')).status, 404);

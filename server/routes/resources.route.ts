@@ -258,12 +258,27 @@ export const resourceRoutes = [
     responses: {
       204: { description: 'Deleted.' },
       404: { description: 'No such resource.', problem: true },
-      409: { description: 'Something uses it; the detail says how many.', problem: true },
+      409: {
+        description:
+          'Something uses it: the detail names the users (up to 10, and how many more) and `users` lists them (kind, id, href).',
+        problem: true,
+      },
     },
     async handle({ params, ws, res }, _deps) {
       const out = await deleteResource(ws, params.id);
       if (!out) throw new HttpProblem('not_found', 'no such resource');
-      if (!out.deleted) throw new HttpProblem('conflict', `the resource has ${out.users} user(s); delete them first`);
+      if (!out.deleted) {
+        const named = out.named.map((u) => `${u.kind} ${u.id}`).join(', ');
+        const more = out.users > out.named.length ? ` and ${out.users - out.named.length} more` : '';
+        throw new HttpProblem('conflict', `the resource has ${out.users} user(s): ${named}${more}; delete them first`, {
+          extra: {
+            users: out.named.map((u) => ({
+              ...u,
+              href: `/api/${u.kind === 'scenario' ? 'scenarios' : `${u.kind}s`}/${u.id}`,
+            })),
+          },
+        });
+      }
       res.status(204).end();
     },
   }),

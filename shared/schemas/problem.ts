@@ -20,6 +20,19 @@ export const Problem = Type.Object(
     ),
     limit: Type.Optional(Type.Integer({ description: "quota_exceeded: the quota's limit." })),
     used: Type.Optional(Type.Integer({ description: "quota_exceeded: the workspace's use when the request came." })),
+    users: Type.Optional(
+      Type.Array(
+        Type.Object({
+          kind: Type.Union([Type.Literal('scenario'), Type.Literal('sweep'), Type.Literal('optimization')]),
+          id: Type.String({ format: 'uuid' }),
+          href: Type.String(),
+        }),
+        {
+          description:
+            'conflict on DELETE /api/resources/{id}: what uses the resource (up to 10; the detail says how many).',
+        },
+      ),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
