@@ -99,6 +99,16 @@ t.test('one year on a published price shape: energy, reserves and capacity lines
   t.ok(close(y1.ancillary?.reg_up ?? Number.NaN, upLine), 'reg_up: Σ MW × 8 + 5 % deployed, sold at the price');
   t.ok(close(y1.ancillary?.reg_down ?? Number.NaN, downLine), 'reg_down: Σ MW × 5 − 5 % deployed, bought at the price');
   const credit = r.kpis.capacity_credit_percent ?? Number.NaN;
+  // HOPP's rule by hand: the system load's 100 highest hours are the last 100 evening hours (17:00–19:59)
+  // of the year; in each the plant offers its solar and wind plus the battery's discharge and energy held,
+  // the battery's part capped at its 40 MW; the credit is the mean share of the 200 accredited MW.
+  const soc = series(r.storage_soc_hourly);
+  const top: number[] = [];
+  for (let h = HOURS_PER_YEAR - 1; top.length < 100; h--) if (h % 24 >= 17 && h % 24 <= 19) top.push(h);
+  const byHand =
+    (100 * top.reduce((a, h) => a + Math.min((solar[h] + wind[h] + Math.min(discharge[h] + soc[h], 40)) / 200, 1), 0)) /
+    100;
+  t.ok(close(credit, byHand), `credit: HOPP's top-hours rule by hand, ${byHand.toFixed(1)} %`);
   // Accredited: min(83.3 solar AC + 100 wind + 40 battery, limit 200) = 200 MW.
   t.ok(close(y1.capacity ?? Number.NaN, (CAPACITY_PRICE * credit * 200) / 100), 'capacity: 60,000 × credit × 200 MW');
   const dischargeMwh = r.annual[0].storage_discharge_mwh ?? Number.NaN;
