@@ -10,7 +10,6 @@ import { Value } from '@sinclair/typebox/value';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { DEFAULT_WORKSPACE } from '../shared/config.ts';
 import { isUuid } from '../shared/ids.ts';
-import { registerFormats } from '../shared/schemas/formats.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
 import { type WorkspaceDb, withinWorkspace } from '../shared/workspace.ts';
@@ -20,7 +19,6 @@ import { HttpProblem } from './problem.ts';
 import type { Quotas } from './quotas.ts';
 import type { EventStreams } from './sse/event-streams.ts';
 
-registerFormats();
 
 /** One answer of a route: a JSON schema (or several, one of which), a problem, or another media type. */
 export interface Reply {

@@ -1,6 +1,6 @@
-// String formats our schemas use, registered with TypeBox so its checks verify them: the routes
-// register them (server/route.ts), so does the inputs' validator (shared/validate.ts: the worker
-// checks an optimization's later rounds with it), and a test that checks a schema without them.
+// String formats our schemas use, registered with TypeBox so its checks verify them: the inputs'
+// validator registers them when it is loaded (shared/validate.ts, which the routes' declarations in
+// server/route.ts and the worker's search step both import), and a test that checks a schema without it.
 import { FormatRegistry } from '@sinclair/typebox';
 import { isUuid } from '../ids.ts';
 
