@@ -19,7 +19,6 @@ import { HttpProblem } from './problem.ts';
 import type { Quotas } from './quotas.ts';
 import type { EventStreams } from './sse/event-streams.ts';
 
-
 /** One answer of a route: a JSON schema (or several, one of which), a problem, or another media type. */
 export interface Reply {
   description: string;
