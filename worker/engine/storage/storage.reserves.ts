@@ -216,22 +216,63 @@ function buildLp(
   return lp;
 }
 
-/** The last horizon's model (an engine thread runs one calculation at a time). */
-let cached: { key: string; model: ReturnType<Highs['createModel']> } | null = null;
+/**
+ * The last horizon's model (an engine thread runs one calculation at a time), with the costs and
+ * bounds it was last given.
+ */
+let cached: { key: string; model: ReturnType<Highs['createModel']>; lp: Lp } | null = null;
+
+/**
+ * Passes `now` where it differs from `before` (one contiguous range, the first to the last index
+ * that changed; nothing when none did) and keeps it as `before`. Many of a horizon's bounds are the
+ * same as the last horizon's: HiGHS is given only what moved.
+ */
+function changed(
+  before: Float64Array[],
+  now: Float64Array[],
+  pass: (range: { kind: 'range'; from: number; to: number }, ...values: Float64Array[]) => void,
+): void {
+  const n = now[0].length;
+  let from = n;
+  let to = -1;
+  for (let k = 0; k < now.length; k++) {
+    const a = before[k];
+    const b = now[k];
+    for (let i = 0; i < from; i++) {
+      if (a[i] !== b[i]) {
+        from = i;
+        break;
+      }
+    }
+    for (let i = n - 1; i > to; i--) {
+      if (a[i] !== b[i]) {
+        to = i;
+        break;
+      }
+    }
+  }
+  if (to < from) return;
+  pass({ kind: 'range', from, to }, ...now.map((v) => v.subarray(from, to + 1)));
+  for (let k = 0; k < now.length; k++) before[k].set(now[k]);
+}
 
 /**
  * The model of the LP. Its matrix depends only on the battery, the products and the horizon's
- * length: a model of the same matrix is kept and given the horizon's costs and bounds, and HiGHS
- * starts from its last basis.
+ * length: a model of the same matrix is kept and given the horizon's costs and bounds (those that
+ * changed), and HiGHS starts from its last basis.
  */
 function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
   const highs = solver();
   if (!lp.matrix && cached && cached.key === key) {
-    const all = (count: number) => ({ kind: 'range', from: 0, to: count - 1 }) as const;
-    cached.model.changeColsCost(all(lp.cols), lp.cost);
-    cached.model.changeColsBounds(all(lp.cols), lp.colLower, lp.colUpper);
-    cached.model.changeRowsBounds(all(lp.rows), lp.rowLower, lp.rowUpper);
-    return cached.model;
+    const { model, lp: last } = cached;
+    changed([last.cost], [lp.cost], (range, cost) => model.changeColsCost(range, cost));
+    changed([last.colLower, last.colUpper], [lp.colLower, lp.colUpper], (range, lower, upper) =>
+      model.changeColsBounds(range, lower, upper),
+    );
+    changed([last.rowLower, last.rowUpper], [lp.rowLower, lp.rowUpper], (range, lower, upper) =>
+      model.changeRowsBounds(range, lower, upper),
+    );
+    return model;
   }
   cached?.model.dispose();
   const model = highs.createModel({
@@ -252,9 +293,22 @@ function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
       values: Float64Array.from(lp.value),
     },
   });
-  // Each horizon is small and starts from the last basis: presolve costs more than it saves.
-  model.options.set({ presolve: 'off', solver: 'simplex' });
-  cached = { key, model };
+  // Each horizon is small and starts from the last basis: presolve costs more than it saves. HiGHS's
+  // log is off: writing it cost about a tenth of each run.
+  model.options.set({ presolve: 'off', solver: 'simplex', output_flag: false });
+  const copy = (v: Float64Array) => Float64Array.from(v);
+  cached = {
+    key,
+    model,
+    lp: {
+      ...lp,
+      cost: copy(lp.cost),
+      colLower: copy(lp.colLower),
+      colUpper: copy(lp.colUpper),
+      rowLower: copy(lp.rowLower),
+      rowUpper: copy(lp.rowUpper),
+    },
+  };
   return model;
 }
 
