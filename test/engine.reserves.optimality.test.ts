@@ -17,11 +17,11 @@ import { calculate, loadReserveSolver } from '../worker/engine/index.ts';
 import { hourPrices, prepareMarket } from '../worker/engine/market/market.ts';
 import { ancillaryMarket } from '../worker/engine/plant/plant.ancillary.ts';
 import type { HorizonHours } from '../worker/engine/storage/storage.dispatch.ts';
-import { reserveObjective, solveReserves } from '../worker/engine/storage/storage.reserves.ts';
+import { reserveObjective, reservePathCounts, solveReserves } from '../worker/engine/storage/storage.reserves.ts';
 import { batteryConstants, fillHorizon, horizonBattery } from '../worker/engine/storage/storage.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
 import { HORIZON_YEARS, merchantPrices, plantHours } from './helpers/horizon.lp.ts';
-import { reserveLp, reserveViolation } from './helpers/reserve.lp.ts';
+import { reserveLp, reserveViolation, socAfter } from './helpers/reserve.lp.ts';
 
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];
 const highs = await highsLoader();
@@ -95,10 +95,23 @@ const cases: Case[] = [
       { ...spin, duration_hours: 2 },
     ],
   },
+  {
+    // The bench's case (bench/figures.engine.ts): the default plant's flat price, both products at a
+    // fixed price. Its days repeat one optimal basis, so the certified path takes most of them.
+    name: "the bench's case: flat prices, regulation up and down at fixed prices",
+    inputs: { storage: { power_mw: 100, energy_mwh: 400 } },
+    products: [
+      { ...regUp, price_per_mw_hour: 9 },
+      { ...regDown, price_per_mw_hour: 6 },
+    ],
+  },
 ];
 
 const HORIZONS = 40;
+const RUN = 30;
 const gaps: number[] = [];
+/** Each horizon's path: on a kept basis with a certificate, or by HiGHS (storage.reserves.basis.ts). */
+const paths = { scattered: { certified: 0, solved: 0 }, consecutive: { certified: 0, solved: 0 } };
 let reserved = 0;
 for (const c of cases) {
   t.test(c.name, async (t) => {
@@ -116,15 +129,26 @@ for (const c of cases) {
       keep: batteryConstants(battery).keep,
     };
     const plan = { charge: a(), discharge: a(), reserve: c.products.map(a) };
-    for (let k = 0; k < HORIZONS; k++) {
-      const day = (k * 17 + 3) % (HORIZON_YEARS * 365 - 2);
-      const b = horizonBattery(battery, battery.energy_mwh * (1 - 0.004 * (k % 10)), battery.costs.variable_om_per_mwh);
+    // HORIZONS scattered days (SOC at the start and capacity varied), then RUN consecutive days as the
+    // engine runs them: each starting from the SOC the last plan's first day left, the capacity fixed.
+    let soc = 0;
+    for (let k = 0; k < HORIZONS + RUN; k++) {
+      const scattered = k < HORIZONS;
+      const day = scattered ? (k * 17 + 3) % (HORIZON_YEARS * 365 - 2) : 150 + k - HORIZONS;
+      const fade = scattered ? 1 - 0.004 * (k % 10) : 0.98;
+      const b = horizonBattery(battery, battery.energy_mwh * fade, battery.costs.variable_om_per_mwh);
       fillHorizon(battery, hours, day * 24, h);
       m.energyPrice.set(reserves.energyPrice.subarray(day * 24, day * 24 + 48));
       for (let j = 0; j < c.products.length; j++)
         m.capacityPrice[j].set(reserves.capacityPrice[j].subarray(day * 24, day * 24 + 48));
-      const soc0 = b.socMinMwh + ((k % 5) / 4) * (b.socMaxMwh - b.socMinMwh);
+      const soc0 = scattered || k === HORIZONS ? b.socMinMwh + ((k % 5) / 4) * (b.socMaxMwh - b.socMinMwh) : soc;
+      const before = reservePathCounts();
       const value = solveReserves(b, h, m, reserves.products, soc0, plan);
+      const after = reservePathCounts();
+      const certified = after.certified - before.certified;
+      t.equal(certified + after.solved - before.solved, 1, `day ${day}: one path solved the horizon`);
+      if (certified === 1) paths[scattered ? 'scattered' : 'consecutive'].certified++;
+      else paths[scattered ? 'scattered' : 'consecutive'].solved++;
       t.equal(value, reserveObjective(b, h, m, reserves.products, plan), `day ${day}: the plan's own objective`);
       const solution = highs.solve(reserveLp(b, h, m, reserves.products, soc0));
       t.equal(solution.Status, 'Optimal', `day ${day}: HiGHS finds the LP optimum`);
@@ -136,16 +160,26 @@ for (const c of cases) {
         `day ${day}: ${value.toFixed(2)} vs LP ${optimum.toFixed(2)} (gap ${gap.toExponential(2)})`,
       );
       t.equal(reserveViolation(b, h, m, reserves.products, soc0, plan), '', `day ${day}: bands and headroom kept`);
+      soc = socAfter(b, m, reserves.products, soc0, plan, 24);
       for (const r of plan.reserve) for (const v of r) reserved += v;
     }
   });
 }
 
 t.test('every horizon at its LP optimum, and reserves were in play', async (t) => {
-  t.equal(gaps.length, HORIZONS * cases.length, `${gaps.length} horizons`);
+  t.equal(gaps.length, (HORIZONS + RUN) * cases.length, `${gaps.length} horizons`);
   const worst = Math.max(...gaps.map(Math.abs));
   t.comment(`largest |relative gap| ${worst.toExponential(2)} over ${gaps.length} horizons`);
   t.ok(worst <= 1e-7, 'gap 0 to solver tolerance on every horizon');
+  // Both paths were taken, and every horizon above, whichever path, met the independent LP's optimum.
+  const { scattered, consecutive } = paths;
+  t.comment(`scattered days: ${scattered.certified} certified on a kept basis, ${scattered.solved} by HiGHS`);
+  t.comment(`consecutive days: ${consecutive.certified} certified on a kept basis, ${consecutive.solved} by HiGHS`);
+  const certified = scattered.certified + consecutive.certified;
+  const solved = scattered.solved + consecutive.solved;
+  t.equal(certified + solved, gaps.length, 'every horizon took one path');
+  t.ok(certified >= 10, `the certified path took ${certified} horizons`);
+  t.ok(solved >= 10, `HiGHS took ${solved} horizons (the certificate refused the kept bases)`);
   t.ok(reserved > 1000, `the plans reserved ${reserved.toFixed(0)} MW-h in all: the reserves are not idle`);
 });
 

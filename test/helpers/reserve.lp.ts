@@ -127,3 +127,25 @@ export function reserveViolation(
   }
   return '';
 }
+
+/** The plan's SOC after its first `hours` hours from soc0: standing loss and the expected deployment included. */
+export function socAfter(
+  b: HorizonBattery,
+  m: ReserveHours,
+  products: readonly ReserveProduct[],
+  soc0: number,
+  plan: ReservePlan,
+  hours: number,
+): number {
+  let soc = soc0;
+  for (let t = 0; t < hours; t++) {
+    let deployed = 0;
+    for (let j = 0; j < products.length; j++) {
+      const pr = products[j];
+      const r = plan.reserve[j][t];
+      deployed += pr.up ? -(pr.deployedShare * r) / b.etaOut : pr.deployedShare * r * b.etaIn;
+    }
+    soc = m.keep * soc + b.etaIn * plan.charge[t] - plan.discharge[t] / b.etaOut + deployed;
+  }
+  return soc;
+}

@@ -13,6 +13,7 @@
 // e the hour's merchant price (deployed up energy sold at it, deployed down energy bought at it).
 import highsModule from 'highs';
 import type { HorizonBattery, HorizonHours, HorizonPlan } from './storage.dispatch.ts';
+import { type BasisPath, basisPath, certify, factorBasis, missed, wanted } from './storage.reserves.basis.ts';
 
 // A CommonJS module: its default import is the loader function itself.
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];
@@ -220,7 +221,15 @@ function buildLp(
  * The last horizon's model (an engine thread runs one calculation at a time), with the costs and
  * bounds it was last given.
  */
-let cached: { key: string; model: ReturnType<Highs['createModel']>; lp: Lp } | null = null;
+let cached: { key: string; model: ReturnType<Highs['createModel']>; lp: Lp; path: BasisPath } | null = null;
+
+/** Horizons solved on the kept basis with a certificate, and by HiGHS, since the thread started. */
+const counts = { certified: 0, solved: 0 };
+
+/** How many horizons each path took (tests, bench). */
+export function reservePathCounts(): { certified: number; solved: number } {
+  return { ...counts };
+}
 
 /**
  * Passes `now` where it differs from `before` (one contiguous range, the first to the last index
@@ -295,11 +304,17 @@ function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
   });
   // Each horizon is small and starts from the last basis: presolve costs more than it saves. HiGHS's
   // log is off: writing it cost about a tenth of each run.
-  model.options.set({ presolve: 'off', solver: 'simplex', output_flag: false });
+  model.options.set({
+    presolve: 'off',
+    solver: 'simplex',
+    output_flag: false,
+    dual_simplex_cost_perturbation_multiplier: 0,
+  });
   const copy = (v: Float64Array) => Float64Array.from(v);
   cached = {
     key,
     model,
+    path: basisPath(lp),
     lp: {
       ...lp,
       cost: copy(lp.cost),
@@ -326,12 +341,33 @@ export function solveReserves(
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(h.hours / 24) : 0;
   const shape = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
   const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
-  const model = modelOf(buildLp(b, h, m, products, soc0, cached?.key !== key), key);
-  model.run();
-  if (model.getModelStatus() !== solver().constants.modelStatus.optimal) {
-    throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
+  const lp = buildLp(b, h, m, products, soc0, cached?.key !== key);
+  let x: Float64Array;
+  // First the kept basis, certified optimal for this horizon's costs and bounds (storage.reserves.basis.ts).
+  const kept = !lp.matrix && cached?.key === key ? cached : null;
+  const trying = kept !== null && wanted(kept.path);
+  if (
+    kept &&
+    trying &&
+    certify(kept.path, { ...lp, starts: kept.lp.starts, index: kept.lp.index, value: kept.lp.value })
+  ) {
+    x = kept.path.x;
+    counts.certified++;
+  } else {
+    const model = modelOf(lp, key);
+    model.run();
+    if (model.getModelStatus() !== solver().constants.modelStatus.optimal) {
+      throw new Error(`the reserve LP has no optimum (HiGHS model status ${model.getModelStatus()})`);
+    }
+    x = model.getSolution().colValue;
+    counts.solved++;
+    const ended = cached as NonNullable<typeof cached>;
+    if (!trying) missed(ended.path);
+    if (wanted(ended.path)) {
+      const basis = model.getBasis();
+      factorBasis(ended.path, ended.lp, basis.colStatus, basis.rowStatus);
+    }
   }
-  const x = model.getSolution().colValue;
   const n = 4 + products.length;
   for (let t = 0; t < h.hours; t++) {
     const c = t * n;
