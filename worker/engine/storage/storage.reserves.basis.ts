@@ -102,11 +102,11 @@ export interface BasisFactor {
   pivotPos: Int32Array;
   pivot: Float64Array;
   lStart: Int32Array;
-  lRow: number[];
-  lValue: number[];
+  lRow: Int32Array;
+  lValue: Float64Array;
   uStart: Int32Array;
-  uPos: number[];
-  uValue: number[];
+  uPos: Int32Array;
+  uValue: Float64Array;
 }
 
 /** The factorisation's scratch space, kept clear between factorisations. */
@@ -322,11 +322,11 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
     pivotPos,
     pivot,
     lStart,
-    lRow,
-    lValue,
+    lRow: Int32Array.from(lRow),
+    lValue: Float64Array.from(lValue),
     uStart,
-    uPos,
-    uValue,
+    uPos: Int32Array.from(uPos),
+    uValue: Float64Array.from(uValue),
   };
   path.factors.unshift(factor);
   if (path.factors.length > KEPT) path.factors.pop();

@@ -1,7 +1,8 @@
 // The battery's horizon problem with ancillary reserves (docs/markets.md, "Ancillary services"):
 // beside charge and discharge, each hour the battery reserves MW for each product, co-optimised with
-// energy arbitrage as one linear program per horizon, solved by HiGHS (npm `highs`, its structured
-// API: the matrix passed as arrays, no text parsed). For hour t, with η = √RTE and k the standing
+// energy arbitrage as one linear program per horizon, solved exactly: on one of the last optimal
+// bases, kept, when a proof of optimality holds (storage.reserves.basis.ts), else by HiGHS (npm
+// `highs`, its structured API: the matrix passed as arrays, no text parsed). For hour t, with η = √RTE and k the standing
 // loss's hourly keep:
 //   free charge f ≤ min(P, what the limit would curtail), priced charge q ≤ the plant's sale (+ the
 //   grid when allowed), discharge y ≤ min(P, room under the limit), reserves r_j ≥ 0;
@@ -120,6 +121,9 @@ function emptyLp(cols: number, rows: number, matrix: boolean): Lp {
   };
 }
 
+/** The arrays of the last horizon's LP written without its matrix, reused by the next. */
+let spare: Lp | null = null;
+
 /** One horizon's problem as its hours are written into the LP. */
 interface HorizonProblem {
   lp: Lp;
@@ -192,6 +196,26 @@ function hourRows({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): v
   }
 }
 
+/**
+ * Hour t's row bounds alone, in hourRows's order, for a horizon whose matrix the kept model has
+ * already (the optimality test checks the LP either way against one written from the statement).
+ */
+function hourRowBounds({ lp, b, h, m, soc0 }: HorizonProblem, t: number): void {
+  const inf = solver().infinity;
+  close(lp, -inf, b.powerMw);
+  close(lp, -inf, Math.min(b.powerMw, h.room[t]));
+  close(lp, -inf, Math.min(b.powerMw, m.importMw));
+  const start = t === 0 ? m.keep * soc0 : 0;
+  close(lp, start, start);
+  const end = socRange(b, soc0, m.keep, t);
+  close(lp, end.lo, inf);
+  close(lp, -inf, end.hi);
+  const before = socRange(b, soc0, m.keep, t - 1);
+  const offset = t === 0 ? soc0 : 0;
+  close(lp, before.lo - offset, inf);
+  close(lp, -inf, before.hi - offset);
+}
+
 /** The horizon's LP, built from the statement above. */
 function buildLp(
   b: HorizonBattery,
@@ -203,11 +227,20 @@ function buildLp(
 ): Lp {
   const T = h.hours;
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(T / 24) : 0;
-  const lp = emptyLp(T * (4 + products.length), T * ROWS_PER_HOUR + days, matrix);
+  const cols = T * (4 + products.length);
+  const rows = T * ROWS_PER_HOUR + days;
+  // Without the matrix, the last horizon's arrays are written over (every entry is rewritten).
+  let lp: Lp;
+  if (!matrix && spare && spare.cols === cols && spare.rows === rows) {
+    lp = spare;
+    lp.row = 0;
+  } else lp = emptyLp(cols, rows, matrix);
+  if (!matrix) spare = lp;
   const problem: HorizonProblem = { lp, b, h, m, products, soc0 };
   for (let t = 0; t < T; t++) {
     hourColumns(problem, t);
-    hourRows(problem, t);
+    if (matrix) hourRows(problem, t);
+    else hourRowBounds(problem, t);
   }
   for (let d = 0; d < days; d++) {
     for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
