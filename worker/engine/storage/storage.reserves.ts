@@ -14,7 +14,15 @@
 // e the hour's merchant price (deployed up energy sold at it, deployed down energy bought at it).
 import highsModule from 'highs';
 import type { HorizonBattery, HorizonHours, HorizonPlan } from './storage.dispatch.ts';
-import { type BasisPath, basisPath, certify, factorBasis, missed, wanted } from './storage.reserves.basis.ts';
+import {
+  type BasisPath,
+  basisPath,
+  certify,
+  factorBasis,
+  type LpData,
+  missed,
+  wanted,
+} from './storage.reserves.basis.ts';
 
 // A CommonJS module: its default import is the loader function itself.
 const highsLoader = highsModule as unknown as typeof import('highs')['default'];
@@ -72,18 +80,8 @@ export function socRange(b: HorizonBattery, soc0: number, keep: number, t: numbe
   return { lo: Math.min(b.socMinMwh, idle), hi: Math.max(b.socMaxMwh, idle) };
 }
 
-/** The horizon's LP as arrays: costs, bounds and the matrix row by row (CSR). */
-interface Lp {
-  cols: number;
-  rows: number;
-  cost: Float64Array;
-  colLower: Float64Array;
-  colUpper: Float64Array;
-  rowLower: Float64Array;
-  rowUpper: Float64Array;
-  starts: Int32Array;
-  index: number[];
-  value: number[];
+/** The horizon's LP as arrays (costs, bounds and the matrix row by row, CSR), as it is written. */
+interface Lp extends LpData {
   /** The row being written. */
   row: number;
   /** False when the cached model has this matrix already: only costs and bounds are written. */
