@@ -2,10 +2,14 @@
 // against an independent LP: horizons cut from real-shaped scenarios (merchant prices from HOPP's Iron
 // Mountain 2015 price factors, with negative hours; reserve prices shaped on them; solar and wind
 // behind a binding export limit; the SOC at the start and the capacity varied), each solved by the
-// engine (its own matrix, HiGHS's structured API, warm-started) and as the LP of
+// engine (its own matrix: a kept basis certified, else HiGHS warm-started) and as the LP of
 // test/helpers/reserve.lp.ts (written from the statement, HiGHS's text reader, a fresh solver). The
 // engine's plan must reach the LP optimum (relative gap ≤ 1e-7), return its own objective, keep SOC
-// within the bands at every hour's start and end and never exceed the power headroom.
+// within the bands at every hour's start and end and never exceed the power headroom. Each case runs
+// 40 scattered days and then 30 consecutive days as the engine runs them (each from the SOC the last
+// plan's first day left); a fourth case is the bench's flat one, whose days repeat an optimal basis.
+// The test counts the horizons the certified path took (a kept basis with a proof of optimality,
+// storage.reserves.basis.ts) and those HiGHS solved, and requires both.
 //
 // And the issue's case: a flat energy price, one up product at 10 per MW-h, duration 1 h, a battery
 // that holds it: year 1's line for it is 8,760 × 10 × P, and the battery never charges nor discharges.
