@@ -165,14 +165,13 @@ export function basisPath(lp: LpData): BasisPath {
   };
 }
 
-/**
- * Factorises the basis HiGHS reported (sparse Gaussian elimination, column singletons first, then the
- * sparsest column with a threshold-partial pivot); false when the statuses are not a basis this path
- * handles or B is numerically singular.
- */
-export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
-  const m = lp.rows;
-  const n = lp.cols;
+/** The basis's variables by status: basic ones (in basis order) and nonbasic ones with their side. */
+function split(
+  colStatus: Int32Array,
+  rowStatus: Int32Array,
+  n: number,
+  m: number,
+): { basic: number[]; nonbasic: number[]; atUpper: number[] } | null {
   const basic: number[] = [];
   const nonbasic: number[] = [];
   const atUpper: number[] = [];
@@ -182,153 +181,188 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
     else if (s === LOWER || s === UPPER) {
       nonbasic.push(v);
       atUpper.push(s === UPPER ? 1 : 0);
-    } else return false;
+    } else return null;
   }
-  if (basic.length !== m) return false;
-  // The active submatrix: dense values (B[i][p] at i·m + p, only listed entries nonzero), with each
-  // row's and each column's entries listed (a listed entry stays listed when eliminated or pivoted:
-  // the done flags tell).
-  const { dense, present, rowCols, colRows, rowLen, colLen, rowCount, colCount, rowDone, colDone } = scratch(path, m);
-  const { csc } = path;
-  const put = (i: number, p: number, v: number) => {
-    dense[i * m + p] = v;
-    present[i * m + p] = 1;
-    rowCols[i * m + rowLen[i]++] = p;
-    colRows[p * m + colLen[p]++] = i;
-    rowCount[i]++;
-    colCount[p]++;
-  };
+  return basic.length === m ? { basic, nonbasic, atUpper } : null;
+}
+
+/** Lists a new entry of the active submatrix. */
+function add(sc: Scratch, m: number, i: number, p: number): void {
+  sc.present[i * m + p] = 1;
+  sc.rowCols[i * m + sc.rowLen[i]++] = p;
+  sc.colRows[p * m + sc.colLen[p]++] = i;
+  sc.rowCount[i]++;
+  sc.colCount[p]++;
+}
+
+/**
+ * The active submatrix B: dense values (B[i][p] at i·m + p, only listed entries nonzero), with each
+ * row's and each column's entries listed (a listed entry stays listed when eliminated or pivoted:
+ * the done flags tell).
+ */
+function load(sc: Scratch, csc: Csc, basic: number[], n: number, m: number): void {
   for (let p = 0; p < m; p++) {
     const v = basic[p];
-    if (v < n) {
-      for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++)
-        if (csc.values[e] !== 0) put(csc.rows[e], p, csc.values[e]);
-    } else put(v - n, p, -1);
+    if (v >= n) {
+      sc.dense[(v - n) * m + p] = -1;
+      add(sc, m, v - n, p);
+      continue;
+    }
+    for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) {
+      if (csc.values[e] === 0) continue;
+      sc.dense[csc.rows[e] * m + p] = csc.values[e];
+      add(sc, m, csc.rows[e], p);
+    }
   }
+}
+
+/** The next pivot's column: a singleton if any is left, else the sparsest active one. */
+function pivotColumn(sc: Scratch, singles: number[], m: number): number {
+  while (singles.length > 0) {
+    const p = singles.pop() as number;
+    if (!sc.colDone[p] && sc.colCount[p] === 1) return p;
+  }
+  let pc = -1;
+  let best = m + 1;
+  for (let p = 0; p < m; p++) {
+    if (!sc.colDone[p] && sc.colCount[p] < best) {
+      best = sc.colCount[p];
+      pc = p;
+    }
+  }
+  return pc;
+}
+
+/** The pivot's row in column pc: among entries within a tenth of its largest, the sparsest row; −1 when none. */
+function pivotRowOf(sc: Scratch, pc: number, m: number): number {
+  let largest = 0;
+  const rows0 = pc * m;
+  const rows1 = rows0 + sc.colLen[pc];
+  for (let e = rows0; e < rows1; e++) {
+    const i = sc.colRows[e];
+    if (!sc.rowDone[i]) largest = Math.max(largest, Math.abs(sc.dense[i * m + pc]));
+  }
+  if (largest < 1e-11) return -1;
+  let pr = -1;
+  let prSize = m + 1;
+  for (let e = rows0; e < rows1; e++) {
+    const i = sc.colRows[e];
+    if (!sc.rowDone[i] && Math.abs(sc.dense[i * m + pc]) >= 0.1 * largest && sc.rowCount[i] < prSize) {
+      prSize = sc.rowCount[i];
+      pr = i;
+    }
+  }
+  return pr;
+}
+
+/** The factors as they are written: L's multipliers and U's entries, step by step. */
+interface Writing {
+  lRow: number[];
+  lValue: number[];
+  uPos: number[];
+  uValue: number[];
+}
+
+/** Pivots on (pr, pc): U gets the pivot row's other active entries, L the multipliers that clear pc. */
+function eliminate(sc: Scratch, w: Writing, singles: number[], pr: number, pc: number, m: number): void {
+  const { dense } = sc;
+  const d = dense[pr * m + pc];
+  sc.rowDone[pr] = 1;
+  sc.colDone[pc] = 1;
+  const u0 = w.uPos.length;
+  for (let e = pr * m, end = pr * m + sc.rowLen[pr]; e < end; e++) {
+    const p = sc.rowCols[e];
+    if (sc.colDone[p]) continue;
+    w.uPos.push(p);
+    w.uValue.push(dense[pr * m + p]);
+    if (--sc.colCount[p] === 1) singles.push(p);
+  }
+  const u1 = w.uPos.length;
+  for (let e = pc * m, end = pc * m + sc.colLen[pc]; e < end; e++) {
+    const i = sc.colRows[e];
+    if (sc.rowDone[i]) continue;
+    const a = dense[i * m + pc];
+    sc.rowCount[i]--;
+    if (a === 0) continue;
+    const l = a / d;
+    dense[i * m + pc] = 0;
+    w.lRow.push(i);
+    w.lValue.push(l);
+    for (let u = u0; u < u1; u++) {
+      const p = w.uPos[u];
+      if (!sc.present[i * m + p]) add(sc, m, i, p);
+      dense[i * m + p] -= l * w.uValue[u];
+    }
+  }
+}
+
+/** Leaves the scratch space clear for the next factorisation. */
+function clear(sc: Scratch, m: number): void {
+  for (let i = 0; i < m; i++) {
+    for (let e = i * m, end = i * m + sc.rowLen[i]; e < end; e++) {
+      sc.dense[i * m + sc.rowCols[e]] = 0;
+      sc.present[i * m + sc.rowCols[e]] = 0;
+    }
+    sc.rowLen[i] = 0;
+    sc.colLen[i] = 0;
+    sc.rowCount[i] = 0;
+    sc.colCount[i] = 0;
+    sc.rowDone[i] = 0;
+    sc.colDone[i] = 0;
+  }
+}
+
+/**
+ * Factorises the basis HiGHS reported (sparse Gaussian elimination, column singletons first, then the
+ * sparsest column with a threshold-partial pivot) and keeps it; false when the statuses are not a
+ * basis this path handles or B is numerically singular.
+ */
+export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
+  const m = lp.rows;
+  const n = lp.cols;
+  const vars = split(colStatus, rowStatus, n, m);
+  if (!vars) return false;
+  const sc = scratch(path, m);
+  load(sc, path.csc, vars.basic, n, m);
   const pivotRow = new Int32Array(m);
   const pivotPos = new Int32Array(m);
   const pivot = new Float64Array(m);
   const lStart = new Int32Array(m + 1);
   const uStart = new Int32Array(m + 1);
-  const lRow: number[] = [];
-  const lValue: number[] = [];
-  const uPos: number[] = [];
-  const uValue: number[] = [];
+  const w: Writing = { lRow: [], lValue: [], uPos: [], uValue: [] };
   const singles: number[] = [];
-  for (let p = 0; p < m; p++) if (colCount[p] === 1) singles.push(p);
+  for (let p = 0; p < m; p++) if (sc.colCount[p] === 1) singles.push(p);
   let ok = true;
-  for (let k = 0; k < m && ok; k++) {
-    // The column: a singleton if any is left, else the sparsest active one.
-    let pc = -1;
-    while (singles.length > 0) {
-      const p = singles.pop() as number;
-      if (!colDone[p] && colCount[p] === 1) {
-        pc = p;
-        break;
-      }
-    }
-    if (pc < 0) {
-      let best = m + 1;
-      for (let p = 0; p < m; p++) {
-        if (!colDone[p] && colCount[p] < best) {
-          best = colCount[p];
-          pc = p;
-        }
-      }
-    }
-    // The row: among entries within a tenth of the column's largest, the sparsest row.
-    let largest = 0;
-    const rows0 = pc * m;
-    const rows1 = rows0 + colLen[pc];
-    for (let e = rows0; e < rows1; e++) {
-      const i = colRows[e];
-      if (!rowDone[i]) largest = Math.max(largest, Math.abs(dense[i * m + pc]));
-    }
-    if (largest < 1e-11) {
+  for (let k = 0; k < m; k++) {
+    const pc = pivotColumn(sc, singles, m);
+    const pr = pc < 0 ? -1 : pivotRowOf(sc, pc, m);
+    if (pr < 0) {
       ok = false;
       break;
     }
-    let pr = -1;
-    let prSize = m + 1;
-    for (let e = rows0; e < rows1; e++) {
-      const i = colRows[e];
-      if (!rowDone[i] && Math.abs(dense[i * m + pc]) >= 0.1 * largest && rowCount[i] < prSize) {
-        prSize = rowCount[i];
-        pr = i;
-      }
-    }
-    const d = dense[pr * m + pc];
     pivotRow[k] = pr;
     pivotPos[k] = pc;
-    pivot[k] = d;
-    rowDone[pr] = 1;
-    colDone[pc] = 1;
-    // U: the pivot row's other active entries; the row leaves their columns.
-    const u0 = uPos.length;
-    for (let e = pr * m, end = pr * m + rowLen[pr]; e < end; e++) {
-      const p = rowCols[e];
-      if (colDone[p]) continue;
-      uPos.push(p);
-      uValue.push(dense[pr * m + p]);
-      if (--colCount[p] === 1) singles.push(p);
-    }
-    const u1 = uPos.length;
-    uStart[k + 1] = u1;
-    // L: eliminate the column from the other active rows.
-    for (let e = rows0; e < rows1; e++) {
-      const i = colRows[e];
-      if (rowDone[i]) continue;
-      const a = dense[i * m + pc];
-      rowCount[i]--;
-      if (a === 0) continue;
-      const l = a / d;
-      dense[i * m + pc] = 0;
-      lRow.push(i);
-      lValue.push(l);
-      for (let e = u0; e < u1; e++) {
-        const p = uPos[e];
-        const at = i * m + p;
-        if (!present[at]) {
-          present[at] = 1;
-          rowCols[i * m + rowLen[i]++] = p;
-          colRows[p * m + colLen[p]++] = i;
-          rowCount[i]++;
-          colCount[p]++;
-        }
-        dense[at] -= l * uValue[e];
-      }
-    }
-    lStart[k + 1] = lRow.length;
+    pivot[k] = sc.dense[pr * m + pc];
+    eliminate(sc, w, singles, pr, pc, m);
+    uStart[k + 1] = w.uPos.length;
+    lStart[k + 1] = w.lRow.length;
   }
-  // Leave the scratch space clear for the next factorisation.
-  for (let i = 0; i < m; i++) {
-    for (let e = i * m, end = i * m + rowLen[i]; e < end; e++) {
-      dense[i * m + rowCols[e]] = 0;
-      present[i * m + rowCols[e]] = 0;
-    }
-    rowLen[i] = 0;
-    colLen[i] = 0;
-    rowCount[i] = 0;
-    colCount[i] = 0;
-    rowDone[i] = 0;
-    colDone[i] = 0;
-  }
+  clear(sc, m);
   if (!ok) return false;
-  const factor: BasisFactor = {
-    nonbasic: Int32Array.from(nonbasic),
-    atUpper: Uint8Array.from(atUpper),
-    basic: Int32Array.from(basic),
+  path.factors.unshift({
+    nonbasic: Int32Array.from(vars.nonbasic),
+    atUpper: Uint8Array.from(vars.atUpper),
+    basic: Int32Array.from(vars.basic),
     pivotRow,
     pivotPos,
     pivot,
     lStart,
-    lRow: Int32Array.from(lRow),
-    lValue: Float64Array.from(lValue),
+    lRow: Int32Array.from(w.lRow),
+    lValue: Float64Array.from(w.lValue),
     uStart,
-    uPos: Int32Array.from(uPos),
-    uValue: Float64Array.from(uValue),
-  };
-  path.factors.unshift(factor);
+    uPos: Int32Array.from(w.uPos),
+    uValue: Float64Array.from(w.uValue),
+  });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
 }
