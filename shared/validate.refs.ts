@@ -1,7 +1,8 @@
 // The checks of a scenario's library references: each id must be a resource of the caller's
 // workspace (another workspace's is answered as unknown) of the kind its place takes, a series of
-// a length its place takes; then the scenario's other rules read what the references hold, as
-// they would read the same file or array given inline.
+// a length its place takes, each of its values one the same array inline could hold; then the
+// scenario's other rules read what the references hold, as they would read the same file or array
+// given inline.
 import type { TSchema } from '@sinclair/typebox';
 import { HOURS_PER_YEAR } from './calendar.ts';
 import { idPointer, type ResourceContent, type Slot, slotsOf, withContents } from './resources.refs.ts';
