@@ -307,6 +307,13 @@ export class HourlyDeflate {
     this.outLength += piece.length;
   }
 
+  /** The data written since the last take, as a copy; the buffer is then empty (crc and textLength go on). */
+  take(): Uint8Array {
+    const piece = this.out.slice(0, this.outLength);
+    this.outLength = 0;
+    return piece;
+  }
+
   #bitsPerByte(before: { outLength: number; textLength: number }): number {
     return (8 * (this.outLength - before.outLength)) / (this.textLength - before.textLength);
   }
