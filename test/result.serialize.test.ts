@@ -6,7 +6,7 @@ import { crc32, gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { crc32Combine } from '../shared/result/crc32.combine.ts';
 import { codeLengths } from '../shared/result/deflate.huffman.ts';
-import { isStoredForm, parseStoredForm } from '../shared/result/stored.form.ts';
+import { isStoredForm, parseStoredForm, StoredFormWriter } from '../shared/result/stored.form.ts';
 import { fullGzip, storedHourly } from '../shared/result/stored.gzip.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result/serialize.ts';
@@ -315,6 +315,69 @@ t.test('a damaged stored form is refused, not misread', async (t) => {
   wrongSeries[24] = 255;
   t.throws(() => parseStoredForm(wrongSeries), /unknown series/);
   t.throws(() => parseStoredForm(gunzipSync(full({ statements_gzip: stored }))), /not a stored form/, 'JSON text');
+});
+
+t.test('stored integers of every width come back exactly: int32 kWh and wide many-decimal values', async (t) => {
+  const writer = new StoredFormWriter();
+  writer.begin();
+  writer.decimals = 9;
+  const wide = Float64Array.from([
+    0,
+    -0,
+    1,
+    -1,
+    2 ** 28 - 1,
+    2 ** 28,
+    -(2 ** 28),
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 40 + 3,
+    -(2 ** 51),
+    Number.MAX_SAFE_INTEGER,
+    Number.MIN_SAFE_INTEGER,
+  ]);
+  writer.addRow('solar_hourly', wide);
+  const int32 = Int32Array.from([
+    0,
+    -1,
+    1,
+    2 ** 28 - 1,
+    2 ** 28,
+    -(2 ** 28),
+    -(2 ** 28) - 1,
+    2 ** 31 - 1,
+    -(2 ** 31),
+    127,
+    128,
+    -64,
+    -65,
+  ]);
+  writer.addRow('wind_hourly', int32);
+  const form = parseStoredForm(writer.finish(new Uint8Array([2, 0]), 0, 0));
+  t.same(
+    Array.from(storedHourly(form).solar_hourly[0]),
+    Array.from(wide, (n) => n / 1e9),
+    'n / 10^9 for each wide n',
+  );
+  t.same(
+    Array.from(storedHourly(form).wind_hourly[0]),
+    Array.from(int32, (n) => n / 1e9),
+    'and each int32',
+  );
+  t.equal(form.decimals, 9);
+  const bad = new StoredFormWriter();
+  bad.begin();
+  t.throws(
+    () => bad.addRow('solar_hourly', Float64Array.from([0.5])),
+    /not an integer under 2\^52/,
+    'a fraction is refused',
+  );
+  t.throws(
+    () => bad.addRow('solar_hourly', Float64Array.from([Number.NaN])),
+    /not an integer under 2\^52/,
+    'NaN is refused',
+  );
+  t.throws(() => bad.addRow('solar_hourly', Float64Array.from([2 ** 52])), /not an integer under/, '2^52 is refused');
 });
 
 t.test('crc32Combine agrees with zlib on concatenations', async (t) => {

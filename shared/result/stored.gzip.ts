@@ -36,6 +36,7 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
   yield form.bodyPiece;
   let crc = form.bodyCrc;
   let size = form.bodyLength;
+  const values = new Float64Array(form.hours);
   const kwh = new Int32Array(form.hours);
   const encoder = new HourlyDeflate();
   for (let k = 0; k < form.names.length; k++) {
@@ -48,7 +49,8 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
     encoder.crc = crc;
     for (let y = 0; y < form.years; y++) {
       if (form.decimals === 3) {
-        readRow(form, k, y, kwh);
+        readRow(form, k, y, values);
+        kwh.set(values);
         encoder.addRow(kwh, 0, kwh.length);
       } else {
         encoder.addTextRow(rowMwh(form, k, y));
