@@ -9,7 +9,7 @@
 //     alternating base and branch: latency medians, and the web process's CPU a read (/proc);
 //   - the answers compared (full with and without gzip, ?hourly=false, ?year, CSV): equal but
 //     for the scenario's id.
-// Usage: DATABASE_URL=postgres://… node bench/stored.form.ab.ts --base=/work/wt/x-base [--reads=40]
+// Usage: DATABASE_URL=postgres://… node bench/stored.form.ab.ts --base=/work/wt/x-base [--reads=40] [--profile-dir=DIR]
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -29,6 +29,8 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const baseDir = arg('base');
 if (!baseDir) throw new Error('--base=DIR: a checkout of the base (its node_modules linked)');
 const READS = Number(arg('reads') ?? 40);
+/** --profile-dir=DIR: each web writes a V8 CPU profile to DIR/<side> when it stops (bench/profile.summary.ts reads them). */
+const profileDir = arg('profile-dir');
 const SERIALIZE_RUNS = Number(arg('serialize-runs') ?? 15);
 const branchDir = fileURLToPath(new URL('../', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;
@@ -125,7 +127,10 @@ try {
     const { startStack } = (await import(
       join(dirs[side], 'test/helpers/stack.ts')
     )) as typeof import('../test/helpers/stack.ts');
-    stacks[side] = await startStack({ databaseUrl: u.toString(), workers: [{}] });
+    const web: Record<string, string> = profileDir
+      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, side)}` }
+      : {};
+    stacks[side] = await startStack({ databaseUrl: u.toString(), web, workers: [{}] });
   }
   for (const name of Object.keys(SCENARIOS) as Name[]) {
     const ids = {} as Record<Side, string>;
@@ -211,7 +216,11 @@ try {
     );
   }
 } finally {
-  for (const side of sides) await stacks[side]?.stop();
+  for (const side of sides) {
+    // A profile is written when the process exits of itself: SIGTERM first (stop() kills).
+    if (profileDir) await stacks[side]?.web.stop('SIGTERM');
+    await stacks[side]?.stop();
+  }
   for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
   console.log(

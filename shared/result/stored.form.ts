@@ -21,11 +21,14 @@
 //      B  the piece: raw deflate of the text, ended by a sync flush (byte-aligned, not final)
 //    4SY  each row's length, series by series, year by year
 //         the rows: each a raw deflate (zlib, ROW_LEVEL) of H varints, value i being
-//         round(MWh · 10^d), zigzagged (0, -1, 1, -2 … → 0, 1, 2, 3 …)
+//         round(MWh · 10^d), zigzagged (0, -1, 1, -2 … → 0, 1, 2, 3 …), compressed on its own
+//         and ended by a sync flush (byte-aligned, no final block)
 //
 // Each row on its own: a year of the hourly arrays (?year, the viewer's charts) inflates Y times
-// less; across years a row shares little with the last (degradation moves every value).
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+// less; across years a row shares little with the last (degradation moves every value). Ended by
+// a sync flush and not final, a series' rows back to back are one raw deflate stream too, which
+// the full answer inflates in one call (readSeries), not Y.
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { HOURLY_NAMES, type HourlySeriesName } from '../hourly.series.ts';
 
 export const MAGIC = Buffer.from([0x48, 0x47, 0x53, 2]);
@@ -79,15 +82,15 @@ function writeWideVarints(values: Float64Array, buf: Uint8Array): number {
 }
 
 /**
- * The varints of `bytes` into `out` (as many as it holds); returns how many were read. 32-bit
+ * The varints of `bytes` from `at` into `out`, all of it; returns where they end. 32-bit
  * operations while a value fits them (every kWh value of a plant under ~1 TWh an hour), arithmetic
  * beyond: measured 4× faster than arithmetic alone.
  */
-function readVarints(bytes: Uint8Array, out: Float64Array): number {
-  let p = 0;
-  let i = 0;
+function readVarintsFrom(bytes: Uint8Array, at: number, out: Float64Array): number {
+  let p = at;
   const n = bytes.length;
-  for (; i < out.length && p < n; i++) {
+  for (let i = 0; i < out.length; i++) {
+    if (p >= n) throw new Error('stored form: a row is shorter than a year');
     let byte = bytes[p++];
     let z = byte & 0x7f;
     let shift = 7;
@@ -108,7 +111,7 @@ function readVarints(bytes: Uint8Array, out: Float64Array): number {
       out[i] = (z >>> 1) ^ -(z & 1);
     }
   }
-  return i;
+  return p;
 }
 
 /** One result's stored form, built row by row. */
@@ -136,7 +139,10 @@ export class StoredFormWriter {
     if (this.#scratch.length < 8 * values.length) this.#scratch = new Uint8Array(8 * values.length);
     const end =
       values instanceof Int32Array ? writeInt32Varints(values, this.#scratch) : writeWideVarints(values, this.#scratch);
-    const row = deflateRawSync(this.#scratch.subarray(0, end), { level: ROW_LEVEL });
+    const row = deflateRawSync(this.#scratch.subarray(0, end), {
+      level: ROW_LEVEL,
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
     if (this.#data.length < this.#dataLength + row.length) {
       const larger = new Uint8Array(Math.max(this.#dataLength + row.length, 2 * this.#data.length, 1 << 20));
       larger.set(this.#data.subarray(0, this.#dataLength));
@@ -228,10 +234,31 @@ export function parseStoredForm(bytes: Uint8Array): StoredForm {
   };
 }
 
+const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
+
 /** A row's integers (round(MWh · 10^decimals)) into `out`, whose length is the form's hours. */
 export function readRow(form: StoredForm, k: number, year: number, out: Float64Array): void {
-  const bytes = inflateRawSync(form.row(k, year));
-  if (readVarints(bytes, out) !== out.length) throw new Error('stored form: a row is shorter than a year');
+  const bytes = inflateRawSync(form.row(k, year), SYNC);
+  if (readVarintsFrom(bytes, 0, out) !== bytes.length) throw new Error('stored form: a row holds more than a year');
+}
+
+/** Every row of series `k`, inflated in one call: `each(year, values)` in turn, `values` reused. */
+export function readSeries(form: StoredForm, k: number, each: (year: number, values: Float64Array) => void): void {
+  if (form.years === 0) return;
+  const first = form.row(k, 0);
+  const last = form.row(k, form.years - 1);
+  // The series' rows are contiguous in the form.
+  const bytes = inflateRawSync(
+    Buffer.from(first.buffer, first.byteOffset, last.byteOffset + last.byteLength - first.byteOffset),
+    SYNC,
+  );
+  const values = new Float64Array(form.hours);
+  let at = 0;
+  for (let y = 0; y < form.years; y++) {
+    at = readVarintsFrom(bytes, at, values);
+    each(y, values);
+  }
+  if (at !== bytes.length) throw new Error('stored form: a series holds more than its rows');
 }
 
 /** A row as the MWh numbers the JSON carries (each the double its text parses to). */

@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import type { HourlyRecord, HourlySeriesName } from '../hourly.series.ts';
 import { storedBlock } from './deflate.block.ts';
 import { HourlyDeflate } from './hourly.deflate.ts';
-import { readRow, rowMwh, type StoredForm } from './stored.form.ts';
+import { readSeries, rowMwh, type StoredForm } from './stored.form.ts';
 
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
@@ -28,17 +28,18 @@ export function gzipTrailer(crc: number, size: number): Buffer {
 
 /**
  * The full answer's gzip, piece by piece: its header and statements, then one piece a row of
- * each series (re-encoded from the row's integers), then the close and the trailer. Each row is
- * encoded whole before it is yielded, so generators of several requests may interleave.
+ * each series (re-encoded from the row's integers; a series' rows inflated and encoded together,
+ * then yielded), then the close and the trailer. Each series is done whole before its pieces are
+ * yielded, so generators of several requests may interleave.
  */
 export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
   yield GZIP_HEADER;
   yield form.bodyPiece;
   let crc = form.bodyCrc;
   let size = form.bodyLength;
-  const values = new Float64Array(form.hours);
   const kwh = new Int32Array(form.hours);
   const encoder = new HourlyDeflate();
+  const rows: Uint8Array[] = [];
   for (let k = 0; k < form.names.length; k++) {
     const open = seriesOpening(form.names[k], k);
     yield storedBlock(open, false);
@@ -47,16 +48,18 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
     encoder.reset();
     // The encoder's CRC-32 goes on from the text before its rows.
     encoder.crc = crc;
-    for (let y = 0; y < form.years; y++) {
+    const scale = 10 ** form.decimals;
+    readSeries(form, k, (_y, values) => {
       if (form.decimals === 3) {
-        readRow(form, k, y, values);
         kwh.set(values);
         encoder.addRow(kwh, 0, kwh.length);
       } else {
-        encoder.addTextRow(rowMwh(form, k, y));
+        for (let h = 0; h < values.length; h++) values[h] /= scale;
+        encoder.addTextRow(values);
       }
-      yield encoder.take();
-    }
+      rows.push(encoder.take());
+    });
+    yield* rows.splice(0);
     crc = encoder.crc;
     size += encoder.textLength;
   }
