@@ -27,10 +27,9 @@ export function gzipTrailer(crc: number, size: number): Buffer {
 }
 
 /**
- * The full answer's gzip, piece by piece: its header and statements, then one piece a row of
- * each series (re-encoded from the row's integers; a series' rows inflated and encoded together,
- * then yielded), then the close and the trailer. Each series is done whole before its pieces are
- * yielded, so generators of several requests may interleave.
+ * The full answer's gzip, piece by piece: its header and statements, then one piece a series (its
+ * rows inflated in one call and re-encoded from their integers), then the close and the trailer.
+ * Each piece is done whole before it is yielded, so generators of several requests may interleave.
  */
 export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
   yield GZIP_HEADER;
@@ -39,7 +38,6 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
   let size = form.bodyLength;
   const kwh = new Int32Array(form.hours);
   const encoder = new HourlyDeflate();
-  const rows: Uint8Array[] = [];
   for (let k = 0; k < form.names.length; k++) {
     const open = seriesOpening(form.names[k], k);
     yield storedBlock(open, false);
@@ -57,9 +55,8 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
         for (let h = 0; h < values.length; h++) values[h] /= scale;
         encoder.addTextRow(values);
       }
-      rows.push(encoder.take());
     });
-    yield* rows.splice(0);
+    yield encoder.take();
     crc = encoder.crc;
     size += encoder.textLength;
   }
