@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { crc32Combine } from '../shared/result/crc32.combine.ts';
 import { codeLengths } from '../shared/result/deflate.huffman.ts';
 import { isStoredForm, parseStoredForm, StoredFormWriter } from '../shared/result/stored.form.ts';
-import { fullGzip, storedHourly } from '../shared/result/stored.gzip.ts';
+import { fullGzip, gzipPieces, storedHourly } from '../shared/result/stored.gzip.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result/serialize.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
@@ -305,6 +305,26 @@ t.test('gunzip checks the CRC-32 and length, and the ETag follows the JSON', asy
   changed[1][HOURS + 5000] += 1;
   t.not(written(changed).etag, stored.etag, 'one value 1 kWh more');
   t.equal(gunzipSync(full(written(changed))).toString('utf8'), expectedJson('s-1', STATEMENTS, changed));
+});
+
+t.test('answers made at once, their pieces interleaved, are each the one made alone', async (t) => {
+  const a = written(years(3, (y, s, h) => (y * 7 + s * 31 + h * 17) % 90_000)).statements_gzip as Buffer;
+  const b = written(years(2, (_y, s, h) => (h % 24 < 6 ? 0 : 50_000 + s + h))).statements_gzip as Buffer;
+  const alone = [a, b].map((x) => fullGzip(parseStoredForm(x)));
+  const pieces = [a, b].map((x) => gzipPieces(parseStoredForm(x)));
+  const made: Uint8Array[][] = [[], []];
+  for (let more = true; more; ) {
+    more = false;
+    pieces.forEach((g, i) => {
+      const next = g.next();
+      if (!next.done) {
+        made[i].push(next.value);
+        more = true;
+      }
+    });
+  }
+  t.ok(Buffer.concat(made[0]).equals(alone[0]), 'the first');
+  t.ok(Buffer.concat(made[1]).equals(alone[1]), 'the second');
 });
 
 t.test('a damaged stored form is refused, not misread', async (t) => {

@@ -12,6 +12,12 @@ import { readSeries, rowMwh, type StoredForm } from './stored.form.ts';
 /** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
 export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
 const FULL_CLOSE = Buffer.from(']}');
+/**
+ * One encoder for every answer being made: a series is encoded from reset() to take() within one
+ * step of a generator, so generators interleaving between steps never share its state, and its
+ * buffer (a series' output, ~350 kB) is not grown again for every answer.
+ */
+const ENCODER = new HourlyDeflate();
 
 /** The opening of series `name` when it is the `k`-th the result has (0: right after the statements). */
 export function seriesOpening(name: HourlySeriesName, k: number): Buffer {
@@ -37,7 +43,7 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
   let crc = form.bodyCrc;
   let size = form.bodyLength;
   const kwh = new Int32Array(form.hours);
-  const encoder = new HourlyDeflate();
+  const encoder = ENCODER;
   for (let k = 0; k < form.names.length; k++) {
     const open = seriesOpening(form.names[k], k);
     yield storedBlock(open, false);
@@ -56,9 +62,11 @@ export function* gzipPieces(form: StoredForm): Generator<Uint8Array> {
         encoder.addTextRow(values);
       }
     });
-    yield encoder.take();
+    // Everything of the encoder read before the yield: another answer may use it meanwhile.
+    const piece = encoder.take();
     crc = encoder.crc;
     size += encoder.textLength;
+    yield piece;
   }
   yield storedBlock(FULL_CLOSE, true);
   yield gzipTrailer(crc32(FULL_CLOSE, crc), size + FULL_CLOSE.length);
