@@ -32,6 +32,8 @@ const READS = Number(arg('reads') ?? 40);
 /** --profile-dir=DIR: each web writes a V8 CPU profile to DIR/<side> when it stops (bench/profile.summary.ts reads them). */
 const profileDir = arg('profile-dir');
 const SERIALIZE_RUNS = Number(arg('serialize-runs') ?? 15);
+const CLIENTS = Number(arg('clients') ?? 10);
+const CLIENTS_MS = Number(arg('clients-seconds') ?? 5) * 1000;
 const branchDir = fileURLToPath(new URL('../', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) throw new Error('DATABASE_URL: a Postgres server to create the two databases on');
@@ -197,6 +199,27 @@ try {
         sent[side] = r.body.length;
       }
     }
+    // Several clients at once: full reads with gzip a second over CLIENTS_MS, each side twice, alternated.
+    const perSecond: Record<Side, number[]> = { base: [], branch: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const side of round % 2 ? sides : [...sides].reverse()) {
+        const end = performance.now() + CLIENTS_MS;
+        let done = 0;
+        await Promise.all(
+          Array.from({ length: CLIENTS }, async () => {
+            while (performance.now() < end) {
+              const r = await rawGet(url(side), true);
+              if (r.status !== 200) throw new Error(`${side}: ${r.status}`);
+              done++;
+            }
+          }),
+        );
+        perSecond[side].push(done / (CLIENTS_MS / 1000));
+      }
+    }
+    console.log(
+      `${name}: ${CLIENTS} clients, full reads with gzip a second (2 rounds of ${CLIENTS_MS / 1000} s): base ${perSecond.base.map((x) => x.toFixed(1)).join(', ')}; branch ${perSecond.branch.map((x) => x.toFixed(1)).join(', ')}`,
+    );
     const stored = {} as Record<Side, number>;
     for (const side of sides) {
       const { rows } = await stacks[side].pool.query<{ n: number }>(
