@@ -278,7 +278,8 @@ t.test('the wake of many steps at once (by direction, in batches) is each step a
     for (const ti of [0.1, 0.25]) {
       const wind = resolvedInputs({ wind: { layout: { x_m, y_m }, wake_model, turbulence_intensity: ti } }).wind;
       const together = new Float64Array(steps);
-      farmWakeKwSteps(curve, prepareWake({ x_m, y_m }, 77, wind), u, dir, together);
+      // Geometries kept for later calls (several resource years) or built in the scratch (the last).
+      farmWakeKwSteps(curve, prepareWake({ x_m, y_m }, 77, wind), u, dir, together, ti === 0.1);
       const alone = prepareWake({ x_m, y_m }, 77, wind);
       let differ = 0;
       let wakes = 0;

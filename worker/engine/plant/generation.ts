@@ -93,7 +93,7 @@ export function generationProfiles(
     for (let i = 0; i < windYears; i++) {
       const steps = loadWindSteps(inputs, i);
       rose.add(steps);
-      windStepsYear(windModel, steps, profileYear(generation.wind, i));
+      windStepsYear(windModel, steps, profileYear(generation.wind, i), i < windYears - 1);
       step();
     }
     generation.rose = rose.rose(inputs.wind.turbine.hub_height_m);

@@ -196,9 +196,10 @@ export function windYear(model: WindModel, weather: WeatherYear, outMwh: Float64
 /**
  * Farm output for each hour from the wind at hub height (a wind resource file): each step's
  * power, with the wake model of a laid-out farm from the step's direction, averaged over the
- * hour's steps, as SSC's cmod_windpower averages sub-hourly output.
+ * hour's steps, as SSC's cmod_windpower averages sub-hourly output. `moreYears`: whether other
+ * years of the resource follow with this model (the wake's geometries are then kept for them).
  */
-export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float64Array): void {
+export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float64Array, moreYears = false): void {
   const { stepsPerHour, speedMs, tempC, pressurePa, directionDeg } = steps;
   const wake = model.wake;
   if (wake && !directionDeg) throw new Error('a wake model needs the wind direction');
@@ -211,7 +212,7 @@ export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float6
   const kwOf = new Float64Array(count);
   if (wake) {
     const curve: TurbineCurve = { kw: (v) => turbineKw(model, v), rhoSeaLevel: RHO_SEA_LEVEL };
-    farmWakeKwSteps(curve, wake, u, (directionDeg as Float64Array).subarray(0, count), kwOf);
+    farmWakeKwSteps(curve, wake, u, (directionDeg as Float64Array).subarray(0, count), kwOf, moreYears);
   } else {
     for (let s = 0; s < count; s++) kwOf[s] = turbineKw(model, u[s]) * model.turbines;
   }

@@ -261,13 +261,14 @@ function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBloc
   };
 }
 
-function geometryOf(wake: FarmWake, directionDeg: number): Geometry {
+/** A direction's geometry: cached, or built and kept (`keep`, within the budget), or built in the scratch block. */
+function geometryOf(wake: FarmWake, directionDeg: number, keep = true): Geometry {
   const cached = wake.byDirection.get(directionDeg);
   if (cached) return cached;
   const n = wake.x.length;
   const most = wake.scratch.a.length;
-  if (wake.cachedPairs + most > CACHE_PAIRS) {
-    // Past the budget (a direction may need all pairs): built in the scratch block, not kept.
+  if (!keep || wake.cachedPairs + most > CACHE_PAIRS) {
+    // Not wanted again, or past the budget (a direction may need all pairs): not kept.
     wake.scratch.used = 0;
     wake.scratch.usedRanks = 0;
     return buildGeometry(wake, directionDeg, wake.scratch);
@@ -361,7 +362,8 @@ const BATCH = 32;
  * time, each turbine pair once for all of them: a step's turbines depend on each other in turn
  * (a turbine's thrust feeds the next one's deficit), so one step at a time waits on that chain,
  * while steps of a batch are independent and overlap. Each step's operations are farmWakeKw's,
- * in its order.
+ * in its order. Each direction's geometry is used once here: `keepGeometries` false (the last or
+ * only year of a resource) builds them in the scratch block instead of keeping them for later calls.
  */
 export function farmWakeKwSteps(
   curve: TurbineCurve,
@@ -369,6 +371,7 @@ export function farmWakeKwSteps(
   u: Float64Array,
   directionDeg: Float64Array,
   out: Float64Array,
+  keepGeometries = true,
 ): void {
   const n = wake.x.length;
   const steps = u.length;
@@ -395,7 +398,7 @@ export function farmWakeKwSteps(
   const t2 = new Float64Array(BATCH);
   const deficit = new Float64Array(BATCH);
   for (const [d, list] of byDirection) {
-    const g = geometryOf(wake, d);
+    const g = geometryOf(wake, d, keepGeometries);
     for (let from = 0; from < list.length; from += BATCH) {
       const m = Math.min(BATCH, list.length - from);
       for (let i = 0; i < m; i++) batch[i] = list[from + i];
