@@ -160,3 +160,34 @@ t.test('the geometry is deterministic', async (t) => {
   t.same(Buffer.from(a.zenith.buffer), Buffer.from(b.zenith.buffer));
   t.same(Buffer.from(a.azimuth.buffer), Buffer.from(b.azimuth.buffer));
 });
+
+t.test(
+  'skipping the surely dark hours changes nothing: every latitude, both horizons, hour means and instants',
+  async (t) => {
+    const fields = ['up', 'upFraction', 'zenith', 'azimuth', 'cosZenith', 'radiusAu'] as const;
+    let skipped = 0;
+    for (let latitude = -89; latitude <= 89; latitude += 8) {
+      for (const horizonDeg of [0, -0.8333]) {
+        for (const instantMinute of [undefined, 30]) {
+          const opts = {
+            latitude,
+            longitude: 40 - latitude,
+            elevationM: 300,
+            timezoneHours: 3,
+            year: 2028,
+            horizonDeg,
+          };
+          const both = [true, false].map((skipDarkHours) =>
+            hourlySunGeometry({ ...opts, skipDarkHours, ...(instantMinute === undefined ? {} : { instantMinute }) }),
+          );
+          const differ = fields.filter((f) => both[0][f].some((v, h) => !Object.is(v, both[1][f][h])));
+          if (differ.length > 0)
+            t.fail(`latitude ${latitude}, horizon ${horizonDeg}, minute ${instantMinute}: ${differ}`);
+          skipped += both[0].up.filter((u) => !u).length;
+        }
+      }
+    }
+    t.ok(skipped > 0, 'dark hours in the cases');
+    t.pass('the same to the bit');
+  },
+);

@@ -2,8 +2,15 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { WeatherYear } from '../shared/weather/types.ts';
-import { genericPowerCurve, prepareWind, R_DRY_AIR, RHO_SEA_LEVEL, windYear } from '../worker/engine/wind/wind.ts';
-import { expNegative, lnPositive } from '../worker/engine/wind/wind.wake.ts';
+import {
+  genericPowerCurve,
+  prepareWind,
+  R_DRY_AIR,
+  RHO_SEA_LEVEL,
+  turbineKw,
+  windYear,
+} from '../worker/engine/wind/wind.ts';
+import { expNegative, farmWakeKw, farmWakeKwSteps, lnPositive, prepareWake } from '../worker/engine/wind/wind.wake.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;
@@ -245,4 +252,44 @@ t.test("the wake geometry's ln x agrees with Math.log within 2 units in the last
   t.equal(lnPositive(2), Math.LN2);
   t.equal(lnPositive(1e-310), Math.log(1e-310), 'below the normal numbers: Math.log');
   t.ok(Number.isNaN(lnPositive(-1)) && lnPositive(0) === -Infinity && lnPositive(Infinity) === Infinity);
+});
+
+t.test('the wake of many steps at once (by direction, in batches) is each step alone, to the bit', async (t) => {
+  const model = prepareWind(resolvedInputs({ wind: { capacity_mw: 1, turbine: { power_curve: CURVE } } }));
+  if (!model) throw new Error('no model');
+  const curve = { kw: (u: number) => turbineKw(model, u), rhoSeaLevel: RHO_SEA_LEVEL };
+  // 5 × 6 turbines, every other row shifted; 20,000 steps over 7 directions (batches of up to 32,
+  // and past them), calm, rated and cut-out speeds among them.
+  const x_m: number[] = [];
+  const y_m: number[] = [];
+  for (let r = 0; r < 5; r++)
+    for (let i = 0; i < 6; i++) {
+      x_m.push(i * 400 + (r % 2) * 200);
+      y_m.push(r * 350);
+    }
+  const steps = 20_000;
+  const u = new Float64Array(steps);
+  const dir = new Float64Array(steps);
+  for (let s = 0; s < steps; s++) {
+    u[s] = ((s * 7919) % 2600) / 100;
+    dir[s] = [0, 45.5, 90, 181, 270, 333.25, 359.9][(s * 31) % 7];
+  }
+  for (const wake_model of ['simple', 'park'] as const) {
+    for (const ti of [0.1, 0.25]) {
+      const wind = resolvedInputs({ wind: { layout: { x_m, y_m }, wake_model, turbulence_intensity: ti } }).wind;
+      const together = new Float64Array(steps);
+      // Geometries kept for later calls (several resource years) or built in the scratch (the last).
+      farmWakeKwSteps(curve, prepareWake({ x_m, y_m }, 77, wind), u, dir, together, ti === 0.1);
+      const alone = prepareWake({ x_m, y_m }, 77, wind);
+      let differ = 0;
+      let wakes = 0;
+      for (let s = 0; s < steps; s++) {
+        const one = farmWakeKw(curve, alone, u[s], dir[s]);
+        if (!Object.is(one, together[s])) differ++;
+        if (one > 0 && one < 30 * curve.kw(u[s])) wakes++;
+      }
+      t.equal(differ, 0, `${wake_model}, turbulence ${ti}: every step the same`);
+      t.ok(wakes > steps / 4, `${wake_model}, turbulence ${ti}: ${wakes} steps with wake losses`);
+    }
+  }
 });

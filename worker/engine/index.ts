@@ -66,6 +66,9 @@ function checkInputs(inputs: ResolvedInputs): void {
 }
 
 function checkFinite(finance: EngineRun['finance']): void {
+  // The statements hold thousands of numbers: they are walked without building a path, which is
+  // found (by the slower walk) only when one is not finite.
+  if (allFinite(finance)) return;
   const bad = (value: unknown, path: string): string | null => {
     if (typeof value === 'number') return Number.isFinite(value) ? null : path;
     if (value && typeof value === 'object') {
@@ -78,4 +81,16 @@ function checkFinite(finance: EngineRun['finance']): void {
   };
   const path = bad(finance, 'statements');
   if (path) throw new CalculationInputError('non_finite_result', `${path} is not a finite number`);
+}
+
+/** Whether every number in `value` (objects and arrays, walked as Object.entries would) is finite. */
+function allFinite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (!value || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!allFinite(value[i])) return false;
+    return true;
+  }
+  for (const k of Object.keys(value)) if (!allFinite((value as Record<string, unknown>)[k])) return false;
+  return true;
 }

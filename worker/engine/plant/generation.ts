@@ -9,7 +9,7 @@ import { prepareSolar, type SolarModel, solarYear } from '../solar/solar.ts';
 import { prepareSolarV8, type SolarV8Model, solarV8Year } from '../solar/solar.v8.ts';
 import { loadWeather, loadWindSteps, measuredYears, windResourceYears } from '../weather/weather.load.ts';
 import { syntheticYear } from '../weather/weather.synthetic.ts';
-import { windRose } from '../wind/wind.rose.ts';
+import { RoseCounts, windRose } from '../wind/wind.rose.ts';
 import { prepareWind, windStepsYear, windYear } from '../wind/wind.ts';
 import { type GenerationProfile, type ProfileCache, type ProfileKeys, profileKeys } from './profiles.ts';
 
@@ -20,6 +20,8 @@ export type ProgressReporter = (stage: string, fraction: number) => void;
 export interface Generation {
   solar: GenerationProfile | null;
   wind: GenerationProfile | null;
+  /** The wind resource's rose, when the wind profile was computed from it here (its steps at hand). */
+  rose?: WindRose | null;
 }
 
 // The output of an absent technology.
@@ -87,10 +89,14 @@ export function generationProfiles(
     }
   }
   if (windModel && windYears !== null) {
+    const rose = new RoseCounts();
     for (let i = 0; i < windYears; i++) {
-      windStepsYear(windModel, loadWindSteps(inputs, i), profileYear(generation.wind, i));
+      const steps = loadWindSteps(inputs, i);
+      rose.add(steps);
+      windStepsYear(windModel, steps, profileYear(generation.wind, i), i < windYears - 1);
       step();
     }
+    generation.rose = rose.rose(inputs.wind.turbine.hub_height_m);
   }
   if (work === 0) step();
   if (cache && keys) {

@@ -178,7 +178,9 @@ export const STAGES: readonly Stage[] = [
     // The measured wind resource's rose (wind/), when there is one.
     name: 'wind rose',
     run: (r) => {
-      r.rose = resourceRose(r.inputs);
+      // Counted by the generation when it read the resource's steps, else (a cached or supplied wind
+      // profile, no wind farm) from the resource here.
+      r.rose = r.generation.rose !== undefined ? r.generation.rose : resourceRose(r.inputs);
     },
   },
 ];

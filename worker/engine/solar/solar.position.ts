@@ -23,6 +23,10 @@ const HOUR_DAYS = 1 / 24;
 const SAMPLE_DAYS = 3;
 /** The sun's elevation changes by at most this × cos(latitude) per hour. */
 const EARTH_ROTATION_DEG_PER_HOUR = 15.041;
+/** Added to that rate for a bound that holds over hours (the declination moves ≤ 0.017° an hour). */
+const DRIFT_DEG_PER_HOUR = 0.2;
+/** Kept from the horizon (or the band) when the night's bound says an hour is dark, degrees. */
+const DARK_MARGIN_DEG = 0.5;
 
 /** Where the sun is seen from, and the year whose sun it is. */
 export interface SunSite {
@@ -53,6 +57,8 @@ export interface HourlyGeometryOptions extends SunSite {
    * Minute column). Default: hour means, as above.
    */
   instantMinute?: number;
+  /** Default true: skip the evaluations of hours that are surely dark (the same result; false for tests). */
+  skipDarkHours?: boolean;
 }
 
 /** The sun in each hour of a 365-day year, hour-beginning local standard time. */
@@ -213,11 +219,30 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
   const leap = isLeap(opts.year);
   let prevEnd = Number.NaN;
   let prevEndHeight = 0;
+  // Deep in the night an hour's evaluation is skipped: the sun rises at most `rate` degrees an
+  // hour, so from an elevation well below the horizon it stays below until `darkUntil` (a Julian
+  // day). The hours skipped are hours the test below would find dark: the result is the same.
+  const rate = EARTH_ROTATION_DEG_PER_HOUR * Math.cos(opts.latitude * DEG) + DRIFT_DEG_PER_HOUR;
+  const sinHorizonOrBand = opts.instantMinute !== undefined ? sinHorizon : sinHorizon - band;
+  const darkBelowDeg = Math.asin(Math.max(-1, sinHorizonOrBand)) / DEG - DARK_MARGIN_DEG;
+  let darkUntil = Number.NEGATIVE_INFINITY;
+  /** After a dark evaluation at `jd` with height f: until when every evaluation is dark too. */
+  const staysDark = (jd: number, f: number) => {
+    const elevationDeg = Math.asin(Math.max(-1, Math.min(1, f + sinHorizon))) / DEG;
+    const hours = (darkBelowDeg - elevationDeg) / rate;
+    return hours > 0 && opts.skipDarkHours !== false ? jd + hours * HOUR_DAYS : Number.NEGATIVE_INFINITY;
+  };
   for (let h = 0; h < HOURS_PER_YEAR; h++) {
     const day = Math.floor(h / 24);
     const start = jd0 + day + (leap && day >= 59 ? 1 : 0) + (h - day * 24 - opts.timezoneHours) * HOUR_DAYS;
     if (opts.instantMinute !== undefined) {
-      if (height(start + (opts.instantMinute / 60) * HOUR_DAYS) <= 0) continue;
+      const at0 = start + (opts.instantMinute / 60) * HOUR_DAYS;
+      if (at0 < darkUntil) continue;
+      const f0 = height(at0);
+      if (f0 <= 0) {
+        darkUntil = staysDark(at0, f0);
+        continue;
+      }
       completeTopocentric(obs, pos);
       out.up[h] = 1;
       out.upFraction[h] = 1;
@@ -228,9 +253,13 @@ export function hourlySunGeometry(opts: HourlyGeometryOptions): HourlySunGeometr
       continue;
     }
     const hour = { start, mid: start + HOUR_DAYS / 2, end: start + HOUR_DAYS };
+    if (hour.mid < darkUntil) continue;
     const fMid = height(hour.mid);
     let part = { from: start, to: hour.end };
-    if (fMid <= -band) continue;
+    if (fMid <= -band) {
+      darkUntil = staysDark(hour.mid, fMid);
+      continue;
+    }
     if (fMid < band) {
       // Near the horizon: find where in the hour the sun is up.
       const fStart = Math.abs(start - prevEnd) < 1e-9 ? prevEndHeight : height(start);

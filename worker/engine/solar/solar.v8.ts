@@ -174,6 +174,9 @@ export function prepareSolarV8(
     coverGround[h] = diffuse.ground;
     spectral[h] = airMassModifier(sun.zenith[h], site.elevation_m);
   }
+  // cos(tilt) = 2·skyView − 1 (a loop: TypedArray map with a closure is slow).
+  const cosTilt = new Float64Array(steps);
+  for (let h = 0; h < steps; h++) cosTilt[h] = 2 * surface.skyView[h] - 1;
   const selfShaded =
     arrayType === 'fixed_open_rack' || arrayType === 'single_axis' || arrayType === 'single_axis_backtracking';
   const capacity = solar.capacity_mw_dc;
@@ -187,7 +190,7 @@ export function prepareSolarV8(
     sun,
     perezSun: perezSun(sun.zenith, sun.up),
     surface,
-    cosTilt: surface.skyView.map((v) => 2 * v - 1),
+    cosTilt,
     beamOnModules,
     coverBeam,
     coverSky,

@@ -34,27 +34,42 @@ function countSteps(steps: WindSteps, counts: number[][], speedSums: number[]): 
   return true;
 }
 
+/** A rose counted year by year, for a caller that has each year's steps at hand (windRose's counting). */
+export class RoseCounts {
+  readonly #counts = Array.from({ length: ROSE_SECTORS }, () => ROSE_SPEED_BINS_MS.map(() => 0));
+  readonly #speedSums = new Array<number>(ROSE_SECTORS).fill(0);
+  /** False once a year without directions was added: no rose. */
+  complete = true;
+
+  add(steps: WindSteps): void {
+    if (this.complete && !countSteps(steps, this.#counts, this.#speedSums)) this.complete = false;
+  }
+
+  rose(hubHeightM: number): WindRose | null {
+    if (!this.complete) return null;
+    const counts = this.#counts;
+    const total = counts.reduce((sum, row) => sum + row.reduce((a, b) => a + b, 0), 0);
+    if (total === 0) return null;
+    return {
+      hub_height_m: hubHeightM,
+      sectors: ROSE_SECTORS,
+      speed_bins_ms: [...ROSE_SPEED_BINS_MS],
+      frequency: counts.map((row) => row.map((n) => n / total)),
+      mean_speed_ms: counts.map((row, s) => {
+        const n = row.reduce((a, b) => a + b, 0);
+        return n > 0 ? this.#speedSums[s] / n : null;
+      }),
+    };
+  }
+}
+
 /**
  * The rose of a wind resource's `years` files (`stepsOf(i)`: year i's steps at hub height), or
  * null without one (`years` null) or when a file has no direction.
  */
 export function windRose(hubHeightM: number, years: number | null, stepsOf: (i: number) => WindSteps): WindRose | null {
   if (years === null) return null;
-  const counts = Array.from({ length: ROSE_SECTORS }, () => ROSE_SPEED_BINS_MS.map(() => 0));
-  const speedSums = new Array<number>(ROSE_SECTORS).fill(0);
-  for (let i = 0; i < years; i++) {
-    if (!countSteps(stepsOf(i), counts, speedSums)) return null;
-  }
-  const total = counts.reduce((sum, row) => sum + row.reduce((a, b) => a + b, 0), 0);
-  if (total === 0) return null;
-  return {
-    hub_height_m: hubHeightM,
-    sectors: ROSE_SECTORS,
-    speed_bins_ms: [...ROSE_SPEED_BINS_MS],
-    frequency: counts.map((row) => row.map((n) => n / total)),
-    mean_speed_ms: counts.map((row, s) => {
-      const n = row.reduce((a, b) => a + b, 0);
-      return n > 0 ? speedSums[s] / n : null;
-    }),
-  };
+  const rose = new RoseCounts();
+  for (let i = 0; i < years && rose.complete; i++) rose.add(stepsOf(i));
+  return rose.rose(hubHeightM);
 }

@@ -6,7 +6,7 @@
 // the farm's output comes from the wake model of `wind.wake.ts`, from each step's direction.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { WeatherYear, WindSteps } from '../../../shared/weather/types.ts';
-import { type FarmWake, farmWakeKw, prepareWake, type TurbineCurve } from './wind.wake.ts';
+import { type FarmWake, farmWakeKwSteps, prepareWake, type TurbineCurve } from './wind.wake.ts';
 
 /** Specific gas constant of dry air, J/(kg·K), SSC's (lib_physics.h). */
 export const R_DRY_AIR = 287.058;
@@ -196,21 +196,29 @@ export function windYear(model: WindModel, weather: WeatherYear, outMwh: Float64
 /**
  * Farm output for each hour from the wind at hub height (a wind resource file): each step's
  * power, with the wake model of a laid-out farm from the step's direction, averaged over the
- * hour's steps, as SSC's cmod_windpower averages sub-hourly output.
+ * hour's steps, as SSC's cmod_windpower averages sub-hourly output. `moreYears`: whether other
+ * years of the resource follow with this model (the wake's geometries are then kept for them).
  */
-export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float64Array): void {
+export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float64Array, moreYears = false): void {
   const { stepsPerHour, speedMs, tempC, pressurePa, directionDeg } = steps;
   const wake = model.wake;
   if (wake && !directionDeg) throw new Error('a wake model needs the wind direction');
   const perStep = model.toMwh / stepsPerHour;
-  const curve: TurbineCurve = { kw: (u) => turbineKw(model, u), rhoSeaLevel: RHO_SEA_LEVEL };
   const hours = outMwh.length;
+  const count = hours * stepsPerHour;
+  // Each step's farm kW, then summed by hour in step order.
+  const u = new Float64Array(count);
+  for (let s = 0; s < count; s++) u[s] = speedMs[s] * Math.cbrt(densityRatio(pressurePa[s], tempC[s]));
+  const kwOf = new Float64Array(count);
+  if (wake) {
+    const curve: TurbineCurve = { kw: (v) => turbineKw(model, v), rhoSeaLevel: RHO_SEA_LEVEL };
+    farmWakeKwSteps(curve, wake, u, (directionDeg as Float64Array).subarray(0, count), kwOf, moreYears);
+  } else {
+    for (let s = 0; s < count; s++) kwOf[s] = turbineKw(model, u[s]) * model.turbines;
+  }
   for (let h = 0; h < hours; h++) {
     let kw = 0;
-    for (let s = h * stepsPerHour; s < (h + 1) * stepsPerHour; s++) {
-      const u = speedMs[s] * Math.cbrt(densityRatio(pressurePa[s], tempC[s]));
-      kw += wake ? farmWakeKw(curve, wake, u, (directionDeg as Float64Array)[s]) : turbineKw(model, u) * model.turbines;
-    }
+    for (let s = h * stepsPerHour; s < (h + 1) * stepsPerHour; s++) kw += kwOf[s];
     outMwh[h] = kw * perStep;
   }
 }

@@ -21,15 +21,17 @@ const PARK_MIN_CT = 0.02;
 const PARK_MAX_CT = 0.999;
 /** The simple model ignores turbines more than 20 rotor radii aside (SSC). */
 const SIMPLE_MAX_CROSS_RADII = 20;
-/** exp(−40) < 2⁻⁵⁶: a deficit this small leaves 1 − deficit exactly 1 in double precision. */
-const NEGLIGIBLE_EXPONENT = 40;
-/** Pairs of turbines kept in the per-direction cache: ~24 bytes each. */
+/** Pairs of turbines kept in the per-direction cache: ~28 bytes each. */
 const CACHE_PAIRS = 1_000_000;
+/** The cache's storage grows by blocks of at least this many pairs (and of this many turbines' ranks). */
+const BLOCK_PAIRS = 1 << 15;
 /** The simple model's Gaussian is cut at exp(−99), as SSC cuts it. */
 const MAX_EXPONENT = 99;
 /** e^(−i/64) for i = 0 … 64·99 + 1: expNegative's table (51 kB, once per process). */
 const EXP_STEPS = 64;
 const EXP_TABLE = Float64Array.from({ length: EXP_STEPS * MAX_EXPONENT + 2 }, (_, i) => Math.exp(-i / EXP_STEPS));
+/** i/64 for the same i (exact: a power of two's multiple), read instead of computed. */
+const EXP_POINTS = Float64Array.from(EXP_TABLE, (_, i) => i * (1 / EXP_STEPS));
 
 /**
  * e^(−q) for 0 ≤ q ≤ 99, within 1.6·10⁻¹⁰ of Math.exp relatively and several times faster: the
@@ -41,7 +43,7 @@ const EXP_TABLE = Float64Array.from({ length: EXP_STEPS * MAX_EXPONENT + 2 }, (_
  */
 export function expNegative(q: number): number {
   const i = (q * EXP_STEPS + 0.5) | 0;
-  const r = i * (1 / EXP_STEPS) - q;
+  const r = EXP_POINTS[i] - q;
   return EXP_TABLE[i] * (1 + r * (1 + r * (1 / 2 + r * (1 / 6))));
 }
 
@@ -91,6 +93,34 @@ interface Geometry {
   c: Float64Array;
 }
 
+/**
+ * Where geometries are written: a direction's pairs at `used` onward, its ranks (order, start) at
+ * `usedRanks` onward, each geometry a set of views. The cache's geometries share blocks (one
+ * allocation per block, not six per direction); a geometry past the cache's budget goes to the
+ * scratch block, overwritten by the next one.
+ */
+interface GeometryBlock {
+  upwind: Int32Array;
+  a: Float64Array;
+  b: Float64Array;
+  c: Float64Array;
+  ranks: Int32Array;
+  used: number;
+  usedRanks: number;
+}
+
+function geometryBlock(pairs: number, ranks: number): GeometryBlock {
+  return {
+    upwind: new Int32Array(pairs),
+    a: new Float64Array(pairs),
+    b: new Float64Array(pairs),
+    c: new Float64Array(pairs),
+    ranks: new Int32Array(ranks),
+    used: 0,
+    usedRanks: 0,
+  };
+}
+
 export interface FarmWake {
   kind: WakeKind;
   x: Float64Array;
@@ -99,19 +129,17 @@ export interface FarmWake {
   turbulenceIntensity: number;
   byDirection: Map<number, Geometry>;
   cachedPairs: number;
-  /** Scratch per rank: speed, thrust coefficient, turbulence intensity². */
+  /** The rotor's swept area, m² (SSC's thrust coefficient's). */
+  areaM2: number;
+  /** Scratch per rank: speed, thrust coefficient. */
   u: Float64Array;
   ct: Float64Array;
-  ti2: Float64Array;
-  /** Scratch of buildGeometry: per turbine (downwind, crosswind), per pair (upwind, a, b, c). */
-  scratch: {
-    down: Float64Array;
-    cross: Float64Array;
-    upwind: Int32Array;
-    a: Float64Array;
-    b: Float64Array;
-    c: Float64Array;
-  };
+  /** Scratch of rankTurbines: per turbine, downwind and crosswind distances. */
+  down: Float64Array;
+  cross: Float64Array;
+  /** The block the cache is filling (null before the first direction), and the scratch block. */
+  block: GeometryBlock | null;
+  scratch: GeometryBlock;
 }
 
 export function prepareWake(
@@ -129,17 +157,13 @@ export function prepareWake(
     turbulenceIntensity: wind.turbulence_intensity,
     byDirection: new Map(),
     cachedPairs: 0,
+    areaM2: (Math.PI / 4) * rotorDiameterM * rotorDiameterM,
     u: new Float64Array(n),
     ct: new Float64Array(n),
-    ti2: new Float64Array(n),
-    scratch: {
-      down: new Float64Array(n),
-      cross: new Float64Array(n),
-      upwind: new Int32Array(pairs),
-      a: new Float64Array(pairs),
-      b: new Float64Array(pairs),
-      c: new Float64Array(pairs),
-    },
+    down: new Float64Array(n),
+    cross: new Float64Array(n),
+    block: null,
+    scratch: geometryBlock(pairs, 2 * n + 1),
   };
 }
 
@@ -159,9 +183,9 @@ export function circleOverlap(d: number, r1: number, r2: number): number {
  * its insertion sort leaves them), and into the scratch their downwind and crosswind distances in
  * rotor radii from the most upwind point, by rank.
  */
-function rankTurbines(wake: FarmWake, directionDeg: number): Int32Array {
+function rankTurbines(wake: FarmWake, directionDeg: number, order: Int32Array): void {
   const n = wake.x.length;
-  const { down: d, cross: c } = wake.scratch;
+  const { down: d, cross: c } = wake;
   const rad = ((directionDeg + 90) * Math.PI) / 180;
   const cos = Math.cos(rad);
   const sin = Math.sin(rad);
@@ -173,7 +197,6 @@ function rankTurbines(wake: FarmWake, directionDeg: number): Int32Array {
     if (di < dMin) dMin = di;
     if (ci < cMin) cMin = ci;
   }
-  const order = new Int32Array(n);
   // Insertion sort by downwind distance (stable), the distances moved with their turbines.
   for (let i = 0; i < n; i++) {
     const di = (2 * (wake.x[i] * cos - wake.y[i] * sin - dMin)) / wake.rotorDiameterM;
@@ -188,17 +211,20 @@ function rankTurbines(wake: FarmWake, directionDeg: number): Int32Array {
     c[k] = ci;
     order[k] = i;
   }
-  return order;
 }
 
-function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
-  const order = rankTurbines(wake, directionDeg);
-  const { down, cross, upwind, a, b, c } = wake.scratch;
-  const n = order.length;
-  const start = new Int32Array(n + 1);
+/** A direction's geometry, written into `block` after what it holds. */
+function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBlock): Geometry {
+  const n = wake.x.length;
+  const { down, cross } = wake;
+  const { upwind, a, b, c, ranks } = block;
+  const order = ranks.subarray(block.usedRanks, block.usedRanks + n);
+  const start = ranks.subarray(block.usedRanks + n, block.usedRanks + 2 * n + 1);
+  rankTurbines(wake, directionDeg, order);
   const radius = wake.rotorDiameterM / 2;
   const simple = wake.kind === 'simple';
-  let m = 0;
+  const base = block.used;
+  let m = base;
   for (let k = 0; k < n; k++) {
     start[k] = m;
     for (let j = 0; j < k; j++) {
@@ -221,25 +247,52 @@ function buildGeometry(wake: FarmWake, directionDeg: number): Geometry {
     }
   }
   start[n] = m;
-  return { order, start, upwind: upwind.slice(0, m), a: a.slice(0, m), b: b.slice(0, m), c: c.slice(0, m) };
+  // Pair indices relative to the geometry's own views.
+  for (let k = 0; k <= n; k++) start[k] -= base;
+  block.used = m;
+  block.usedRanks += 2 * n + 1;
+  return {
+    order,
+    start,
+    upwind: upwind.subarray(base, m),
+    a: a.subarray(base, m),
+    b: b.subarray(base, m),
+    c: c.subarray(base, m),
+  };
 }
 
-function geometryOf(wake: FarmWake, directionDeg: number): Geometry {
+/** A direction's geometry: cached, or built and kept (`keep`, within the budget), or built in the scratch block. */
+function geometryOf(wake: FarmWake, directionDeg: number, keep = true): Geometry {
   const cached = wake.byDirection.get(directionDeg);
   if (cached) return cached;
-  const g = buildGeometry(wake, directionDeg);
-  if (wake.cachedPairs + g.upwind.length <= CACHE_PAIRS) {
-    wake.byDirection.set(directionDeg, g);
-    wake.cachedPairs += g.upwind.length;
+  const n = wake.x.length;
+  const most = wake.scratch.a.length;
+  if (!keep || wake.cachedPairs + most > CACHE_PAIRS) {
+    // Not wanted again, or past the budget (a direction may need all pairs): not kept.
+    wake.scratch.used = 0;
+    wake.scratch.usedRanks = 0;
+    return buildGeometry(wake, directionDeg, wake.scratch);
   }
+  let block = wake.block;
+  if (!block || block.used + most > block.a.length || block.usedRanks + 2 * n + 1 > block.ranks.length) {
+    const pairs = Math.max(most, BLOCK_PAIRS);
+    block = wake.block = geometryBlock(pairs, Math.max(2 * n + 1, BLOCK_PAIRS));
+  }
+  const g = buildGeometry(wake, directionDeg, block);
+  wake.byDirection.set(directionDeg, g);
+  wake.cachedPairs += g.upwind.length;
   return g;
 }
 
 /** SSC's thrust coefficient from the power coefficient (turbinePower), 0 when the turbine makes nothing. */
 export function thrustCoefficient(kw: number, u: number, rotorDiameterM: number, rhoSeaLevel: number): number {
+  return thrustOf(kw, u, 0.5 * rhoSeaLevel, (Math.PI / 4) * rotorDiameterM * rotorDiameterM);
+}
+
+/** thrustCoefficient with ½·ρ₀ and the rotor's area given (the same operations in the same order). */
+function thrustOf(kw: number, u: number, halfRho: number, area: number): number {
   if (!(kw > 0)) return 0;
-  const area = (Math.PI / 4) * rotorDiameterM * rotorDiameterM;
-  const cp = Math.max(0, (1000 * kw) / (0.5 * rhoSeaLevel * u * u * u * area));
+  const cp = Math.max(0, (1000 * kw) / (halfRho * u * u * u * area));
   return Math.max(0, -1.453989e-2 + 1.473506 * cp - 2.330823 * cp * cp + 3.885123 * cp * cp * cp);
 }
 
@@ -256,9 +309,10 @@ export function farmWakeKw(curve: TurbineCurve, wake: FarmWake, u: number, direc
   if (n < 2) return kw0;
   if (!(kw0 > 0)) return 0;
   const g = geometryOf(wake, directionDeg);
-  const { u: speed, ct, ti2 } = wake;
+  const { u: speed, ct, areaM2 } = wake;
+  const halfRho = 0.5 * curve.rhoSeaLevel;
   speed[0] = u;
-  ct[0] = thrustCoefficient(kw0, u, wake.rotorDiameterM, curve.rhoSeaLevel);
+  ct[0] = thrustOf(kw0, u, halfRho, areaM2);
   let total = kw0;
   const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
   const { start, upwind, a, b, c } = g;
@@ -277,12 +331,11 @@ export function farmWakeKw(curve: TurbineCurve, wake: FarmWake, u: number, direc
         const perTi2 = 1 / t2;
         const q = a[p] * perTi2;
         const peak = ctj * b[p] * perTi2;
-        // Far outside the Gaussian the deficit is below 2⁻⁵⁶ and 1 − deficit rounds to 1: skip exp.
-        if (q > NEGLIGIBLE_EXPONENT && peak < 1) continue;
+        // Far outside the Gaussian (q > 40 with peak < 1) vdef < 2⁻⁵⁶ and 1 − vdef rounds to 1
+        // exactly: taking exp anyway is cheaper than a branch the processor cannot predict.
         const vdef = peak * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q);
         deficit *= 1 - (vdef > 1 ? 1 : vdef < 0 ? 0 : vdef);
       }
-      ti2[k] = t2;
       uk = u * deficit;
     } else {
       for (let p = start[k], end = start[k + 1]; p < end; p++) {
@@ -294,8 +347,120 @@ export function farmWakeKw(curve: TurbineCurve, wake: FarmWake, u: number, direc
     }
     speed[k] = uk;
     const kw = curve.kw(uk);
-    ct[k] = thrustCoefficient(kw, uk, wake.rotorDiameterM, curve.rhoSeaLevel);
+    ct[k] = thrustOf(kw, uk, halfRho, areaM2);
     total += kw;
   }
   return total;
+}
+
+/** Steps of one direction computed together (farmWakeKwSteps): scratch of n × BATCH values. */
+const BATCH = 32;
+
+/**
+ * farmWakeKw of every step: out[s] = farmWakeKw(curve, wake, u[s], directionDeg[s]), the same
+ * numbers to the bit. The simple model takes the steps of each direction together, up to BATCH at a
+ * time, each turbine pair once for all of them: a step's turbines depend on each other in turn
+ * (a turbine's thrust feeds the next one's deficit), so one step at a time waits on that chain,
+ * while steps of a batch are independent and overlap. Each step's operations are farmWakeKw's,
+ * in its order. Each direction's geometry is used once here: `keepGeometries` false (the last or
+ * only year of a resource) builds them in the scratch block instead of keeping them for later calls.
+ */
+export function farmWakeKwSteps(
+  curve: TurbineCurve,
+  wake: FarmWake,
+  u: Float64Array,
+  directionDeg: Float64Array,
+  out: Float64Array,
+  keepGeometries = true,
+): void {
+  const n = wake.x.length;
+  const steps = u.length;
+  if (n < 2 || wake.kind !== 'simple') {
+    for (let s = 0; s < steps; s++) out[s] = farmWakeKw(curve, wake, u[s], directionDeg[s]);
+    return;
+  }
+  // The steps that make power, by direction, in order.
+  const byDirection = new Map<number, number[]>();
+  for (let s = 0; s < steps; s++) {
+    const kw0 = curve.kw(u[s]);
+    out[s] = kw0;
+    if (!(kw0 > 0)) {
+      out[s] = 0;
+      continue;
+    }
+    const d = directionDeg[s];
+    const list = byDirection.get(d);
+    if (list) list.push(s);
+    else byDirection.set(d, [s]);
+  }
+  const batch = new Int32Array(BATCH);
+  const ct = new Float64Array(n * BATCH);
+  const t2 = new Float64Array(BATCH);
+  const deficit = new Float64Array(BATCH);
+  for (const [d, list] of byDirection) {
+    const g = geometryOf(wake, d, keepGeometries);
+    for (let from = 0; from < list.length; from += BATCH) {
+      const m = Math.min(BATCH, list.length - from);
+      for (let i = 0; i < m; i++) batch[i] = list[from + i];
+      simpleBatch(curve, wake, g, u, batch, m, ct, t2, deficit, out);
+    }
+  }
+}
+
+/** farmWakeKw's simple model for the m steps of `batch` (one direction); out[s] holds kw0 and gets the farm's kW. */
+function simpleBatch(
+  curve: TurbineCurve,
+  wake: FarmWake,
+  g: Geometry,
+  u: Float64Array,
+  batch: Int32Array,
+  m: number,
+  ct: Float64Array,
+  t2: Float64Array,
+  deficit: Float64Array,
+  out: Float64Array,
+): void {
+  const n = wake.x.length;
+  const { areaM2 } = wake;
+  const halfRho = 0.5 * curve.rhoSeaLevel;
+  const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
+  const { start, upwind, a, b, c } = g;
+  // ct of rank k, step i at k·m + i.
+  for (let i = 0; i < m; i++) {
+    const s = batch[i];
+    ct[i] = thrustOf(out[s], u[s], halfRho, areaM2);
+  }
+  for (let k = 1; k < n; k++) {
+    for (let i = 0; i < m; i++) {
+      deficit[i] = 1;
+      t2[i] = ti0;
+    }
+    for (let p = start[k], end = start[k + 1]; p < end; p++) {
+      const from = upwind[p] * m;
+      const ap = a[p];
+      const bp = b[p];
+      const cp = c[p];
+      for (let i = 0; i < m; i++) {
+        // As farmWakeKw, step by step.
+        const ctj = ct[from + i];
+        const added = ctj * cp;
+        const t = added * added + t2[i];
+        t2[i] = t;
+        const perTi2 = 1 / t;
+        const q = ap * perTi2;
+        const peak = ctj * bp * perTi2;
+        const vdef = peak * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q);
+        // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
+        deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
+      }
+    }
+    const at = k * m;
+    for (let i = 0; i < m; i++) {
+      const s = batch[i];
+      const uk = u[s] * deficit[i];
+      const kw = curve.kw(uk);
+      ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
+      out[s] += kw;
+    }
+  }
 }
