@@ -83,6 +83,8 @@ interface RewardPieces {
   len: Float64Array;
   slope: Float64Array;
   charging: number;
+  /** The charging pieces' total length (summed left to right). */
+  chargingLength: number;
 }
 
 const MAX_HOURS = 48;
@@ -100,7 +102,12 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
-  private readonly reward: RewardPieces = { len: new Float64Array(6), slope: new Float64Array(6), charging: 0 };
+  private readonly reward: RewardPieces = {
+    len: new Float64Array(6),
+    slope: new Float64Array(6),
+    charging: 0,
+    chargingLength: 0,
+  };
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
   private readonly master = new CycleMaster();
@@ -111,12 +118,20 @@ export class HorizonSolver {
 
   /**
    * The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective
-   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours).
+   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours). With
+   * `value` false, a caller that reads only the plan's first `planned` hours (the rolling horizon's
+   * committed day) gets those alone when no daily limit is set: the forward pass stops there, and
+   * the later hours of `out` are left as they were.
    */
-  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true): number {
+  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true, planned = h.hours): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
     if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
+    if (!value && !Number.isFinite(b.dailyDischargeMwh)) {
+      this.backward(b, h);
+      this.forward(b, soc0, out, Math.min(h.hours, planned));
+      return Number.NaN;
+    }
     this.run(b, h, soc0, out);
     if (!Number.isFinite(b.dailyDischargeMwh)) return value ? objective(b, h, out) : Number.NaN;
     const days = Math.ceil(h.hours / 24);
@@ -211,20 +226,93 @@ export class HorizonSolver {
   /** Backward pass (value functions) then forward pass (the plan). */
   private run(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
     this.backward(b, h);
-    this.forward(b, h, soc0, out);
+    this.forward(b, soc0, out, h.hours);
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
+    if (h.load) {
+      this.backwardLoad(b, h, h.load);
+      return;
+    }
     const { count, skip, reward } = this;
     const span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = h.load
-        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], reward)
-        : rewardPieces(b, h, t, this.penalty[t], reward);
+      const nf = rewardPieces(b, h, t, this.penalty[t], reward);
       count[t] = this.merge(t, nf, span, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
+      skip[t] = reward.chargingLength;
+    }
+  }
+
+  /**
+   * The backward pass with a load. Hour t's reward pieces, as rewardPieces': the charging tiers of
+   * loadTiers, dearest (leftmost) first, each cheaper tier used before a dearer one within the power
+   * (the served output never: a MWh of it is worth more than the battery returns for it in any hour,
+   * value ÷ η_in > value' × η_out, the weight dominating); then discharge to the unmet load, then into
+   * the rest of the room. Concave because grid charging is offered only in hours the plant meets the
+   * load, at no less than the hour's excess price (docs/load.md). Written out with the horizon's
+   * arrays at hand (the same costs and order as loadTiers): this runs for every hour of every day.
+   */
+  private backwardLoad(b: HorizonBattery, h: HorizonHours, l: LoadHours): void {
+    const { count, skip, penalty } = this;
+    const { len: fLen, slope: fSlope } = this.reward;
+    const span = b.socMaxMwh - b.socMinMwh;
+    const { price, free, priced, room } = h;
+    const { unmet, value, grid, gridPrice } = l;
+    const c = b.chargeCost;
+    const eta = b.etaIn;
+    const etaOut = b.etaOut;
+    const power = b.powerMw;
+    const dischargeCost = b.dischargeCost;
+    for (let t = h.hours - 1; t >= 0; t--) {
+      const p = price[t];
+      // Tiers 0 and 1: free energy and the plant's excess (the excess first when its price is negative).
+      const excessFirst = p < 0;
+      const cost0 = excessFirst ? p + c : c;
+      const cost1 = excessFirst ? c : p + c;
+      let left = power;
+      const take0 = Math.min(left, excessFirst ? priced[t] : free[t]);
+      left -= take0;
+      const take1 = Math.min(left, excessFirst ? free[t] : priced[t]);
+      left -= take1;
+      const take2 = Math.min(left, grid[t]);
+      let n = 0;
+      // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
-      for (let c = 0; c < reward.charging; c++) charging += reward.len[c];
+      if (take2 > EPS) {
+        fLen[n] = take2 * eta;
+        fSlope[n] = (gridPrice[t] + c) / eta;
+        charging += fLen[n];
+        n++;
+      }
+      if (take1 > EPS) {
+        fLen[n] = take1 * eta;
+        fSlope[n] = cost1 / eta;
+        charging += fLen[n];
+        n++;
+      }
+      if (take0 > EPS) {
+        fLen[n] = take0 * eta;
+        fSlope[n] = cost0 / eta;
+        charging += fLen[n];
+        n++;
+      }
+      const y = Math.min(power, room[t]);
+      const toLoad = Math.min(y, unmet[t]);
+      const loadMargin = value[t] - dischargeCost - penalty[t];
+      if (loadMargin > 0 && toLoad > EPS) {
+        fLen[n] = toLoad / etaOut;
+        fSlope[n] = loadMargin * etaOut;
+        n++;
+      }
+      const toExcess = y - Math.max(0, toLoad);
+      const excessMargin = p - dischargeCost - penalty[t];
+      if (excessMargin > 0 && toExcess > EPS) {
+        fLen[n] = toExcess / etaOut;
+        fSlope[n] = excessMargin * etaOut;
+        n++;
+      }
+      count[t] = this.merge(t, n, span, t === h.hours - 1);
       skip[t] = charging;
     }
   }
@@ -285,10 +373,11 @@ export class HorizonSolver {
     return n;
   }
 
-  private forward(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
+  /** The plan's first `hours` hours from the value functions. */
+  private forward(b: HorizonBattery, soc0: number, out: HorizonPlan, hours: number): void {
     const { len, own, count, skip } = this;
     let s = soc0;
-    for (let t = 0; t < h.hours; t++) {
+    for (let t = 0; t < hours; t++) {
       const base = t * MAX_PIECES;
       // Position of s inside the merged function, whose left end is min − (charging length).
       let w = Math.max(0, s - b.socMinMwh + skip[t]);
@@ -320,17 +409,21 @@ function rewardPieces(b: HorizonBattery, h: HorizonHours, t: number, penalty: nu
   const pricedFirst = pricedCost >= freeCost;
   const a1 = pricedFirst ? priced : free;
   const a2 = pricedFirst ? free : priced;
+  let charging = 0;
   if (a1 > EPS) {
     fLen[n] = a1 * b.etaIn;
     fSlope[n] = (pricedFirst ? pricedCost : freeCost) / b.etaIn;
+    charging += fLen[n];
     n++;
   }
   if (a2 > EPS) {
     fLen[n] = a2 * b.etaIn;
     fSlope[n] = (pricedFirst ? freeCost : pricedCost) / b.etaIn;
+    charging += fLen[n];
     n++;
   }
   f.charging = n;
+  f.chargingLength = charging;
   // Discharging: only into room under the limit, and only where it earns more than it costs.
   const margin = p - b.dischargeCost - penalty;
   const y = Math.min(cap, h.room[t]);
@@ -368,58 +461,6 @@ function loadTiers(
 
 const tierCost = new Float64Array(4);
 const tierAmount = new Float64Array(4);
-
-/**
- * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,
- * each cheaper tier used before a dearer one within the power (the served output never: see below);
- * then discharge to the unmet load,
- * then into the rest of the room. Concave because grid charging is offered only in hours the plant
- * meets the load, at no less than the hour's excess price (docs/load.md).
- */
-function loadRewardPieces(
-  b: HorizonBattery,
-  h: HorizonHours,
-  l: LoadHours,
-  t: number,
-  penalty: number,
-  f: RewardPieces,
-): number {
-  const { len: fLen, slope: fSlope } = f;
-  loadTiers(b, h, l, t, tierCost, tierAmount);
-  // The output that serves the load (tier 3) is never worth storing: a MWh of it is worth more than
-  // the battery returns for it in any hour (value ÷ η_in > value' × η_out, the weight dominating).
-  tierAmount[3] = 0;
-  let left = b.powerMw;
-  for (let k = 0; k < 3; k++) {
-    const take = Math.min(left, tierAmount[k]);
-    tierAmount[k] = take > EPS ? take : 0;
-    left -= take;
-  }
-  let n = 0;
-  for (let k = 2; k >= 0; k--) {
-    if (tierAmount[k] <= 0) continue;
-    fLen[n] = tierAmount[k] * b.etaIn;
-    fSlope[n] = tierCost[k] / b.etaIn;
-    n++;
-  }
-  f.charging = n;
-  const room = Math.min(b.powerMw, h.room[t]);
-  const toLoad = Math.min(room, l.unmet[t]);
-  const loadMargin = l.value[t] - b.dischargeCost - penalty;
-  if (loadMargin > 0 && toLoad > EPS) {
-    fLen[n] = toLoad / b.etaOut;
-    fSlope[n] = loadMargin * b.etaOut;
-    n++;
-  }
-  const toExcess = room - Math.max(0, toLoad);
-  const excessMargin = h.price[t] - b.dischargeCost - penalty;
-  if (excessMargin > 0 && toExcess > EPS) {
-    fLen[n] = toExcess / b.etaOut;
-    fSlope[n] = excessMargin * b.etaOut;
-    n++;
-  }
-  return n;
-}
 
 /** With a load: the horizon's objective of a plan (charge from the cheapest tiers first, discharge to the load first). */
 function loadObjective(b: HorizonBattery, h: HorizonHours, l: LoadHours, plan: HorizonPlan): number {

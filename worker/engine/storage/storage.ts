@@ -169,7 +169,7 @@ export function runStorage(
     if (reserves && w.reserves) {
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
-    } else w.solver.solve(b, w.hours, state.soc, w.plan, false);
+    } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY);
     commitDay(b, plant, from, { ...w, strategy }, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
