@@ -102,6 +102,8 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
+  /** The SOC domain's width, max − min, of the horizon being solved. */
+  private span = 0;
   private readonly reward: RewardPieces = {
     len: new Float64Array(6),
     slope: new Float64Array(6),
@@ -235,10 +237,10 @@ export class HorizonSolver {
       return;
     }
     const { count, skip, reward } = this;
-    const span = b.socMaxMwh - b.socMinMwh;
+    this.span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
       const nf = rewardPieces(b, h, t, this.penalty[t], reward);
-      count[t] = this.merge(t, nf, span, t === h.hours - 1);
+      count[t] = this.merge(t, nf, t === h.hours - 1);
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       skip[t] = reward.chargingLength;
     }
@@ -256,7 +258,7 @@ export class HorizonSolver {
   private backwardLoad(b: HorizonBattery, h: HorizonHours, l: LoadHours): void {
     const { count, skip, penalty } = this;
     const { len: fLen, slope: fSlope } = this.reward;
-    const span = b.socMaxMwh - b.socMinMwh;
+    this.span = b.socMaxMwh - b.socMinMwh;
     const { price, free, priced, room } = h;
     const { unmet, value, grid, gridPrice } = l;
     const c = b.chargeCost;
@@ -312,7 +314,7 @@ export class HorizonSolver {
         fSlope[n] = excessMargin * etaOut;
         n++;
       }
-      count[t] = this.merge(t, n, span, t === h.hours - 1);
+      count[t] = this.merge(t, n, t === h.hours - 1);
       skip[t] = charging;
     }
   }
@@ -321,9 +323,10 @@ export class HorizonSolver {
    * Hour t's merged pieces: V_{t+1} restricted to [min, max] (the terminal value 0, else hour t+1's
    * merged pieces from its skip on, `span` MWh of them, read in place) and the reward's `nf` pieces,
    * by decreasing slope; neighbours of one owner and one slope become one piece. Returns the count.
+   * (Integers in, an integer out: a number that is not one would be boxed on every call.)
    */
-  private merge(t: number, nf: number, span: number, last: boolean): number {
-    const { len, slope, own } = this;
+  private merge(t: number, nf: number, last: boolean): number {
+    const { len, slope, own, span } = this;
     const { len: fLen, slope: fSlope } = this.reward;
     const from = (t + 1) * MAX_PIECES;
     const end = last ? from : from + this.count[t + 1];

@@ -18,8 +18,12 @@ export function exportLimitAt(plant: PlantHours, i: number): number {
 export interface DispatchStrategy {
   /** Whether the horizon carries a load's tiers (HorizonHours.load). */
   readonly withLoad: boolean;
-  /** The horizon from hour `from` (h.hours set): price, free and priced charge, room; `gridMw` each hour from the grid. */
-  fill(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours, gridMw: number): void;
+  /**
+   * The horizon from hour `from` (h.hours set): price, free and priced charge, room; `gridMw` each hour
+   * from the grid. Its hours before `first` already hold what this would write there (the rolling
+   * horizon moved the previous day's second half down): what depends on the whole horizon is redone.
+   */
+  fill(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours, gridMw: number, first?: number): void;
   /** At most what hour `i` (the horizon's hour `t`) may charge, before the power limit. */
   chargeable(plant: PlantHours, h: HorizonHours, i: number, t: number): number;
   /** Of hour `i`'s charge `x`, MWh from the limit's surplus and from the grid, into `run`. */
@@ -30,8 +34,8 @@ export interface DispatchStrategy {
 function market(fromSale: boolean): DispatchStrategy {
   return {
     withLoad: false,
-    fill(_s, plant, from, h, gridMw) {
-      for (let t = 0; t < h.hours; t++) {
+    fill(_s, plant, from, h, gridMw, first = 0) {
+      for (let t = first; t < h.hours; t++) {
         const i = from + t;
         const d = plant.delivered[i];
         h.price[t] = plant.price[i];
@@ -63,11 +67,16 @@ const tiers = (h: HorizonHours): LoadHours => h.load as LoadHours;
 /** The load's strategy: the tiers of LoadHours from the plant's hours and the load's. */
 const LOAD: DispatchStrategy = {
   withLoad: true,
-  fill(s, plant, from, h, gridMw) {
+  fill(s, plant, from, h, gridMw, first = 0) {
     const load = plant.load as NonNullable<PlantHours['load']>;
     const l = tiers(h);
     let dearest = 0;
-    for (let t = 0; t < h.hours; t++) {
+    // The hours already there: only their contract price (the weight below is the horizon's).
+    for (let t = 0; t < first; t++) {
+      l.value[t] = load.contract[Math.floor((from + t) / HOURS_PER_YEAR)];
+      dearest = Math.max(dearest, Math.abs(h.price[t]), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
+    }
+    for (let t = first; t < h.hours; t++) {
       const i = from + t;
       const a = plant.delivered[i];
       const f = plant.surplus[i];
