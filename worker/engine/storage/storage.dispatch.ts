@@ -328,48 +328,71 @@ export class HorizonSolver {
   private merge(t: number, nf: number, last: boolean): number {
     const { len, slope, own, span } = this;
     const { len: fLen, slope: fSlope } = this.reward;
-    const from = (t + 1) * MAX_PIECES;
-    const end = last ? from : from + this.count[t + 1];
-    let cut = last ? 0 : this.skip[t + 1];
-    let remaining = last ? 0 : span;
-    let i = from;
-    // The current piece of V_{t+1}, when there is one.
-    let vl = last ? span : 0;
-    let vs = 0;
-    let haveV = last;
     const base = t * MAX_PIECES;
     let n = 0;
     let j = 0;
+    // V_{t+1}'s pieces [i, end) from the cut on, `remaining` MWh of them (the terminal value: one piece of slope 0).
+    const from = (t + 1) * MAX_PIECES;
+    const end = last ? from : from + this.count[t + 1];
+    let i = from;
+    let cut = last ? 0 : this.skip[t + 1];
+    let remaining = last ? 0 : span;
+    let vl = span;
+    let vs = 0;
+    let haveV = last;
     for (;;) {
-      while (!haveV && i < end && remaining > EPS) {
-        let l = len[i];
-        i++;
-        if (cut > 0) {
-          const drop = Math.min(cut, l);
-          cut -= drop;
-          l -= drop;
-          if (l <= EPS) continue;
+      if (!haveV) {
+        // The next piece of V_{t+1} inside the domain, if any.
+        while (i < end && remaining > EPS) {
+          let l = len[i];
+          i++;
+          if (cut > 0) {
+            const drop = Math.min(cut, l);
+            cut -= drop;
+            l -= drop;
+            if (l <= EPS) continue;
+          }
+          if (l > remaining) l = remaining;
+          remaining -= l;
+          vl = l;
+          vs = slope[i - 1];
+          haveV = true;
+          break;
         }
-        if (l > remaining) l = remaining;
-        remaining -= l;
-        vl = l;
-        vs = slope[i - 1];
-        haveV = true;
+        if (!haveV) break;
       }
-      if (!haveV && j >= nf) break;
-      const fromV = j >= nf || (haveV && vs >= fSlope[j]);
-      const l = fromV ? vl : fLen[j];
-      const sl = fromV ? vs : fSlope[j];
-      const o = fromV ? 1 : 0;
-      if (fromV) haveV = false;
-      else j++;
+      // Hour t's pieces steeper than V's current one go first (V's first on a tie).
+      while (j < nf && fSlope[j] > vs) {
+        const sl = fSlope[j];
+        const k = base + n - 1;
+        if (n > 0 && own[k] === 0 && slope[k] === sl) len[k] += fLen[j];
+        else {
+          len[base + n] = fLen[j];
+          slope[base + n] = sl;
+          own[base + n] = 0;
+          n++;
+        }
+        j++;
+      }
       const k = base + n - 1;
-      if (n > 0 && own[k] === o && slope[k] === sl) {
-        len[k] += l;
-      } else {
-        len[base + n] = l;
+      if (n > 0 && own[k] === 1 && slope[k] === vs) len[k] += vl;
+      else {
+        len[base + n] = vl;
+        slope[base + n] = vs;
+        own[base + n] = 1;
+        n++;
+      }
+      haveV = false;
+    }
+    // V_{t+1} used up: the rest of hour t's pieces.
+    for (; j < nf; j++) {
+      const sl = fSlope[j];
+      const k = base + n - 1;
+      if (n > 0 && own[k] === 0 && slope[k] === sl) len[k] += fLen[j];
+      else {
+        len[base + n] = fLen[j];
         slope[base + n] = sl;
-        own[base + n] = o;
+        own[base + n] = 0;
         n++;
       }
     }
