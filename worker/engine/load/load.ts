@@ -296,19 +296,17 @@ function serveHours(
       peakDelivered += D;
     }
   }
-  Object.assign(sums, {
-    plant,
-    cut,
-    sold,
-    clean,
-    cleanBackup,
-    met,
-    excessValue,
-    gridCost,
-    backupCost,
-    peakLoad,
-    peakDelivered,
-  });
+  sums.plant = plant;
+  sums.cut = cut;
+  sums.sold = sold;
+  sums.clean = clean;
+  sums.cleanBackup = cleanBackup;
+  sums.met = met;
+  sums.excessValue = excessValue;
+  sums.gridCost = gridCost;
+  sums.backupCost = backupCost;
+  sums.peakLoad = peakLoad;
+  sums.peakDelivered = peakDelivered;
   state.gridStored = gridStored;
   state.stored = stored;
 }

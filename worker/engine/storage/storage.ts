@@ -116,10 +116,30 @@ interface Work {
   plan: HorizonPlan;
   solver: HorizonSolver;
   /** With ancillary products: the horizon's market for them and the plan's reserves. */
-  reserves?: { market: ReserveHours; plan: ReservePlan };
+  reserves: { market: ReserveHours; plan: ReservePlan } | undefined;
+  /** The day's battery (the last one stays: see `spaces`). */
+  battery: HorizonBattery | null;
 }
 
+/**
+ * The work space of each strategy, kept between runs (an engine thread runs one calculation at a
+ * time, and a run leaves nothing in it that the next one reads). Kept, the solver's objects and the
+ * horizon's keep their shapes, and the optimised dispatch code that depends on those shapes is not
+ * thrown away at every run (it was, about once a run, when they were made anew each time).
+ */
+const spaces = new Map<DispatchStrategy, Work>();
+
 function workSpace(strategy: DispatchStrategy): Work {
+  let w = spaces.get(strategy);
+  if (!w) {
+    w = newWorkSpace(strategy);
+    spaces.set(strategy, w);
+  }
+  w.reserves = undefined;
+  return w;
+}
+
+function newWorkSpace(strategy: DispatchStrategy): Work {
   const a = () => new Float64Array(HORIZON);
   const load = strategy.withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
   const hours = { hours: HORIZON, price: a(), free: a(), priced: a(), room: a(), ...(load ? { load } : {}) };
@@ -130,6 +150,8 @@ function workSpace(strategy: DispatchStrategy): Work {
     arrays: [price, free, priced, room, ...(load ? Object.values(load) : [])],
     plan: { charge: a(), discharge: a() },
     solver: new HorizonSolver(),
+    reserves: undefined,
+    battery: null,
   };
 }
 
@@ -185,6 +207,7 @@ export function runStorage(
     const year = Math.floor(from / HOURS_PER_YEAR);
     const capacity = (s.energy_mwh * life.capacityPercent) / 100;
     const b = horizonBattery(s, capacity, dischargeCost(year));
+    w.battery = b;
     nextHorizon(s, plant, from, w, strategy);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
     if (reserves && w.reserves) {
