@@ -359,10 +359,9 @@ export class HorizonSolver {
           haveV = true;
           break;
         }
-        if (!haveV) break;
       }
-      // Hour t's pieces steeper than V's current one go first (V's first on a tie).
-      while (j < nf && fSlope[j] > vs) {
+      // Hour t's pieces steeper than V's current one go first (V's first on a tie); all of them once V is used up.
+      while (j < nf && (!haveV || fSlope[j] > vs)) {
         const sl = fSlope[j];
         const k = base + n - 1;
         if (n > 0 && own[k] === 0 && slope[k] === sl) len[k] += fLen[j];
@@ -374,6 +373,7 @@ export class HorizonSolver {
         }
         j++;
       }
+      if (!haveV) break;
       const k = base + n - 1;
       if (n > 0 && own[k] === 1 && slope[k] === vs) len[k] += vl;
       else {
@@ -383,18 +383,6 @@ export class HorizonSolver {
         n++;
       }
       haveV = false;
-    }
-    // V_{t+1} used up: the rest of hour t's pieces.
-    for (; j < nf; j++) {
-      const sl = fSlope[j];
-      const k = base + n - 1;
-      if (n > 0 && own[k] === 0 && slope[k] === sl) len[k] += fLen[j];
-      else {
-        len[base + n] = fLen[j];
-        slope[base + n] = sl;
-        own[base + n] = 0;
-        n++;
-      }
     }
     return n;
   }
