@@ -25,7 +25,7 @@ export interface EngineFigures {
   loadMs: number;
   /** The default scenario as a leveraged partnership flip with DSCR debt (docs/finance.md). */
   flipMs: number;
-  /** The working battery's stored statements with the hourly arrays (gzip), bytes. */
+  /** The working battery's stored statements with the hourly arrays (the stored form), bytes. */
   batteryGzipBytes: number;
   runs: number;
   /** A real scenario's KPIs, as stored in `summary`, for seeding #10's list. */
@@ -208,7 +208,7 @@ export function batteryRows(e: EngineFigures): Row[] {
     ),
     {
       n: '1',
-      figure: 'Stored statements with the battery that cycles daily (gzip)',
+      figure: 'Stored statements with the battery that cycles daily (the stored form: hourly integers, deflated)',
       value: mb,
       unit: 'MB',
       target: '≤ 1.6 MB',

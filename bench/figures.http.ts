@@ -119,8 +119,9 @@ export async function statements(b: Bench, url: string, webPort: number, scenari
     warmup: 5,
     expect: 200,
   });
-  if (one.headers['content-encoding'] !== 'gzip' || one.bytes !== select.bytes) {
-    throw new Error(`statements: expected the stored ${select.bytes} gzip bytes, got ${one.bytes}`);
+  // The row holds the stored form (shared/result/stored.form.ts), smaller than the gzip JSON made from it.
+  if (one.headers['content-encoding'] !== 'gzip' || one.bytes < select.bytes) {
+    throw new Error(`statements: expected gzip of at least the stored ${select.bytes} bytes, got ${one.bytes}`);
   }
   const many = await load.call('closedLoop', {
     port: webPort,
@@ -136,7 +137,7 @@ export async function statements(b: Bench, url: string, webPort: number, scenari
   b.rows.push(
     {
       n: '8',
-      figure: `Statements (hourly, gzip ${(one.bytes / 1e6).toFixed(2)} MB), 1 client, p50`,
+      figure: `Statements (hourly, gzip ${(one.bytes / 1e6).toFixed(2)} MB made from ${(select.bytes / 1e6).toFixed(2)} MB stored), 1 client, p50`,
       value: p50,
       unit: 'ms',
       baseline: { label: 'SELECT of the row p50', value: base },

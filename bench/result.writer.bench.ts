@@ -1,5 +1,5 @@
 // The result writer against the well-kept alternative (issue 14): the default scenario's
-// statements written and gzip-compressed by our own encoder (worker/result), and by JSON text per
+// statements written and gzip-compressed by our own encoder (worker/result, then shared/result), and by JSON text per
 // year row fed to node:zlib with a sync flush per row, at several levels and strategies. Prints ms
 // per result (median of RUNS, after a warm-up) and stored bytes; every candidate's gunzip is checked
 // to equal JSON.stringify of the statements.
@@ -7,6 +7,8 @@
 // row, as a writer fed year by year would need, costs a little more than the one pass timed here.
 import { performance } from 'node:perf_hooks';
 import { constants, crc32, deflateRawSync, gunzipSync } from 'node:zlib';
+import { parseStoredForm } from '../shared/result/stored.form.ts';
+import { fullGzip } from '../shared/result/stored.gzip.ts';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { serializeResult } from '../worker/result/index.ts';
@@ -18,6 +20,7 @@ const { solar_hourly, wind_hourly, ...statements } = result;
 const id = '01936f3e-0000-7000-8000-000000000042';
 const hours = result.hours_per_year;
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
+const storedForm = parseStoredForm(serializeResult(id, result).statements_gzip ?? Buffer.alloc(0));
 const rows = (a: Float64Array) =>
   Array.from({ length: result.years }, (_, y) => Array.from(a.subarray(y * hours, (y + 1) * hours), round3));
 const expected = JSON.stringify({
@@ -81,7 +84,12 @@ console.log(
   `| Writer (default scenario, ${RUNS} runs) | ms per result, median | stored gzip | gunzip = JSON.stringify |`,
 );
 console.log('|---|--:|--:|---|');
-measure('our encoder (worker/result)', () => serializeResult(id, result).statements_gzip ?? Buffer.alloc(0));
+// Since 2026-11-29 the worker stores the hourly integers (shared/result/stored.form.ts) and the web
+// makes the gzip with the hand-made encoder: both steps here, the stored bytes in bench/stored.form.ab.ts.
+measure('our writer (worker/result) + the web making the gzip (shared/result/stored.gzip.ts)', () =>
+  fullGzip(parseStoredForm(serializeResult(id, result).statements_gzip ?? Buffer.alloc(0))),
+);
+measure('the web making the gzip alone', () => fullGzip(storedForm));
 const pieces = jsonPieces();
 measure('JSON text only (no compression), for scale', () => {
   jsonPieces();

@@ -150,7 +150,7 @@ export function buildOpenApi(options: {
   const builder = OpenApiBuilder.create()
     .addOpenApiVersion('3.1.0')
     .addTitle('Hourglass')
-    .addVersion('0.4.1')
+    .addVersion('0.5.0')
     .addLicense({ name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' })
     .addDescription(
       'Scenario calculations for hybrid solar + wind projects: 25 years of hourly generation (PVWatts v5, SAM wind) and Single Owner financial statements. Create a scenario, follow its events, read its statements.',

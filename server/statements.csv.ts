@@ -25,7 +25,7 @@ function hourSuffixes(timezoneHours: number): string[] {
 }
 
 /** The stored hourly series (year × hour) by name; a series absent from the result is absent here. */
-export type StoredHourly = HourlyRecord<number[][]>;
+export type StoredHourly = HourlyRecord<ArrayLike<number>[]>;
 
 /**
  * Yields the CSV body year by year: one column per stored series (shared/hourly.series.ts: its CSV
@@ -33,7 +33,7 @@ export type StoredHourly = HourlyRecord<number[][]>;
  */
 export function* csvChunks(hourly: StoredHourly, startYear: number, timezoneHours: number): Generator<string> {
   const names = HOURLY_NAMES.filter((n) => hourly[n] !== undefined);
-  const series = names.map((n) => hourly[n] as number[][]);
+  const series = names.map((n) => hourly[n] as ArrayLike<number>[]);
   const suffixes = hourSuffixes(timezoneHours);
   yield `year,hour,timestamp${names.map((n) => `,${HOURLY_SERIES[n].csv}`).join('')}\n`;
   for (let y = 0; y < (series[0]?.length ?? 0); y++) {

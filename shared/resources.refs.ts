@@ -1,7 +1,8 @@
 // Where scenario inputs take a file or an hourly array, and the library references that may stand
 // in their place (docs/resources.md): `{"source": "resource", "id"}` for a weather file (and each
 // of several years), an SRW file (and each year); `{"resource": id}` for an hourly series (profiles,
-// merchant prices, a load and its backup price, an ancillary product's price). One walker finds
+// merchant prices, a load and its backup price, an ancillary product's price, the operator's hourly
+// export limit, the capacity credit's system load). One walker finds
 // every such place, inline or referenced; the web uses it to put inline files into
 // the library and to check references, the worker to put what a reference holds back in place.
 import type { ResolvedInputs, StoredInputs } from './schemas/inputs.ts';
@@ -89,12 +90,15 @@ export function slotsOf(inputs: unknown, prefix = ''): Slot[] {
   if (isObj(solar)) seriesSlot(solar.profile, 'hourly_mw', `${prefix}/solar/profile/hourly_mw`, 25, out);
   const wind = inputs.wind;
   if (isObj(wind)) seriesSlot(wind.profile, 'hourly_mw', `${prefix}/wind/profile/hourly_mw`, 25, out);
+  seriesSlot(inputs.grid, 'export_limit_hourly_mw', `${prefix}/grid/export_limit_hourly_mw`, 1, out);
   const market = inputs.market;
   seriesSlot(market, 'merchant_hourly_prices', `${prefix}/market/merchant_hourly_prices`, 25, out);
   if (isObj(market) && Array.isArray(market.ancillary))
     market.ancillary.forEach((p, i) => {
       seriesSlot(p, 'price_per_mw_hour', `${prefix}/market/ancillary/${i}/price_per_mw_hour`, 1, out);
     });
+  if (isObj(market) && isObj(market.capacity))
+    seriesSlot(market.capacity.credit, 'system_load_mw', `${prefix}/market/capacity/credit/system_load_mw`, 1, out);
   const load = inputs.load;
   if (isObj(load)) {
     seriesSlot(load, 'hourly_mw', `${prefix}/load/hourly_mw`, 25, out);

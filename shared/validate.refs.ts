@@ -1,10 +1,12 @@
 // The checks of a scenario's library references: each id must be a resource of the caller's
 // workspace (another workspace's is answered as unknown) of the kind its place takes, a series of
-// a length its place takes; then the scenario's other rules read what the references hold, as
-// they would read the same file or array given inline.
+// a length its place takes, each of its values one the same array inline could hold; then the
+// scenario's other rules read what the references hold, as they would read the same file or array
+// given inline.
+import type { TSchema } from '@sinclair/typebox';
 import { HOURS_PER_YEAR } from './calendar.ts';
 import { idPointer, type ResourceContent, type Slot, slotsOf, withContents } from './resources.refs.ts';
-import type { ScenarioInputs, StoredInputs } from './schemas/inputs.ts';
+import { ScenarioInputs, type StoredInputs } from './schemas/inputs.ts';
 import type { FieldError } from './schemas/problem.ts';
 
 /** The resources a request references, of the caller's workspace only: an id not here is unknown. */
@@ -46,7 +48,40 @@ function slotErrors(s: Slot, library: Library, out: FieldError[]): void {
         path: at,
         message: `resource ${id} ("${r.name}") holds ${n} values; ${s.at} takes ${maxYears === 1 ? '8,760' : `8,760 × n (n ≤ ${maxYears})`}`,
       });
+    else valueErrors(s, r.name, r.values, out);
   }
+}
+
+/**
+ * The bounds of one value of the array a series' place takes inline, read from the inputs' schema
+ * (the array variant of the place's union, its items' minimum and maximum), so a referenced series
+ * is held to exactly what the same values inline are.
+ */
+export function seriesBounds(at: string): { min: number; max: number } {
+  let node: TSchema | undefined = ScenarioInputs;
+  const arrayOf = (n: TSchema | undefined) =>
+    n?.type === 'array' ? n : (n?.anyOf as TSchema[] | undefined)?.find((v) => v.type === 'array');
+  for (const key of at.split('/').slice(1)) {
+    node = /^\d+$/.test(key) ? arrayOf(node)?.items : node?.properties?.[key];
+  }
+  const items = arrayOf(node)?.items as TSchema | undefined;
+  if (!items) throw new Error(`no hourly array in the inputs' schema at ${at}`);
+  return { min: items.minimum ?? Number.NEGATIVE_INFINITY, max: items.maximum ?? Number.POSITIVE_INFINITY };
+}
+
+/** The first value of a referenced series that its place would refuse inline: not finite, or out of bounds. */
+function valueErrors(s: Slot, name: string, values: readonly number[], out: FieldError[]): void {
+  const { min, max } = seriesBounds(s.at);
+  const i = values.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max);
+  if (i < 0) return;
+  const where =
+    values.length > HOURS_PER_YEAR
+      ? `year ${Math.floor(i / HOURS_PER_YEAR) + 1}, hour ${i % HOURS_PER_YEAR}`
+      : `hour ${i}`;
+  out.push({
+    path: idPointer(s),
+    message: `resource ${s.id} ("${name}") holds ${String(values[i])} at ${where} (index ${i}); ${s.at} takes finite values from ${min} to ${max}`,
+  });
 }
 
 /**

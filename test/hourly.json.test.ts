@@ -7,7 +7,7 @@ import {
   THOUSANDS_TEXT,
   WHOLE_TEXT,
   writeKwhAsMwh,
-} from '../worker/result/hourly.json.ts';
+} from '../shared/result/hourly.json.ts';
 
 /** `[[v,…],…]`: `years` rows of `hours` values from `offset`, each value's text written by writeKwhAsMwh. */
 function hourlyJson(kwh: Int32Array, offset: number, years: number, hours: number): string {

@@ -1,11 +1,14 @@
-// The stored gzip of a result, written by our own deflate encoder, must inflate to exactly the JSON
-// that JSON.stringify makes of the result (hourly values as kWh / 1000), with a CRC-32 and length
-// that gunzip accepts; the ETag must follow the JSON.
+// The stored form of a result (shared/result/stored.form.ts), made back into the answer's gzip by
+// our own deflate encoder (shared/result/stored.gzip.ts), must inflate to exactly the JSON that
+// JSON.stringify makes of the result (hourly values as kWh / 1000), with a CRC-32 and length that
+// gunzip accepts; the ETag must follow the JSON.
 import { crc32, gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
+import { crc32Combine } from '../shared/result/crc32.combine.ts';
+import { codeLengths } from '../shared/result/deflate.huffman.ts';
+import { isStoredForm, parseStoredForm, StoredFormWriter } from '../shared/result/stored.form.ts';
+import { fullGzip, gzipPieces, storedHourly } from '../shared/result/stored.gzip.ts';
 import { calculate } from '../worker/engine/index.ts';
-import { crc32Combine } from '../worker/result/crc32.combine.ts';
-import { codeLengths } from '../worker/result/deflate.huffman.ts';
 import { type ResultStatements, ResultWriter, serializeResult, yearKwh } from '../worker/result/serialize.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
@@ -49,10 +52,10 @@ function random(seed: number): () => number {
   };
 }
 
-/** The stored form with hourly arrays, which every result written here has. */
+/** The answer's gzip made from the stored form with hourly arrays, which every result written here has. */
 function full(r: { statements_gzip: Buffer | null }): Buffer {
   if (!r.statements_gzip) throw new Error('the result has no hourly form');
-  return r.statements_gzip;
+  return fullGzip(parseStoredForm(r.statements_gzip));
 }
 
 function checkRoundTrip(tt: Test, input: Int32Array[], what: string): void {
@@ -77,6 +80,20 @@ t.test('a real engine result inflates to the JSON of its statements and hourly k
   );
   t.equal(gunzipSync(stored.statements_lite_gzip).toString('utf8'), JSON.stringify({ scenario_id: id, ...statements }));
   t.ok(full(stored).length < 1_000_000, `${full(stored).length} bytes, under 1 MB`);
+  const form = stored.statements_gzip as Buffer;
+  t.ok(isStoredForm(form) && form[0] !== 0x1f, 'stored in the binary form, not as gzip');
+  t.ok(
+    form.length < 0.85 * full(stored).length,
+    `stored ${form.length} bytes, the answer's gzip ${full(stored).length}`,
+  );
+  // The years one by one (?year, CSV) are the JSON's numbers.
+  const parsed = JSON.parse(json);
+  const all = storedHourly(parseStoredForm(form));
+  t.same(Array.from(all.wind_hourly[24]), parsed.wind_hourly[24], 'every year: the last');
+  const one = storedHourly(parseStoredForm(form), 4);
+  t.same(Array.from(one.solar_hourly[3]), parsed.solar_hourly[3], 'one year: the 4th, in its place');
+  t.equal(one.solar_hourly[0], undefined, 'and only it');
+  t.same(storedHourly(parseStoredForm(form), 26).solar_hourly, [], 'a year the result has not: no row');
   t.same(stored.kpis, result.kpis);
 });
 
@@ -138,6 +155,13 @@ t.test('with a battery: its four series follow wind_hourly, the lite form has no
   });
   const json = gunzipSync(full(stored)).toString('utf8');
   t.ok(json === expected, 'the full form is the JSON of the statements and the six hourly series');
+  const form = parseStoredForm(stored.statements_gzip as Buffer);
+  t.equal(form.names.length, 6, 'six series stored');
+  t.same(
+    Array.from(storedHourly(form, 25).grid_hourly?.[24] ?? []),
+    rows(grid_hourly)[24],
+    'a year of grid_hourly read alone',
+  );
   t.ok(
     (grid_hourly as Float64Array).some((v) => v < 0),
     'grid_hourly has negative hours (charging from the grid)',
@@ -281,6 +305,99 @@ t.test('gunzip checks the CRC-32 and length, and the ETag follows the JSON', asy
   changed[1][HOURS + 5000] += 1;
   t.not(written(changed).etag, stored.etag, 'one value 1 kWh more');
   t.equal(gunzipSync(full(written(changed))).toString('utf8'), expectedJson('s-1', STATEMENTS, changed));
+});
+
+t.test('answers made at once, their pieces interleaved, are each the one made alone', async (t) => {
+  const a = written(years(3, (y, s, h) => (y * 7 + s * 31 + h * 17) % 90_000)).statements_gzip as Buffer;
+  const b = written(years(2, (_y, s, h) => (h % 24 < 6 ? 0 : 50_000 + s + h))).statements_gzip as Buffer;
+  const alone = [a, b].map((x) => fullGzip(parseStoredForm(x)));
+  const pieces = [a, b].map((x) => gzipPieces(parseStoredForm(x)));
+  const made: Uint8Array[][] = [[], []];
+  for (let more = true; more; ) {
+    more = false;
+    pieces.forEach((g, i) => {
+      const next = g.next();
+      if (!next.done) {
+        made[i].push(next.value);
+        more = true;
+      }
+    });
+  }
+  t.ok(Buffer.concat(made[0]).equals(alone[0]), 'the first');
+  t.ok(Buffer.concat(made[1]).equals(alone[1]), 'the second');
+});
+
+t.test('a damaged stored form is refused, not misread', async (t) => {
+  const stored = written(years(2, (_y, s, h) => (s * 31 + h * 17) % 90_000)).statements_gzip as Buffer;
+  t.throws(() => parseStoredForm(stored.subarray(0, stored.length - 1)), /rows do not end/, 'cut short');
+  t.throws(() => parseStoredForm(Buffer.concat([stored, Buffer.from([0])])), /rows do not end/, 'a byte too many');
+  const wrongSeries = Buffer.from(stored);
+  wrongSeries[24] = 255;
+  t.throws(() => parseStoredForm(wrongSeries), /unknown series/);
+  t.throws(() => parseStoredForm(gunzipSync(full({ statements_gzip: stored }))), /not a stored form/, 'JSON text');
+});
+
+t.test('stored integers of every width come back exactly: int32 kWh and wide many-decimal values', async (t) => {
+  const writer = new StoredFormWriter();
+  writer.begin();
+  writer.decimals = 9;
+  const wide = Float64Array.from([
+    0,
+    -0,
+    1,
+    -1,
+    2 ** 28 - 1,
+    2 ** 28,
+    -(2 ** 28),
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 40 + 3,
+    -(2 ** 51),
+    2 ** 52 - 1,
+    -(2 ** 52) + 1,
+  ]);
+  writer.addRow('solar_hourly', wide);
+  const int32 = Int32Array.from([
+    0,
+    -1,
+    1,
+    2 ** 28 - 1,
+    2 ** 28,
+    -(2 ** 28),
+    -(2 ** 28) - 1,
+    2 ** 31 - 1,
+    -(2 ** 31),
+    127,
+    128,
+    -64,
+    -65,
+  ]);
+  writer.addRow('wind_hourly', int32);
+  const form = parseStoredForm(writer.finish(new Uint8Array([2, 0]), 0, 0));
+  t.same(
+    Array.from(storedHourly(form).solar_hourly[0]),
+    Array.from(wide, (n) => n / 1e9),
+    'n / 10^9 for each wide n',
+  );
+  t.same(
+    Array.from(storedHourly(form).wind_hourly[0]),
+    Array.from(int32, (n) => n / 1e9),
+    'and each int32',
+  );
+  t.equal(form.decimals, 9);
+  const bad = new StoredFormWriter();
+  bad.begin();
+  t.throws(
+    () => bad.addRow('solar_hourly', Float64Array.from([0.5])),
+    /not an integer under 2\^52/,
+    'a fraction is refused',
+  );
+  t.throws(
+    () => bad.addRow('solar_hourly', Float64Array.from([Number.NaN])),
+    /not an integer under 2\^52/,
+    'NaN is refused',
+  );
+  t.throws(() => bad.addRow('solar_hourly', Float64Array.from([2 ** 52])), /not an integer under/, '2^52 is refused');
 });
 
 t.test('crc32Combine agrees with zlib on concatenations', async (t) => {

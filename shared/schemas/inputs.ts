@@ -436,10 +436,13 @@ export const Grid = Obj(
       }),
     ),
     export_limit_hourly_mw: Type.Optional(
-      HourlySeries(
-        "The grid operator's export limit of each hour, MW AC (8,760 values, the same every year; hour 0 = Jan 1 00:00–01:00 local standard time): the hour's limit is the lesser of this and export_limit_mw. What it cuts below export_limit_mw is curtailment by the operator, paid at market.curtailment_payment_per_mwh less what a battery stored of it (docs/markets.md). A battery discharges only into each hour's room under the lesser limit.",
-        0,
-        200_000,
+      OrSeries(
+        HourlySeries(
+          "The grid operator's export limit of each hour, MW AC (8,760 values from 0 to 200,000).",
+          0,
+          200_000,
+        ),
+        "The grid operator's export limit of each hour, MW AC (8,760 values from 0 to 200,000, the same every year; hour 0 = Jan 1 00:00–01:00 local standard time): the hour's limit is the lesser of this and export_limit_mw. What it cuts below export_limit_mw is curtailment by the operator, paid at market.curtailment_payment_per_mwh less what a battery stored of it (docs/markets.md). A battery discharges only into each hour's room under the lesser limit. Or {\"resource\": id}: a series of 8,760 of the library, its values within the same bounds.",
       ),
     ),
   },
@@ -574,10 +577,9 @@ export const Capacity = Type.Object(
           }),
         ),
         system_load_mw: Type.Optional(
-          HourlySeries(
-            "HOPP's rule: the system's load of each hour, MW (8,760 values; only their order matters).",
-            0,
-            1e9,
+          OrSeries(
+            HourlySeries("HOPP's rule: the system's load of each hour, MW (8,760 values from 0 to 1e9).", 0, 1e9),
+            'HOPP\'s rule: the system\'s load of each hour, MW (8,760 values from 0 to 1e9; only their order matters; hour 0 = Jan 1 00:00–01:00 local standard time). Or {"resource": id}: a series of 8,760 of the library, its values within the same bounds.',
           ),
         ),
       },
@@ -1039,7 +1041,8 @@ export type StorageInputs = Static<typeof Storage>;
 /** One ancillary product as the engine reads it: its price inline (a library series put in place). */
 export type AncillaryInputs = Inline<Static<typeof AncillaryProduct>>;
 export type LoadInputs = Static<typeof Load>;
-export type CapacityInputs = Static<typeof Capacity>;
+/** The capacity payment as the engine reads it: its system load inline (a library series put in place). */
+export type CapacityInputs = Inline<Static<typeof Capacity>>;
 
 /** A value with every library reference taken out of its unions: what the engine reads. */
 export type Inline<T> = T extends { resource: string }

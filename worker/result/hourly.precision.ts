@@ -13,11 +13,6 @@ const MAX_DECIMALS = 9;
 /** The bound's share of the first year's energy: half the promised 0.05 %. */
 const SHARE = 2.5e-4;
 
-/** x rounded to the decimals of `scale` (10^d), as the hourly arrays store it. */
-export function roundTo(x: number, scale: number): number {
-  return Math.round(x * scale) / scale;
-}
-
 function decimalsFor(values: Float64Array): number {
   let energy = 0;
   for (let i = 0; i < values.length; i++) energy += values[i];

@@ -1,24 +1,26 @@
-// Turns an engine result into the stored forms: the statements JSON with and without hourly
-// arrays, gzip-compressed, and their ETag.
+// Turns an engine result into the stored forms: the statements with their hourly series in the
+// stored form (shared/result/stored.form.ts: each row's values as integers, zigzag varints,
+// deflated), the statements without them as gzip JSON, and their ETag.
 //
-// The full JSON is written and compressed one year at a time, as the engine finishes each year
+// The rows are written and compressed one year at a time, as the engine finishes each year
 // (ResultWriter, in its own thread: thread.ts), so only the small part known at the end
-// (the statements, and the hashes) is left to do after the engine. Each year's row is its own
-// deflate piece ending in a sync flush (byte-aligned, not final), written by hourly.deflate.ts;
-// the pieces are put in JSON order behind one gzip header, with the CRC-32 and length of the
-// whole: one ordinary gzip stream.
+// (the statements, and the hash) is left to do after the engine. The web makes the full form
+// back into the gzip JSON it answers with (shared/result/stored.gzip.ts).
 import { createHash } from 'node:crypto';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { ALWAYS_HOURLY, HOURLY_NAMES, type HourlyRecord, type HourlySeriesName } from '../../shared/hourly.series.ts';
+import { storedBlock } from '../../shared/result/deflate.block.ts';
+import { StoredFormWriter } from '../../shared/result/stored.form.ts';
+import { GZIP_HEADER } from '../../shared/result/stored.gzip.ts';
 import type { EngineResult } from '../engine/index.ts';
-import { crc32Combine } from './crc32.combine.ts';
-import { storedBlock } from './deflate.block.ts';
-import { HourlyDeflate } from './hourly.deflate.ts';
-import { hourlyDecimals, MIN_DECIMALS, roundTo } from './hourly.precision.ts';
+import { hourlyDecimals, MIN_DECIMALS } from './hourly.precision.ts';
 
 export interface SerializedResult {
   etag: string;
-  /** null when the hourly arrays were not kept (finish with hourly = false). */
+  /**
+   * The statements with their hourly series, in the stored form (not gzip, despite the column's
+   * name: shared/result/stored.form.ts); null when the hourly arrays were not kept (finish with hourly = false).
+   */
   statements_gzip: Buffer | null;
   statements_lite_gzip: Buffer;
   kpis: EngineResult['kpis'];
@@ -30,18 +32,12 @@ export type ResultStatements = Omit<EngineResult, HourlySeriesName>;
 /** One year of the hourly series by name (shared/hourly.series.ts): MWh of each hour. */
 export type YearSeries = HourlyRecord<Float64Array>;
 
-/** Each series' opening in the full form, after the previous one: the first after the statements. */
-const OPEN = new Map(HOURLY_NAMES.map((name, k) => [name, Buffer.from(`${k === 0 ? ',' : '],'}"${name}":[`)]));
-
 // The statements (~37 kB of JSON) by zlib at level 1: 9.6 kB in 0.07 ms, where Huffman-only took
 // 0.16 ms for 23.6 kB (their numbers repeat keys and digits that only string matching finds). They
 // are most of a variant's disk when its hourly arrays are not kept (bench #17, bench/README.md).
 const STATEMENTS = { level: constants.Z_BEST_SPEED, memLevel: 9, finishFlush: constants.Z_SYNC_FLUSH };
 /** zlib's output chunk, at least Node's pool size: a buffer of its own. */
 const OWN_CHUNK = Buffer.poolSize;
-/** gzip member header: deflate, no name or mtime, "fastest" (XFL 4), Unix. */
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3]);
-const FULL_CLOSE = Buffer.from(']}');
 const LITE_CLOSE = Buffer.from('}');
 
 /**
@@ -80,54 +76,60 @@ function gzipMember(pieces: Uint8Array[], crc: number, size: number): Buffer {
 
 /** Builds one result at a time: begin, year × years (in order), finish. Reusable across results. */
 export class ResultWriter {
-  /** Every series of the registry, and those the current result has (those present always among them). */
-  readonly #series = new Map(HOURLY_NAMES.map((name) => [name, new HourlyDeflate()]));
-  readonly #present = new Set<HourlySeriesName>();
-
+  readonly #stored = new StoredFormWriter();
   #decimals: number | null = null;
+  #kwh = new Int32Array(0);
 
   begin(): void {
-    for (const series of this.#series.values()) series.reset();
-    this.#present.clear();
-    for (const name of ALWAYS_HOURLY) this.#present.add(name);
     this.#decimals = null;
+    this.#stored.begin();
+  }
+
+  #decide(decimals: number): void {
+    if (this.#decimals !== null) return;
+    this.#decimals = decimals;
+    this.#stored.decimals = decimals;
   }
 
   /**
    * One year's MWh of each series the result has. The first year of the series present always
    * (solar and wind) decides the decimals every series of every year is stored with
-   * (hourly.precision.ts): 3, through the fast encoder of kWh integers, or more, through zlib.
+   * (hourly.precision.ts): 3 (kWh), or more for a small system.
    */
   yearMwh(series: YearSeries): void {
-    this.#decimals ??= hourlyDecimals(...ALWAYS_HOURLY.map((n) => series[n]));
-    const scale = 10 ** this.#decimals;
+    this.#decide(hourlyDecimals(...ALWAYS_HOURLY.map((n) => series[n])));
+    const decimals = this.#decimals as number;
+    const scale = 10 ** decimals;
     for (const name of HOURLY_NAMES) {
       const year = series[name];
       if (!year) continue;
-      this.#present.add(name);
-      const out = this.#series.get(name) as HourlyDeflate;
-      if (this.#decimals === MIN_DECIMALS) {
-        const kwh = new Int32Array(year.length);
-        toKwh(year, kwh, 0);
-        out.addRow(kwh, 0, kwh.length);
+      if (decimals === MIN_DECIMALS) {
+        if (this.#kwh.length !== year.length) this.#kwh = new Int32Array(year.length);
+        toKwh(year, this.#kwh, 0);
+        this.#stored.addRow(name, this.#kwh);
       } else {
-        out.addTextRow(year.map((x) => roundTo(x, scale)));
+        // Stored as n = round(x · 10^d); the JSON's value is n / 10^d, x rounded to d decimals.
+        this.#stored.addRow(
+          name,
+          year.map((x) => Math.round(x * scale)),
+        );
       }
     }
   }
 
   /** One year's kWh of the series present always, one after another in the registry's order (yearKwh). */
   year(kwh: Int32Array): void {
+    this.#decide(MIN_DECIMALS);
     const hours = kwh.length / ALWAYS_HOURLY.length;
     ALWAYS_HOURLY.forEach((name, k) => {
-      (this.#series.get(name) as HourlyDeflate).addRow(kwh, k * hours, hours);
+      this.#stored.addRow(name, kwh.subarray(k * hours, (k + 1) * hours));
     });
   }
 
   /** hourly = false: only the statements without hourly arrays (no year was given). */
   finish(scenarioId: string, statements: ResultStatements, hourly = true): SerializedResult {
     const lite = JSON.stringify({ scenario_id: scenarioId, ...statements });
-    // Both JSON texts start with the lite object less its `}`: compressed once, for both.
+    // Both forms start with the lite object less its `}`: compressed once, for both.
     const body = Buffer.from(lite.slice(0, -1));
     // In an output buffer of its own, which freeBuffer can free: zlib's default, a 16 kB slice of
     // Node's 64 kB pool, lasted as long as zlib's promoted handle (~20 MB a 1,000-variant sweep).
@@ -138,12 +140,15 @@ export class ResultWriter {
       crc32(LITE_CLOSE, bodyCrc),
       body.length + LITE_CLOSE.length,
     );
-    const full = hourly ? this.#full(bodyPiece, bodyCrc, body.length) : null;
+    // A result with no year written (hourly = false) has no hourly form.
+    this.#decide(MIN_DECIMALS);
+    const full = hourly ? this.#stored.finish(bodyPiece, bodyCrc, body.length) : null;
     freeBuffer(body);
     freeBuffer(bodyPiece);
-    // The ETag hashes the stored gzip, not the 2.3 MB of JSON (~1 ms less): gunzip is a function,
-    // so any change to the JSON changes these bytes and the tag, which is all a strong validator
-    // needs. Only a new encoder could also change the tag of unchanged JSON: a needless refetch.
+    // The ETag hashes the stored bytes, not the 2.3 MB of JSON: the stored form is lossless (the
+    // JSON is a function of it), so any change to the JSON changes these bytes and the tag, which
+    // is all a strong validator needs. Only a new encoder could also change the tag of unchanged
+    // JSON: a needless refetch (as when the stored form replaced the stored gzip).
     return {
       etag: createHash('sha256')
         .update(full ?? liteGzip)
@@ -153,25 +158,6 @@ export class ResultWriter {
       statements_lite_gzip: liteGzip,
       kpis: statements.kpis,
     };
-  }
-
-  /** The statements with their hourly arrays: the body's compressed piece, then each series' stored text. */
-  #full(bodyPiece: Uint8Array, bodyCrc: number, bodyLength: number): Buffer {
-    const names = HOURLY_NAMES.filter((n) => this.#present.has(n));
-    const series = names.map((n) => this.#series.get(n) as HourlyDeflate);
-    const opens = names.map((n) => OPEN.get(n) as Buffer);
-    let crc = bodyCrc;
-    let size = bodyLength;
-    const pieces: Uint8Array[] = [bodyPiece];
-    series.forEach((s, k) => {
-      crc = crc32Combine(crc32(opens[k], crc), s.crc, s.textLength);
-      size += opens[k].length + s.textLength;
-      pieces.push(storedBlock(opens[k], false), s.out.subarray(0, s.outLength));
-    });
-    crc = crc32(FULL_CLOSE, crc);
-    size += FULL_CLOSE.length;
-    pieces.push(storedBlock(FULL_CLOSE, true));
-    return gzipMember(pieces, crc, size);
   }
 }
 

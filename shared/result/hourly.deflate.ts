@@ -1,4 +1,6 @@
-// One series' hourly rows, year after year, compressed as they are written: for each value its
+// The web's maker of the full answer (stored.gzip.ts, from the stored form; until 2026-11-29 the
+// worker's writer of the stored gzip). One series' hourly rows, year after year, compressed as
+// they are written: for each value its
 // JSON text comes from tables (hourly.json.ts) and, in the same step, the Huffman bits of that
 // text (hourly.code.ts). Each row is one dynamic-Huffman deflate block (RFC 1951) ended by a sync
 // flush, so rows are byte-aligned pieces of one stream. The text itself is only kept long enough
@@ -305,6 +307,13 @@ export class HourlyDeflate {
     }
     this.out.set(piece, this.outLength);
     this.outLength += piece.length;
+  }
+
+  /** The data written since the last take, as a copy; the buffer is then empty (crc and textLength go on). */
+  take(): Uint8Array {
+    const piece = this.out.slice(0, this.outLength);
+    this.outLength = 0;
+    return piece;
   }
 
   #bitsPerByte(before: { outLength: number; textLength: number }): number {
