@@ -233,41 +233,41 @@ function serveHours(
 ): void {
   const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
   const backup = backupFactor(load, i);
+  const { mw, sell, cleanShare, backupPrice, peak } = load;
+  const { delivered, direct: directOut, battery: fromBattery, unmet, excess } = split;
+  const { monthLoad, monthDelivered } = sums;
+  // The sums and the store's state in locals for the year (written back at its end).
+  let { plant, cut, sold, clean, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
+  let { gridStored, stored } = state;
   for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
-    const L = load.mw[k];
+    const L = mw[k];
     const x = charge ? charge[k] : 0;
     const g = fromGrid ? fromGrid[k] : 0;
     const y = discharge ? discharge[k] : 0;
     const produced = solar[k] + wind[k];
-    sums.plant += produced;
+    plant += produced;
     // What the plant and the battery put out toward the load: output less what the plant stored.
     const direct = Math.max(0, produced - (x - g));
     const D = Math.min(L, direct + y);
     const U = L - D;
     let E = direct + y - D;
     const served = Math.min(L, direct);
-    split.delivered[k] = D;
-    split.direct[k] = served;
-    split.battery[k] = D - served;
-    split.unmet[k] = U;
+    delivered[k] = D;
+    directOut[k] = served;
+    fromBattery[k] = D - served;
+    unmet[k] = U;
     // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
     let cleanPart = Math.min(D, direct);
     if (battery && soc) {
-      const { stored } = state;
-      const share = stored > 0 ? Math.max(0, Math.min(1, 1 - state.gridStored / stored)) : 1;
+      const share = stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
       cleanPart += (D - cleanPart) * share;
       // The grid's part of the store: losses and discharge take from both parts in proportion.
       const after = soc[k];
-      const g1 =
-        x > 0
-          ? state.gridStored * battery.keep + battery.etaIn * g
-          : stored > 0
-            ? (state.gridStored * after) / stored
-            : 0;
-      state.gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
-      state.stored = after;
+      const g1 = x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
+      gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+      stored = after;
     }
-    if (E > 0 && !load.sell) {
+    if (E > 0 && !sell) {
       // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
       const c = Math.min(E, direct);
       if (c > 0) {
@@ -277,25 +277,38 @@ function serveHours(
         wind[k] = Math.max(0, w0 - (c * w0) / produced);
         if (grid) grid[k] -= c;
       }
-      sums.cut += c;
+      cut += c;
       E -= c;
     }
-    split.excess[k] = E;
-    sums.sold += E;
-    sums.clean += cleanPart;
-    sums.cleanBackup += load.cleanShare[h] * U;
-    if (D >= MET_SHARE * L) sums.met++;
-    sums.excessValue += E * price[h];
-    sums.gridCost += g * load.backupPrice[h] * backup;
-    sums.backupCost += U * load.backupPrice[h] * backup;
+    excess[k] = E;
+    sold += E;
+    clean += cleanPart;
+    cleanBackup += cleanShare[h] * U;
+    if (D >= MET_SHARE * L) met++;
+    excessValue += E * price[h];
+    gridCost += g * backupPrice[h] * backup;
+    backupCost += U * backupPrice[h] * backup;
     const m = MONTH_OF_HOUR[h];
-    sums.monthLoad[m] += L;
-    sums.monthDelivered[m] += D;
-    if (load.peak[h % HOURS_PER_DAY]) {
-      sums.peakLoad += L;
-      sums.peakDelivered += D;
+    monthLoad[m] += L;
+    monthDelivered[m] += D;
+    if (peak[h % HOURS_PER_DAY]) {
+      peakLoad += L;
+      peakDelivered += D;
     }
   }
+  sums.plant = plant;
+  sums.cut = cut;
+  sums.sold = sold;
+  sums.clean = clean;
+  sums.cleanBackup = cleanBackup;
+  sums.met = met;
+  sums.excessValue = excessValue;
+  sums.gridCost = gridCost;
+  sums.backupCost = backupCost;
+  sums.peakLoad = peakLoad;
+  sums.peakDelivered = peakDelivered;
+  state.gridStored = gridStored;
+  state.stored = stored;
 }
 
 /** A year's figures from its sums: energy, money, availability by period and the shortfall's penalty. */

@@ -83,6 +83,8 @@ interface RewardPieces {
   len: Float64Array;
   slope: Float64Array;
   charging: number;
+  /** The charging pieces' total length (summed left to right). */
+  chargingLength: number;
 }
 
 const MAX_HOURS = 48;
@@ -100,7 +102,14 @@ export class HorizonSolver {
   /** Where the SOC domain [min, max] starts inside hour t's merged function. */
   private readonly skip = new Float64Array(MAX_HOURS);
   private readonly penalty = new Float64Array(MAX_HOURS);
-  private readonly reward: RewardPieces = { len: new Float64Array(6), slope: new Float64Array(6), charging: 0 };
+  /** The SOC domain's width, max − min, of the horizon being solved. */
+  private span = 0;
+  private readonly reward: RewardPieces = {
+    len: new Float64Array(6),
+    slope: new Float64Array(6),
+    charging: 0,
+    chargingLength: 0,
+  };
   private readonly mu = new Float64Array(3);
   /** The master problem of the daily limits and its columns: plans, objectives, day discharges. */
   private readonly master = new CycleMaster();
@@ -111,12 +120,20 @@ export class HorizonSolver {
 
   /**
    * The optimal plan from `soc0` (MWh stored now), written into `out`; returns the horizon's objective
-   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours).
+   * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours). With
+   * `value` false, a caller that reads only the plan's first `planned` hours (the rolling horizon's
+   * committed day) gets those alone when no daily limit is set: the forward pass stops there, and
+   * the later hours of `out` are left as they were.
    */
-  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true): number {
+  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true, planned = h.hours): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
     this.penalty.fill(0);
     if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
+    if (!value && !Number.isFinite(b.dailyDischargeMwh)) {
+      this.backward(b, h);
+      this.forward(b, soc0, out, Math.min(h.hours, planned));
+      return Number.NaN;
+    }
     this.run(b, h, soc0, out);
     if (!Number.isFinite(b.dailyDischargeMwh)) return value ? objective(b, h, out) : Number.NaN;
     const days = Math.ceil(h.hours / 24);
@@ -211,20 +228,93 @@ export class HorizonSolver {
   /** Backward pass (value functions) then forward pass (the plan). */
   private run(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
     this.backward(b, h);
-    this.forward(b, h, soc0, out);
+    this.forward(b, soc0, out, h.hours);
   }
 
   private backward(b: HorizonBattery, h: HorizonHours): void {
+    if (h.load) {
+      this.backwardLoad(b, h, h.load);
+      return;
+    }
     const { count, skip, reward } = this;
-    const span = b.socMaxMwh - b.socMinMwh;
+    this.span = b.socMaxMwh - b.socMinMwh;
     for (let t = h.hours - 1; t >= 0; t--) {
-      const nf = h.load
-        ? loadRewardPieces(b, h, h.load, t, this.penalty[t], reward)
-        : rewardPieces(b, h, t, this.penalty[t], reward);
-      count[t] = this.merge(t, nf, span, t === h.hours - 1);
+      const nf = rewardPieces(b, h, t, this.penalty[t], reward);
+      count[t] = this.merge(t, nf, t === h.hours - 1);
+      // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
+      skip[t] = reward.chargingLength;
+    }
+  }
+
+  /**
+   * The backward pass with a load. Hour t's reward pieces, as rewardPieces': the charging tiers of
+   * loadTiers, dearest (leftmost) first, each cheaper tier used before a dearer one within the power
+   * (the served output never: a MWh of it is worth more than the battery returns for it in any hour,
+   * value ÷ η_in > value' × η_out, the weight dominating); then discharge to the unmet load, then into
+   * the rest of the room. Concave because grid charging is offered only in hours the plant meets the
+   * load, at no less than the hour's excess price (docs/load.md). Written out with the horizon's
+   * arrays at hand (the same costs and order as loadTiers): this runs for every hour of every day.
+   */
+  private backwardLoad(b: HorizonBattery, h: HorizonHours, l: LoadHours): void {
+    const { count, skip, penalty } = this;
+    const { len: fLen, slope: fSlope } = this.reward;
+    this.span = b.socMaxMwh - b.socMinMwh;
+    const { price, free, priced, room } = h;
+    const { unmet, value, grid, gridPrice } = l;
+    const c = b.chargeCost;
+    const eta = b.etaIn;
+    const etaOut = b.etaOut;
+    const power = b.powerMw;
+    const dischargeCost = b.dischargeCost;
+    for (let t = h.hours - 1; t >= 0; t--) {
+      const p = price[t];
+      // Tiers 0 and 1: free energy and the plant's excess (the excess first when its price is negative).
+      const excessFirst = p < 0;
+      const cost0 = excessFirst ? p + c : c;
+      const cost1 = excessFirst ? c : p + c;
+      let left = power;
+      const take0 = Math.min(left, excessFirst ? priced[t] : free[t]);
+      left -= take0;
+      const take1 = Math.min(left, excessFirst ? free[t] : priced[t]);
+      left -= take1;
+      const take2 = Math.min(left, grid[t]);
+      let n = 0;
       // The SOC domain starts after the reward's charging pieces, i.e. lo_G = min − η_in·X.
       let charging = 0;
-      for (let c = 0; c < reward.charging; c++) charging += reward.len[c];
+      if (take2 > EPS) {
+        fLen[n] = take2 * eta;
+        fSlope[n] = (gridPrice[t] + c) / eta;
+        charging += fLen[n];
+        n++;
+      }
+      if (take1 > EPS) {
+        fLen[n] = take1 * eta;
+        fSlope[n] = cost1 / eta;
+        charging += fLen[n];
+        n++;
+      }
+      if (take0 > EPS) {
+        fLen[n] = take0 * eta;
+        fSlope[n] = cost0 / eta;
+        charging += fLen[n];
+        n++;
+      }
+      const y = Math.min(power, room[t]);
+      const toLoad = Math.min(y, unmet[t]);
+      const loadMargin = value[t] - dischargeCost - penalty[t];
+      if (loadMargin > 0 && toLoad > EPS) {
+        fLen[n] = toLoad / etaOut;
+        fSlope[n] = loadMargin * etaOut;
+        n++;
+      }
+      const toExcess = y - Math.max(0, toLoad);
+      const excessMargin = p - dischargeCost - penalty[t];
+      if (excessMargin > 0 && toExcess > EPS) {
+        fLen[n] = toExcess / etaOut;
+        fSlope[n] = excessMargin * etaOut;
+        n++;
+      }
+      count[t] = this.merge(t, n, t === h.hours - 1);
       skip[t] = charging;
     }
   }
@@ -233,62 +323,75 @@ export class HorizonSolver {
    * Hour t's merged pieces: V_{t+1} restricted to [min, max] (the terminal value 0, else hour t+1's
    * merged pieces from its skip on, `span` MWh of them, read in place) and the reward's `nf` pieces,
    * by decreasing slope; neighbours of one owner and one slope become one piece. Returns the count.
+   * (Integers in, an integer out: a number that is not one would be boxed on every call.)
    */
-  private merge(t: number, nf: number, span: number, last: boolean): number {
-    const { len, slope, own } = this;
+  private merge(t: number, nf: number, last: boolean): number {
+    const { len, slope, own, span } = this;
     const { len: fLen, slope: fSlope } = this.reward;
-    const from = (t + 1) * MAX_PIECES;
-    const end = last ? from : from + this.count[t + 1];
-    let cut = last ? 0 : this.skip[t + 1];
-    let remaining = last ? 0 : span;
-    let i = from;
-    // The current piece of V_{t+1}, when there is one.
-    let vl = last ? span : 0;
-    let vs = 0;
-    let haveV = last;
     const base = t * MAX_PIECES;
     let n = 0;
     let j = 0;
+    // V_{t+1}'s pieces [i, end) from the cut on, `remaining` MWh of them (the terminal value: one piece of slope 0).
+    const from = (t + 1) * MAX_PIECES;
+    const end = last ? from : from + this.count[t + 1];
+    let i = from;
+    let cut = last ? 0 : this.skip[t + 1];
+    let remaining = last ? 0 : span;
+    let vl = span;
+    let vs = 0;
+    let haveV = last;
     for (;;) {
-      while (!haveV && i < end && remaining > EPS) {
-        let l = len[i];
-        i++;
-        if (cut > 0) {
-          const drop = Math.min(cut, l);
-          cut -= drop;
-          l -= drop;
-          if (l <= EPS) continue;
+      if (!haveV) {
+        // The next piece of V_{t+1} inside the domain, if any.
+        while (i < end && remaining > EPS) {
+          let l = len[i];
+          i++;
+          if (cut > 0) {
+            const drop = Math.min(cut, l);
+            cut -= drop;
+            l -= drop;
+            if (l <= EPS) continue;
+          }
+          if (l > remaining) l = remaining;
+          remaining -= l;
+          vl = l;
+          vs = slope[i - 1];
+          haveV = true;
+          break;
         }
-        if (l > remaining) l = remaining;
-        remaining -= l;
-        vl = l;
-        vs = slope[i - 1];
-        haveV = true;
       }
-      if (!haveV && j >= nf) break;
-      const fromV = j >= nf || (haveV && vs >= fSlope[j]);
-      const l = fromV ? vl : fLen[j];
-      const sl = fromV ? vs : fSlope[j];
-      const o = fromV ? 1 : 0;
-      if (fromV) haveV = false;
-      else j++;
+      // Hour t's pieces steeper than V's current one go first (V's first on a tie); all of them once V is used up.
+      while (j < nf && (!haveV || fSlope[j] > vs)) {
+        const sl = fSlope[j];
+        const k = base + n - 1;
+        if (n > 0 && own[k] === 0 && slope[k] === sl) len[k] += fLen[j];
+        else {
+          len[base + n] = fLen[j];
+          slope[base + n] = sl;
+          own[base + n] = 0;
+          n++;
+        }
+        j++;
+      }
+      if (!haveV) break;
       const k = base + n - 1;
-      if (n > 0 && own[k] === o && slope[k] === sl) {
-        len[k] += l;
-      } else {
-        len[base + n] = l;
-        slope[base + n] = sl;
-        own[base + n] = o;
+      if (n > 0 && own[k] === 1 && slope[k] === vs) len[k] += vl;
+      else {
+        len[base + n] = vl;
+        slope[base + n] = vs;
+        own[base + n] = 1;
         n++;
       }
+      haveV = false;
     }
     return n;
   }
 
-  private forward(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan): void {
+  /** The plan's first `hours` hours from the value functions. */
+  private forward(b: HorizonBattery, soc0: number, out: HorizonPlan, hours: number): void {
     const { len, own, count, skip } = this;
     let s = soc0;
-    for (let t = 0; t < h.hours; t++) {
+    for (let t = 0; t < hours; t++) {
       const base = t * MAX_PIECES;
       // Position of s inside the merged function, whose left end is min − (charging length).
       let w = Math.max(0, s - b.socMinMwh + skip[t]);
@@ -320,17 +423,21 @@ function rewardPieces(b: HorizonBattery, h: HorizonHours, t: number, penalty: nu
   const pricedFirst = pricedCost >= freeCost;
   const a1 = pricedFirst ? priced : free;
   const a2 = pricedFirst ? free : priced;
+  let charging = 0;
   if (a1 > EPS) {
     fLen[n] = a1 * b.etaIn;
     fSlope[n] = (pricedFirst ? pricedCost : freeCost) / b.etaIn;
+    charging += fLen[n];
     n++;
   }
   if (a2 > EPS) {
     fLen[n] = a2 * b.etaIn;
     fSlope[n] = (pricedFirst ? freeCost : pricedCost) / b.etaIn;
+    charging += fLen[n];
     n++;
   }
   f.charging = n;
+  f.chargingLength = charging;
   // Discharging: only into room under the limit, and only where it earns more than it costs.
   const margin = p - b.dischargeCost - penalty;
   const y = Math.min(cap, h.room[t]);
@@ -368,58 +475,6 @@ function loadTiers(
 
 const tierCost = new Float64Array(4);
 const tierAmount = new Float64Array(4);
-
-/**
- * Hour t's reward pieces with a load, as rewardPieces: the charging tiers, dearest (leftmost) first,
- * each cheaper tier used before a dearer one within the power (the served output never: see below);
- * then discharge to the unmet load,
- * then into the rest of the room. Concave because grid charging is offered only in hours the plant
- * meets the load, at no less than the hour's excess price (docs/load.md).
- */
-function loadRewardPieces(
-  b: HorizonBattery,
-  h: HorizonHours,
-  l: LoadHours,
-  t: number,
-  penalty: number,
-  f: RewardPieces,
-): number {
-  const { len: fLen, slope: fSlope } = f;
-  loadTiers(b, h, l, t, tierCost, tierAmount);
-  // The output that serves the load (tier 3) is never worth storing: a MWh of it is worth more than
-  // the battery returns for it in any hour (value ÷ η_in > value' × η_out, the weight dominating).
-  tierAmount[3] = 0;
-  let left = b.powerMw;
-  for (let k = 0; k < 3; k++) {
-    const take = Math.min(left, tierAmount[k]);
-    tierAmount[k] = take > EPS ? take : 0;
-    left -= take;
-  }
-  let n = 0;
-  for (let k = 2; k >= 0; k--) {
-    if (tierAmount[k] <= 0) continue;
-    fLen[n] = tierAmount[k] * b.etaIn;
-    fSlope[n] = tierCost[k] / b.etaIn;
-    n++;
-  }
-  f.charging = n;
-  const room = Math.min(b.powerMw, h.room[t]);
-  const toLoad = Math.min(room, l.unmet[t]);
-  const loadMargin = l.value[t] - b.dischargeCost - penalty;
-  if (loadMargin > 0 && toLoad > EPS) {
-    fLen[n] = toLoad / b.etaOut;
-    fSlope[n] = loadMargin * b.etaOut;
-    n++;
-  }
-  const toExcess = room - Math.max(0, toLoad);
-  const excessMargin = h.price[t] - b.dischargeCost - penalty;
-  if (excessMargin > 0 && toExcess > EPS) {
-    fLen[n] = toExcess / b.etaOut;
-    fSlope[n] = excessMargin * b.etaOut;
-    n++;
-  }
-  return n;
-}
 
 /** With a load: the horizon's objective of a plan (charge from the cheapest tiers first, discharge to the load first). */
 function loadObjective(b: HorizonBattery, h: HorizonHours, l: LoadHours, plan: HorizonPlan): number {

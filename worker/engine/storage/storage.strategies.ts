@@ -18,8 +18,12 @@ export function exportLimitAt(plant: PlantHours, i: number): number {
 export interface DispatchStrategy {
   /** Whether the horizon carries a load's tiers (HorizonHours.load). */
   readonly withLoad: boolean;
-  /** The horizon from hour `from` (h.hours set): price, free and priced charge, room; `gridMw` each hour from the grid. */
-  fill(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours, gridMw: number): void;
+  /**
+   * The horizon from hour `from` (h.hours set): price, free and priced charge, room; `gridMw` each hour
+   * from the grid. Its hours before `first` already hold what this would write there (the rolling
+   * horizon moved the previous day's second half down): what depends on the whole horizon is redone.
+   */
+  fill(s: StorageInputs, plant: PlantHours, from: number, h: HorizonHours, gridMw: number, first?: number): void;
   /** At most what hour `i` (the horizon's hour `t`) may charge, before the power limit. */
   chargeable(plant: PlantHours, h: HorizonHours, i: number, t: number): number;
   /** Of hour `i`'s charge `x`, MWh from the limit's surplus and from the grid, into `run`. */
@@ -30,8 +34,8 @@ export interface DispatchStrategy {
 function market(fromSale: boolean): DispatchStrategy {
   return {
     withLoad: false,
-    fill(_s, plant, from, h, gridMw) {
-      for (let t = 0; t < h.hours; t++) {
+    fill(_s, plant, from, h, gridMw, first = 0) {
+      for (let t = first; t < h.hours; t++) {
         const i = from + t;
         const d = plant.delivered[i];
         h.price[t] = plant.price[i];
@@ -63,34 +67,42 @@ const tiers = (h: HorizonHours): LoadHours => h.load as LoadHours;
 /** The load's strategy: the tiers of LoadHours from the plant's hours and the load's. */
 const LOAD: DispatchStrategy = {
   withLoad: true,
-  fill(s, plant, from, h, gridMw) {
+  fill(s, plant, from, h, gridMw, first = 0) {
     const load = plant.load as NonNullable<PlantHours['load']>;
-    const l = tiers(h);
+    const { price, free, priced, room } = h;
+    const { serve: served, unmet: short, grid, gridPrice, value } = tiers(h);
+    const { delivered, surplus } = plant;
+    const { mw, sell, contract, backupPrice, backupFactor } = load;
     let dearest = 0;
-    for (let t = 0; t < h.hours; t++) {
+    // The hours already there: only their contract price (the weight below is the horizon's).
+    for (let t = 0; t < first; t++) {
+      value[t] = contract[Math.floor((from + t) / HOURS_PER_YEAR)];
+      dearest = Math.max(dearest, Math.abs(price[t]), Math.abs(gridPrice[t]), Math.abs(value[t]));
+    }
+    for (let t = first; t < h.hours; t++) {
       const i = from + t;
-      const a = plant.delivered[i];
-      const f = plant.surplus[i];
-      const serve = Math.min(a, load.mw[i]);
+      const a = delivered[i];
+      const f = surplus[i];
+      const serve = Math.min(a, mw[i]);
       const excess = a - serve;
-      const unmet = load.mw[i] - serve;
+      const unmet = mw[i] - serve;
       const p = plant.price[i];
-      h.price[t] = p;
-      h.free[t] = load.sell ? f : f + excess;
-      h.priced[t] = load.sell ? excess : 0;
-      h.room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - a);
-      l.serve[t] = serve;
-      l.unmet[t] = unmet;
+      price[t] = p;
+      free[t] = sell ? f : f + excess;
+      priced[t] = sell ? excess : 0;
+      room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - a);
+      served[t] = serve;
+      short[t] = unmet;
       // The grid only where the plant meets the load, and never cheaper than the excess sells for.
-      l.grid[t] = unmet > 0 ? 0 : gridMw;
+      grid[t] = unmet > 0 ? 0 : gridMw;
       const year = Math.floor(i / HOURS_PER_YEAR);
-      const backup = load.backupPrice[i - year * HOURS_PER_YEAR] * load.backupFactor[year];
-      l.gridPrice[t] = Math.max(backup, p, 0);
-      l.value[t] = load.contract[year];
-      dearest = Math.max(dearest, Math.abs(p), Math.abs(l.gridPrice[t]), Math.abs(l.value[t]));
+      const backup = backupPrice[i - year * HOURS_PER_YEAR] * backupFactor[year];
+      gridPrice[t] = Math.max(backup, p, 0);
+      value[t] = contract[year];
+      dearest = Math.max(dearest, Math.abs(p), Math.abs(gridPrice[t]), Math.abs(value[t]));
     }
     const weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
-    for (let t = 0; t < h.hours; t++) l.value[t] += weight;
+    for (let t = 0; t < h.hours; t++) value[t] += weight;
   },
   chargeable: (_plant, h, _i, t) => h.free[t] + h.priced[t] + tiers(h).grid[t] + tiers(h).serve[t],
   sources(plant, h, i, t, x, run) {

@@ -12,6 +12,7 @@ import { type ReserveHours, type ReservePlan, type ReserveProduct, solveReserves
 import { type DispatchStrategy, strategyOf } from './storage.strategies.ts';
 
 const HORIZON = 48;
+const NO_PRODUCTS: readonly ReserveProduct[] = [];
 const HOURS = YEARS * HOURS_PER_YEAR;
 
 /** What the plant offers the battery, every hour of the 25 years. */
@@ -108,20 +109,49 @@ export function horizonBattery(s: StorageInputs, capacityMwh: number, dischargeC
 }
 
 interface Work {
+  strategy: DispatchStrategy;
   hours: HorizonHours;
+  /** Every hourly array of `hours` (its load's too), to move a day down. */
+  arrays: Float64Array[];
   plan: HorizonPlan;
   solver: HorizonSolver;
   /** With ancillary products: the horizon's market for them and the plan's reserves. */
-  reserves?: { market: ReserveHours; plan: ReservePlan };
+  reserves: { market: ReserveHours; plan: ReservePlan } | undefined;
+  /** The day's battery (the last one stays: see `spaces`). */
+  battery: HorizonBattery | null;
 }
 
+/**
+ * The work space of each strategy, kept between runs (an engine thread runs one calculation at a
+ * time, and a run leaves nothing in it that the next one reads). Kept, the solver's objects and the
+ * horizon's keep their shapes, and the optimised dispatch code that depends on those shapes is not
+ * thrown away at every run (it was, about once a run, when they were made anew each time).
+ */
+const spaces = new Map<DispatchStrategy, Work>();
+
 function workSpace(strategy: DispatchStrategy): Work {
+  let w = spaces.get(strategy);
+  if (!w) {
+    w = newWorkSpace(strategy);
+    spaces.set(strategy, w);
+  }
+  w.reserves = undefined;
+  return w;
+}
+
+function newWorkSpace(strategy: DispatchStrategy): Work {
   const a = () => new Float64Array(HORIZON);
   const load = strategy.withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
+  const hours = { hours: HORIZON, price: a(), free: a(), priced: a(), room: a(), ...(load ? { load } : {}) };
+  const { price, free, priced, room } = hours;
   return {
-    hours: { hours: HORIZON, price: a(), free: a(), priced: a(), room: a(), ...(load ? { load } : {}) },
+    strategy,
+    hours,
+    arrays: [price, free, priced, room, ...(load ? Object.values(load) : [])],
     plan: { charge: a(), discharge: a() },
     solver: new HorizonSolver(),
+    reserves: undefined,
+    battery: null,
   };
 }
 
@@ -130,6 +160,19 @@ export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h
   h.hours = Math.min(HORIZON, HOURS - from);
   const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
   strategyOf(s, plant).fill(s, plant, from, h, gridMw);
+}
+
+/**
+ * The next day's horizon in the work space that holds the previous day's (`from` − 24): a full
+ * previous horizon's second day is this one's first, moved down; its new hours are filled.
+ */
+function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work, strategy: DispatchStrategy): void {
+  const h = w.hours;
+  const moved = from > 0 && h.hours === HORIZON;
+  if (moved) for (const a of w.arrays) a.copyWithin(0, HOURS_PER_DAY, HORIZON);
+  h.hours = Math.min(HORIZON, HOURS - from);
+  const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
+  strategy.fill(s, plant, from, h, gridMw, moved ? HOURS_PER_DAY : 0);
 }
 
 /** Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh. */
@@ -164,13 +207,14 @@ export function runStorage(
     const year = Math.floor(from / HOURS_PER_YEAR);
     const capacity = (s.energy_mwh * life.capacityPercent) / 100;
     const b = horizonBattery(s, capacity, dischargeCost(year));
-    fillHorizon(s, plant, from, w.hours);
+    w.battery = b;
+    nextHorizon(s, plant, from, w, strategy);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
     if (reserves && w.reserves) {
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
-    } else w.solver.solve(b, w.hours, state.soc, w.plan, false);
-    commitDay(b, plant, from, { ...w, strategy }, keep, capacity, life, state, run);
+    } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY);
+    commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
       life.replace(from + HOURS_PER_DAY);
@@ -187,7 +231,7 @@ function commitDay(
   b: HorizonBattery,
   plant: PlantHours,
   from: number,
-  w: Work & { strategy: DispatchStrategy },
+  w: Work,
   keep: number,
   capacity: number,
   life: BatteryLifetime,
@@ -195,27 +239,37 @@ function commitDay(
   run: StorageRun,
 ): void {
   const { strategy, hours } = w;
-  const reserveProducts = plant.reserves?.products ?? [];
+  const { charge, discharge } = w.plan;
+  const room = hours.room;
+  const reserveProducts = plant.reserves?.products ?? NO_PRODUCTS;
+  const { powerMw, socMinMwh, socMaxMwh, etaIn, etaOut } = b;
+  // The state in locals for the day (written back at its end).
+  let soc = state.soc;
+  let turned = state.direction;
   for (let t = 0; t < HOURS_PER_DAY; t++) {
     const i = from + t;
-    const kept = state.soc * keep;
-    let x = w.plan.charge[t];
-    let y = w.plan.discharge[t];
-    const available = Math.min(b.powerMw, strategy.chargeable(plant, hours, i, t));
-    if (x > 0) x = Math.max(0, Math.min(x, available, (b.socMaxMwh - kept) / b.etaIn));
-    if (y > 0) y = Math.max(0, Math.min(y, b.powerMw, hours.room[t], (kept - b.socMinMwh) * b.etaOut));
-    const direction = x > 0 ? 1 : y > 0 ? -1 : 0;
-    if (direction !== 0 && state.direction !== 0 && direction !== state.direction && capacity > 0) {
-      life.turn(100 * (1 - state.soc / capacity));
+    const kept = soc * keep;
+    let x = charge[t];
+    let y = discharge[t];
+    if (x > 0) {
+      const available = Math.min(powerMw, strategy.chargeable(plant, hours, i, t));
+      x = Math.max(0, Math.min(x, available, (socMaxMwh - kept) / etaIn));
     }
-    if (direction !== 0) state.direction = direction;
-    state.soc = kept + b.etaIn * x - y / b.etaOut;
-    if (run.reserve && w.reserves) state.soc += deployed(b, reserveProducts, w.reserves.plan, t, i, run.reserve);
+    if (y > 0) y = Math.max(0, Math.min(y, powerMw, room[t], (kept - socMinMwh) * etaOut));
+    const direction = x > 0 ? 1 : y > 0 ? -1 : 0;
+    if (direction !== 0 && turned !== 0 && direction !== turned && capacity > 0) {
+      life.turn(100 * (1 - soc / capacity));
+    }
+    if (direction !== 0) turned = direction;
+    soc = kept + etaIn * x - y / etaOut;
+    if (run.reserve && w.reserves) soc += deployed(b, reserveProducts, w.reserves.plan, t, i, run.reserve);
     run.charge[i] = x;
     run.discharge[i] = y;
-    run.soc[i] = state.soc;
+    run.soc[i] = soc;
     strategy.sources(plant, hours, i, t, x, run);
   }
+  state.soc = soc;
+  state.direction = turned;
 }
 
 /** The reserves' work space: the horizon's market and a plan whose charge and discharge are the dispatch's own. */
