@@ -132,21 +132,14 @@ export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h
   strategyOf(s, plant).fill(s, plant, from, h, gridMw);
 }
 
-/**
- * Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh.
- * `work`: arrays of 25 × 8,760 to write the run's hours into instead of fresh ones (every hour is written).
- */
+/** Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh. */
 export function runStorage(
   s: StorageInputs,
   plant: PlantHours,
   dischargeCost: (yearIndex: number) => number,
-  work?: {
-    fromSurplus: Float64Array;
-    fromGrid: Float64Array;
-    charge?: Float64Array;
-    discharge?: Float64Array;
-    soc?: Float64Array;
-  },
+  work?: { fromSurplus: Float64Array; fromGrid: Float64Array } & Partial<
+    Record<'charge' | 'discharge' | 'soc', Float64Array>
+  >,
 ): StorageRun {
   const run: StorageRun = {
     charge: work?.charge ?? new Float64Array(HOURS),
