@@ -8,7 +8,14 @@ import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import { resolveInputs } from '../shared/inputs.resolve.ts';
 import { inlineOnly, withContents } from '../shared/resources.refs.ts';
 import { type ResolvedInputs, ScenarioInputs, type StoredInputs } from '../shared/schemas/inputs.ts';
-import { CalculationInputError, calculate, loadReserveSolver, profileKeys } from './engine/index.ts';
+import {
+  CalculationInputError,
+  calculate,
+  type HourlyBuffers,
+  loadReserveSolver,
+  PlantMemo,
+  profileKeys,
+} from './engine/index.ts';
 import { LruProfileCache } from './profile.cache.ts';
 import type { SharedResources } from './resources.store.ts';
 import { DecodedResources } from './resources.thread.ts';
@@ -82,7 +89,15 @@ const results = new ResultClient(resultPort, resultHeap);
 // none of them (the result thread gets copies of each year), and 3.5 MB of fresh arrays per
 // calculation piled up as garbage between scavenges when variants reused cached profiles (a
 // 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
-const hourly = { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) };
+// A battery's four series join them at its first calculation (HourlyBuffers.storage).
+const hourly: HourlyBuffers = {
+  solar: new Float64Array(YEARS * HOURS_PER_YEAR),
+  wind: new Float64Array(YEARS * HOURS_PER_YEAR),
+};
+// The plant's hours before the battery, kept from the last calculation that had one: a sweep's
+// variants that differ only in the battery compute them once (docs/sweeps.md). With profiles only:
+// a hit needs the cache's profile objects.
+const plantMemo = profiles ? new PlantMemo() : undefined;
 
 // One request at a time, in order: a request with ancillary products first loads HiGHS (once), and
 // a request that arrives meanwhile waits its turn.
@@ -112,6 +127,7 @@ function handle(req: ThreadRequest): void {
       // Keys of the stored inputs: a library file is named there by its id, not its megabytes of text.
       profileKeys: referenced && profiles ? profileKeys(req.inputs as ResolvedInputs) : undefined,
       hourly,
+      plantMemo,
     });
     const engineMs = performance.now() - t0;
     const statements = withoutHourly(result);

@@ -11,6 +11,7 @@ import { type CalculateOptions, EngineRun, STAGES } from './plant/stages.ts';
 
 export { CalculationInputError } from './engine.error.ts';
 export type { ProgressReporter } from './plant/generation.ts';
+export { PlantMemo } from './plant/plant.memo.ts';
 export { loadReserveSolver } from './plant/plant.storage.ts';
 export type { HourlyBuffers, YearReporter } from './plant/plant.ts';
 export type { GenerationProfile, ProfileCache } from './plant/profiles.ts';

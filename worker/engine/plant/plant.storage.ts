@@ -14,26 +14,41 @@ import type { Generation } from './generation.ts';
 import { profileYear } from './generation.ts';
 import { degradationFactor } from './hybrid.ts';
 import { type AncillaryYears, ancillaryMarket, ancillaryYears } from './plant.ancillary.ts';
+import type { PlantMemoUse } from './plant.memo.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
 /** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
-let work: Record<
-  'delivered' | 'surplus' | 'surplusSolar' | 'price' | 'net' | 'fromSurplus' | 'fromGrid',
-  Float64Array
-> | null = null;
+let work: Record<'net' | 'fromSurplus' | 'fromGrid', Float64Array> | null = null;
+/** The plant's hours the battery is offered, when the caller keeps no PlantMemo (plant.memo.ts). */
+let offered: Record<'delivered' | 'surplus' | 'surplusSolar' | 'price', Float64Array> | null = null;
 
 function scratch(): NonNullable<typeof work> {
-  work ??= {
+  work ??= { net: new Float64Array(HOURS), fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
+  return work;
+}
+
+function offeredScratch(): NonNullable<typeof offered> {
+  offered ??= {
     delivered: new Float64Array(HOURS),
     surplus: new Float64Array(HOURS),
     surplusSolar: new Float64Array(HOURS),
     price: new Float64Array(HOURS),
-    net: new Float64Array(HOURS),
-    fromSurplus: new Float64Array(HOURS),
-    fromGrid: new Float64Array(HOURS),
   };
-  return work;
+  return offered;
+}
+
+/** The battery's hourly series of a calculation (25 × 8,760 each, every hour written): HourlyBuffers.storage. */
+export interface StorageBuffers {
+  charge: Float64Array;
+  discharge: Float64Array;
+  soc: Float64Array;
+  grid: Float64Array;
+}
+
+export function storageBuffers(): StorageBuffers {
+  const a = () => new Float64Array(HOURS);
+  return { charge: a(), discharge: a(), soc: a(), grid: a() };
 }
 
 export interface StorageYears {
@@ -60,7 +75,8 @@ export interface StorageYears {
 
 /**
  * Runs the battery on the plant's hours (solar and wind hourly as the limit left them, written over
- * with the energy the battery saved from curtailment).
+ * with the energy the battery saved from curtailment). `buffers`: where to write its hourly series
+ * (fresh arrays without); `memo`: the hours it is offered, kept from the last calculation on a hit.
  */
 export function storageYears(
   inputs: ResolvedInputs,
@@ -69,41 +85,23 @@ export function storageYears(
   market: MarketModel,
   hourly: { solar: Float64Array; wind: Float64Array },
   load: { model: LoadModel; excessPrice: Float64Array } | null = null,
+  buffers?: StorageBuffers,
+  memo?: PlantMemoUse | null,
 ): StorageYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
-  const { delivered, surplus, surplusSolar } = scratch();
+  const kept = memo?.hours;
+  const { delivered, surplus, surplusSolar, price: marketPrice } = kept ?? offeredScratch();
   // With a load, the hour's price is what its excess sells for (the merchant price, or 0), as the
   // load stage computed it once; without, the market's price of an exported MWh.
-  const price = load ? load.excessPrice : scratch().price;
-  const solarHourly = hourly.solar;
-  const windHourly = hourly.wind;
+  const price = load ? load.excessPrice : marketPrice;
   const operatorMw = inputs.grid.export_limit_hourly_mw;
   // With the operator's series: each hour's MWh it cut below the fixed limit (as hybridYear cut it).
-  const operatorCut = operatorMw ? new Float64Array(HOURS) : null;
-  for (let i = 0; i < YEARS; i++) {
-    const year = i + 1;
-    const solarFactor =
-      inputs.solar.capacity_mw_dc * degradationFactor(inputs.solar.degradation_percent_per_year, year);
-    const windFactor = inputs.wind.capacity_mw * degradationFactor(inputs.wind.degradation_percent_per_year, year);
-    const solarRaw = profileYear(generation.solar, i);
-    const windRaw = profileYear(generation.wind, i);
-    const at = i * HOURS_PER_YEAR;
-    if (!load) hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
-    for (let h = 0; h < HOURS_PER_YEAR; h++) {
-      const k = at + h;
-      const s = solarHourly[k];
-      const w = windHourly[k];
-      delivered[k] = s + w;
-      const lostSolar = solarRaw[h] * solarFactor - s;
-      const lostWind = windRaw[h] * windFactor - w;
-      surplusSolar[k] = Math.max(0, lostSolar);
-      surplus[k] = surplusSolar[k] + Math.max(0, lostWind);
-      if (operatorCut && operatorMw) {
-        const total = solarRaw[h] * solarFactor + windRaw[h] * windFactor;
-        const limit = Math.min(limitMw, operatorMw[h]);
-        operatorCut[k] = total > limit ? Math.min(total, limitMw) - limit : 0;
-      }
-    }
+  const operatorCut = operatorMw ? (kept?.operatorCut ?? new Float64Array(HOURS)) : null;
+  if (!memo?.hit) {
+    // A memo's price is the market's even with a load: the next calculation may have none.
+    const offer = { delivered, surplus, surplusSolar, price: load && !kept ? null : marketPrice, operatorCut };
+    offeredHours(inputs, generation, market, hourly, limitMw, offer);
+    memo?.kept();
   }
   const f = inputs.finance;
   // One rate of inflation and O&M escalation together (1 + (x − 1) gives x back exactly).
@@ -121,11 +119,61 @@ export function storageYears(
     ...(load ? { load: loadHours(load.model) } : {}),
     ...(reserves ? { reserves } : {}),
   };
-  const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), scratch());
-  const out = settle(market, run, delivered, surplus, surplusSolar, hourly);
+  const run = runStorage(battery, plant, (y) => vom * escalation(rate, y + 1), { ...scratch(), ...buffers });
+  const out = settle(market, run, delivered, surplus, surplusSolar, hourly, buffers?.grid);
   if (reserves && run.reserve) out.ancillary = ancillaryYears(products, reserves, run.reserve);
   if (operatorCut) out.operatorCurtailedMwh = unstoredCut(operatorCut, run.fromSurplus);
   return out;
+}
+
+/**
+ * What the plant offers the battery each hour of the 25 years: its export and the surplus over the
+ * limit (and solar's part of it), from the hours the limit left (`hourly`) and the undegraded
+ * output; the market's price of an exported MWh (when `price` is given); the operator's cut.
+ */
+function offeredHours(
+  inputs: ResolvedInputs,
+  generation: Generation,
+  market: MarketModel,
+  hourly: { solar: Float64Array; wind: Float64Array },
+  limitMw: number,
+  out: {
+    delivered: Float64Array;
+    surplus: Float64Array;
+    surplusSolar: Float64Array;
+    price: Float64Array | null;
+    operatorCut: Float64Array | null;
+  },
+): void {
+  const { delivered, surplus, surplusSolar, price, operatorCut } = out;
+  const operatorMw = inputs.grid.export_limit_hourly_mw;
+  const solarHourly = hourly.solar;
+  const windHourly = hourly.wind;
+  for (let i = 0; i < YEARS; i++) {
+    const year = i + 1;
+    const solarFactor =
+      inputs.solar.capacity_mw_dc * degradationFactor(inputs.solar.degradation_percent_per_year, year);
+    const windFactor = inputs.wind.capacity_mw * degradationFactor(inputs.wind.degradation_percent_per_year, year);
+    const solarRaw = profileYear(generation.solar, i);
+    const windRaw = profileYear(generation.wind, i);
+    const at = i * HOURS_PER_YEAR;
+    if (price) hourPrices(market, year, price.subarray(at, at + HOURS_PER_YEAR));
+    for (let h = 0; h < HOURS_PER_YEAR; h++) {
+      const k = at + h;
+      const s = solarHourly[k];
+      const w = windHourly[k];
+      delivered[k] = s + w;
+      const lostSolar = solarRaw[h] * solarFactor - s;
+      const lostWind = windRaw[h] * windFactor - w;
+      surplusSolar[k] = Math.max(0, lostSolar);
+      surplus[k] = surplusSolar[k] + Math.max(0, lostWind);
+      if (operatorCut && operatorMw) {
+        const total = solarRaw[h] * solarFactor + windRaw[h] * windFactor;
+        const limit = Math.min(limitMw, operatorMw[h]);
+        operatorCut[k] = total > limit ? Math.min(total, limitMw) - limit : 0;
+      }
+    }
+  }
 }
 
 /** Per year: Σ max(0, the operator's cut − the battery's charge from the surplus), hour by hour. */
@@ -158,12 +206,13 @@ function settle(
   surplus: Float64Array,
   surplusSolar: Float64Array,
   hourly: { solar: Float64Array; wind: Float64Array },
+  gridOut: Float64Array = new Float64Array(HOURS),
 ): StorageYears {
   const a = () => new Float64Array(YEARS);
   const out: StorageYears = {
     run,
     net: scratch().net,
-    grid: new Float64Array(HOURS),
+    grid: gridOut,
     fromSurplus: a(),
     fromPlant: a(),
     fromGrid: a(),

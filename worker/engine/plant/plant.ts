@@ -19,7 +19,8 @@ import {
 import { batteryConstants, batteryOf } from '../storage/storage.ts';
 import { type Generation, type ProgressReporter, profileYear } from './generation.ts';
 import { degradationFactor, hybridYear, type OperatorLimit } from './hybrid.ts';
-import { type StorageYears, storageYears } from './plant.storage.ts';
+import type { PlantMemoUse } from './plant.memo.ts';
+import { type StorageBuffers, type StorageYears, storageBuffers, storageYears } from './plant.storage.ts';
 
 /**
  * Called once per year, in order, with that year's final hourly series by name (views into the
@@ -77,14 +78,22 @@ function yearOf(series: HourlyRecord<Float64Array>, i: number): HourlyRecord<Flo
 export interface HourlyBuffers {
   solar: Float64Array;
   wind: Float64Array;
+  /** The battery's (charge, discharge, SOC, grid): added by the first calculation with a battery, reused by the next. */
+  storage?: StorageBuffers;
 }
 
 /**
  * The hybrid plant's 25 years: each year's output after degradation and the export limit, and what
  * the limit cut. `hourly`: where to write the hourly results, for a caller that reuses two arrays
- * instead of 3.5 MB of fresh ones a calculation.
+ * instead of 3.5 MB of fresh ones a calculation. `memo`: the plant's hours kept from the last
+ * calculation (plant.memo.ts), copied on a hit, kept on a miss.
  */
-export function hybridYears(inputs: ResolvedInputs, generation: Generation, hourly?: HourlyBuffers): PlantYears {
+export function hybridYears(
+  inputs: ResolvedInputs,
+  generation: Generation,
+  hourly?: HourlyBuffers,
+  memo?: PlantMemoUse | null,
+): PlantYears {
   const limitMw = inputs.grid.export_limit_mw ?? Number.POSITIVE_INFINITY;
   const { capacity_mw_dc: solarMw, degradation_percent_per_year: solarDegradation } = inputs.solar;
   const { capacity_mw: windMw, degradation_percent_per_year: windDegradation } = inputs.wind;
@@ -104,6 +113,14 @@ export function hybridYears(inputs: ResolvedInputs, generation: Generation, hour
   const curtailed = out.curtailedMwh;
   const operatorSeries = inputs.grid.export_limit_hourly_mw;
   if (operatorSeries) out.operatorCurtailedMwh = new Float64Array(YEARS);
+  const kept = memo?.hours;
+  if (memo?.hit && kept) {
+    out.solarHourly.set(kept.solar);
+    out.windHourly.set(kept.wind);
+    curtailed.set(kept.curtailed);
+    if (out.operatorCurtailedMwh && kept.operatorCurtailed) out.operatorCurtailedMwh.set(kept.operatorCurtailed);
+    return out;
+  }
   for (let i = 0; i < YEARS; i++) {
     const year = i + 1;
     const operator: OperatorLimit | undefined = operatorSeries && { limitMw: operatorSeries, curtailedMwh: 0 };
@@ -119,6 +136,12 @@ export function hybridYears(inputs: ResolvedInputs, generation: Generation, hour
     );
     if (operator && out.operatorCurtailedMwh) out.operatorCurtailedMwh[i] = operator.curtailedMwh;
   }
+  if (kept) {
+    kept.solar.set(out.solarHourly);
+    kept.wind.set(out.windHourly);
+    kept.curtailed.set(curtailed);
+    if (out.operatorCurtailedMwh && kept.operatorCurtailed) kept.operatorCurtailed.set(out.operatorCurtailedMwh);
+  }
   return out;
 }
 
@@ -128,19 +151,31 @@ export interface PricedLoad {
   excessPrice: Float64Array;
 }
 
-/** With a battery: its 25 years on the plant's hours (and the load's, when there is one). */
+/**
+ * With a battery: its 25 years on the plant's hours (and the load's, when there is one). `hourly`:
+ * the caller's reused arrays, which get the battery's series too; `memo`: as for hybridYears.
+ */
 export function batteryYears(
   inputs: ResolvedInputs,
   generation: Generation,
   market: MarketModel,
   load: PricedLoad | null,
   out: PlantYears,
+  hourly?: HourlyBuffers,
+  memo?: PlantMemoUse | null,
 ): void {
   const battery = batteryOf(inputs);
   if (!battery) return;
-  const producedWithout = plantEnergy(out, out.curtailedMwh);
+  const kept = memo?.hours;
+  let producedWithout: Float64Array;
+  if (kept && memo.hit) producedWithout = kept.producedWithout.slice();
+  else {
+    producedWithout = plantEnergy(out, out.curtailedMwh);
+    kept?.producedWithout.set(producedWithout);
+  }
   const hourlyOut = { solar: out.solarHourly, wind: out.windHourly };
-  out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load);
+  if (hourly) hourly.storage ??= storageBuffers();
+  out.storage = storageYears(inputs, battery, generation, market, hourlyOut, load, hourly?.storage, memo);
   // What the operator finally curtailed: its cut less what the battery stored of it.
   if (out.storage.operatorCurtailedMwh) out.operatorCurtailedMwh = out.storage.operatorCurtailedMwh;
   out.storageContext = { battery, curtailedWithout: out.curtailedMwh, producedWithout };

@@ -12,6 +12,7 @@ import { type FinanceResult, financeModel } from '../finance/finance.ts';
 import { excessPriceHours, loadKpis, prepareLoad } from '../load/load.ts';
 import { type MarketModel, prepareMarket } from '../market/market.ts';
 import { type Generation, generationProfiles, type ProgressReporter, resourceRose } from './generation.ts';
+import type { PlantMemo, PlantMemoUse } from './plant.memo.ts';
 import { storageKpis } from './plant.storage.ts';
 import {
   batteryYears,
@@ -39,10 +40,15 @@ export interface CalculateOptions {
    */
   profileKeys?: ProfileKeys;
   /**
-   * Where to write the hourly results (the result's solar and wind series are then these
-   * arrays): a caller that keeps no result's arrays passes the same two every time.
+   * Where to write the hourly results (the result's solar and wind series, and a battery's, are
+   * then these arrays): a caller that keeps no result's arrays passes the same ones every time.
    */
   hourly?: HourlyBuffers;
+  /**
+   * The plant's hours before the battery, kept between calculations (plant.memo.ts): a sweep of
+   * battery sizes computes them once. Useful with `cache` (a hit needs the same profile objects).
+   */
+  plantMemo?: PlantMemo;
 }
 
 // Shares of the progress bar: generation is most of the work; the years and finance are quick
@@ -61,6 +67,8 @@ export class EngineRun {
   plant!: PlantYears;
   finance!: FinanceResult;
   rose!: WindRose | null;
+  /** With options.plantMemo and a battery: this calculation's use of it (set by the hybrid stage). */
+  memo: PlantMemoUse | null = null;
   readonly inputs: ResolvedInputs;
   readonly options: CalculateOptions;
   readonly report: ProgressReporter;
@@ -100,7 +108,8 @@ export const STAGES: readonly Stage[] = [
     // for the curtailment payment); without a battery, the curtailment KPI.
     name: 'hybrid',
     run: (r) => {
-      r.plant = hybridYears(r.inputs, r.generation, r.options.hourly);
+      r.memo = r.options.plantMemo?.use(r.inputs, r.generation) ?? null;
+      r.plant = hybridYears(r.inputs, r.generation, r.options.hourly, r.memo);
     },
     kpis: (r) => {
       if (!r.plant.storage) r.finance.kpis.curtailment_percent = curtailmentPercent(r.plant);
@@ -109,7 +118,7 @@ export const STAGES: readonly Stage[] = [
   {
     // The battery (storage/), dispatched on the market's prices or for the load.
     name: 'storage',
-    run: (r) => batteryYears(r.inputs, r.generation, r.market, r.load, r.plant),
+    run: (r) => batteryYears(r.inputs, r.generation, r.market, r.load, r.plant, r.options.hourly, r.memo),
     kpis: (r) => {
       const { storage, storageContext } = r.plant;
       if (!storage || !storageContext) return;

@@ -180,12 +180,14 @@ export function runStorage(
   s: StorageInputs,
   plant: PlantHours,
   dischargeCost: (yearIndex: number) => number,
-  work?: { fromSurplus: Float64Array; fromGrid: Float64Array },
+  work?: { fromSurplus: Float64Array; fromGrid: Float64Array } & Partial<
+    Record<'charge' | 'discharge' | 'soc', Float64Array>
+  >,
 ): StorageRun {
   const run: StorageRun = {
-    charge: new Float64Array(HOURS),
-    discharge: new Float64Array(HOURS),
-    soc: new Float64Array(HOURS),
+    charge: work?.charge ?? new Float64Array(HOURS),
+    discharge: work?.discharge ?? new Float64Array(HOURS),
+    soc: work?.soc ?? new Float64Array(HOURS),
     fromSurplus: work?.fromSurplus ?? new Float64Array(HOURS),
     fromGrid: work?.fromGrid ?? new Float64Array(HOURS),
     capacityPercent: new Float64Array(YEARS),
