@@ -152,6 +152,7 @@ const getStatements = defineRoute({
       res.setHeader('Cache-Control', IMMUTABLE);
       res.type(variant.type);
     };
+    let stored: Awaited<ReturnType<typeof storedStatements>> | undefined;
     if (variant === FULL && answers.enabled) {
       // The row's state and the stored form's first bytes: a kept answer needs no more of it. The
       // scenario's row is read first whatever the cache holds, so a deleted one is a 404 here.
@@ -163,7 +164,7 @@ const getStatements = defineRoute({
           await sendAnswer(res, found, gzip);
           return;
         }
-        const stored = await storedStatements(ws, id, variant);
+        stored = await storedStatements(ws, id, variant);
         if (isStoredForm(stored.bytes)) {
           const form = parseStoredForm(stored.bytes);
           ok(stored.etag);
@@ -176,7 +177,7 @@ const getStatements = defineRoute({
         }
       }
     }
-    const stored = await storedStatements(ws, id, variant);
+    stored ??= await storedStatements(ws, id, variant);
     ok(stored.etag);
     if (variant.year !== undefined) {
       const body = Buffer.from(JSON.stringify(await hourlyYear(stored.bytes, id, stored.start_year, variant.year)));
@@ -239,7 +240,12 @@ async function sendAnswer(res: Response, found: Lookup, gzip: boolean): Promise<
       res.setHeader('Content-Encoding', 'gzip');
       res.setHeader('Content-Length', found.bytes.length);
       res.end(found.bytes);
-    } else res.end(await gunzipAsync(found.bytes));
+    } else {
+      // Inflated on the way, as a made answer is (rare: ~10–25 MB of JSON).
+      const gunzipper = createGunzip();
+      gunzipper.pipe(res);
+      gunzipper.end(found.bytes);
+    }
     return;
   }
   const build = found.build;
