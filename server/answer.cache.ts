@@ -110,7 +110,7 @@ export class AnswerCache {
         if (piece.length >= SERIES_PIECE) await new Promise(setImmediate);
       }
       build.done = true;
-      this.#insert(key, Buffer.concat(build.pieces, build.bytes));
+      if (build.bytes <= this.budgetBytes) this.#insert(key, Buffer.concat(build.pieces, build.bytes));
     } catch (err) {
       build.error = err;
       build.stopped = true;
@@ -121,7 +121,6 @@ export class AnswerCache {
   }
 
   #insert(key: string, bytes: Buffer): void {
-    if (bytes.length > this.budgetBytes) return;
     const old = this.#entries.get(key);
     if (old) {
       this.#entries.delete(key);
