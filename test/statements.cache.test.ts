@@ -5,26 +5,12 @@
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { DEFAULT_SCENARIO, getJson, postScenario } from './helpers/http.ts';
+import { DEFAULT_SCENARIO, getJson, postScenario, rawGet } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 const stack = await startStack({ workers: [{}] });
 t.teardown(() => stack.stop());
-
-type Raw = { status: number; headers: IncomingHttpHeaders; body: Buffer };
-
-/** A GET whose body is kept as sent (fetch would inflate a gzip body itself). */
-function rawGet(url: string, gzip: boolean): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
 
 /** The headers that must not differ between a made and a kept answer. */
 function same(headers: IncomingHttpHeaders) {

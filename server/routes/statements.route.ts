@@ -214,14 +214,7 @@ export const statementRoutes: readonly AnyRoute[] = [getStatements];
  * the web found a write a row (160) costing more than a third of the making: 14 % in writev.
  */
 async function sendStoredForm(res: Response, form: StoredForm, gzip: boolean): Promise<void> {
-  let sink: NodeJS.WritableStream = res;
-  if (gzip) res.setHeader('Content-Encoding', 'gzip');
-  else {
-    // A client that does not accept gzip (rare): the same pieces, inflated on the way.
-    const gunzipper = createGunzip();
-    gunzipper.pipe(res);
-    sink = gunzipper;
-  }
+  const sink = fullAnswerSink(res, gzip);
   for (const piece of gzipPieces(form)) {
     if (res.destroyed) return;
     if (!sink.write(piece)) await drainedOrClosed(sink, res);
@@ -231,33 +224,33 @@ async function sendStoredForm(res: Response, form: StoredForm, gzip: boolean): P
 }
 
 /**
+ * Where a full answer's gzip pieces go: the response, gzip-encoded; or, for a client that does not
+ * accept gzip (rare: ~10–25 MB of JSON), an inflater on the way to it.
+ */
+function fullAnswerSink(res: Response, gzip: boolean): NodeJS.WritableStream {
+  if (gzip) {
+    res.setHeader('Content-Encoding', 'gzip');
+    return res;
+  }
+  const gunzipper = createGunzip();
+  gunzipper.pipe(res);
+  return gunzipper;
+}
+
+/**
  * A full answer from the web's cache (server/answer.cache.ts): kept bytes, sent whole with their
  * length; or a build under way, its pieces sent as they are made, each reader at its own pace.
  */
 async function sendAnswer(res: Response, found: Lookup, gzip: boolean): Promise<void> {
   if ('bytes' in found) {
-    if (gzip) {
-      res.setHeader('Content-Encoding', 'gzip');
-      res.setHeader('Content-Length', found.bytes.length);
-      res.end(found.bytes);
-    } else {
-      // Inflated on the way, as a made answer is (rare: ~10–25 MB of JSON).
-      const gunzipper = createGunzip();
-      gunzipper.pipe(res);
-      gunzipper.end(found.bytes);
-    }
+    if (gzip) res.setHeader('Content-Length', found.bytes.length);
+    fullAnswerSink(res, gzip).end(found.bytes);
     return;
   }
   const build = found.build;
   build.readers++;
   try {
-    let sink: NodeJS.WritableStream = res;
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    else {
-      const gunzipper = createGunzip();
-      gunzipper.pipe(res);
-      sink = gunzipper;
-    }
+    const sink = fullAnswerSink(res, gzip);
     let sent = 0;
     for (;;) {
       if (res.destroyed) return;
