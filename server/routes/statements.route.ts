@@ -258,7 +258,7 @@ async function sendAnswer(res: Response, found: Lookup, gzip: boolean): Promise<
         if (!sink.write(build.pieces[sent++])) await drainedOrClosed(sink, res);
       } else if (build.done) break;
       else if (build.stopped) {
-        // Every other reader gone (this one was waiting) or the making failed: this answer is cut short.
+        // The making failed (a build stops for want of readers only when none is left): cut short.
         res.destroy(build.error instanceof Error ? build.error : new Error('the answer was not made'));
         return;
       } else await build.next();
