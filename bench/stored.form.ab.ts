@@ -10,6 +10,7 @@
 //   - the answers compared (full with and without gzip, ?hourly=false, ?year, CSV): equal but
 //     for the scenario's id.
 // Usage: DATABASE_URL=postgres://… node bench/stored.form.ab.ts --base=/work/wt/x-base [--reads=40] [--profile-dir=DIR]
+//   [--branch-env=RESULT_CACHE_MB=0]
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -34,6 +35,13 @@ const profileDir = arg('profile-dir');
 const SERIALIZE_RUNS = Number(arg('serialize-runs') ?? 15);
 const CLIENTS = Number(arg('clients') ?? 10);
 const CLIENTS_MS = Number(arg('clients-seconds') ?? 5) * 1000;
+/** --branch-env=K=V,K=V: settings of the branch's web only (e.g. RESULT_CACHE_MB=0: every read makes its answer). */
+const branchEnv = Object.fromEntries(
+  (arg('branch-env') ?? '')
+    .split(',')
+    .filter((kv) => kv.includes('='))
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 const branchDir = fileURLToPath(new URL('../', import.meta.url));
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) throw new Error('DATABASE_URL: a Postgres server to create the two databases on');
@@ -129,9 +137,10 @@ try {
     const { startStack } = (await import(
       join(dirs[side], 'test/helpers/stack.ts')
     )) as typeof import('../test/helpers/stack.ts');
-    const web: Record<string, string> = profileDir
-      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, side)}` }
-      : {};
+    const web: Record<string, string> = {
+      ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, side)}` } : {}),
+      ...(side === 'branch' ? branchEnv : {}),
+    };
     stacks[side] = await startStack({ databaseUrl: u.toString(), web, workers: [{}] });
   }
   for (const name of Object.keys(SCENARIOS) as Name[]) {

@@ -5,6 +5,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { type ApiKey, DEFAULT_WORKSPACE } from '../shared/config.ts';
+import { AnswerCache } from './answer.cache.ts';
 import type { AppDeps } from './deps.ts';
 import { HttpProblem, problemMiddleware } from './problem.ts';
 import { Quotas } from './quotas.ts';
@@ -145,7 +146,9 @@ export function createApp(deps: AppDeps): Express {
   // One count of open event streams for the whole process (MAX_SSE_STREAMS), whatever their resource.
   const streams = new EventStreams(deps.listener, { max: config.maxSseStreams, heartbeatMs: config.sseHeartbeatMs });
   const quotas = new Quotas(config.quotas, deps.db);
-  const routeDeps: RouteDeps = { ...deps, streams, quotas };
+  // One cache of built full statements answers for the whole process (RESULT_CACHE_MB).
+  const answers = new AnswerCache(config.resultCacheMb * 1024 * 1024);
+  const routeDeps: RouteDeps = { ...deps, streams, quotas, answers };
   app.use(mountRoutes(PUBLIC_ROUTES, routeDeps));
   app.use(docsRoutes(deps));
   // The viewer's pages are open (they hold no data); the API they call asks for the key.

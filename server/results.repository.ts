@@ -29,14 +29,18 @@ interface StatementsRow {
 /**
  * The scenario's state and one stored part of its result, in one round trip (the statements hot
  * path). Read by a binary COPY, so the stored gzip arrives as raw bytes: a plain query would get
- * bytea as hex text twice its size and decode it (see shared/pg.copy.ts).
+ * bytea as hex text twice its size and decode it (see shared/pg.copy.ts). `headBytes`: only the
+ * part's first bytes (enough to tell its form), for a read that may be answered from the web's
+ * cache (server/answer.cache.ts) without the rest.
  */
 export async function findStatements(
   ws: WorkspaceDb,
   scenarioId: string,
   part: ResultPart,
+  headBytes?: number,
 ): Promise<StatementsRow | undefined> {
-  const column = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
+  const stored = part === 'statements_gzip' ? 'r.statements_gzip' : 'r.statements_lite_gzip';
+  const column = headBytes === undefined ? stored : `substring(${stored} from 1 for ${Math.trunc(headBytes)})`;
   const rows = await copyRows(
     unscoped(ws).pool,
     `SELECT s.status::text, s.error::text,

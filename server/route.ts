@@ -13,6 +13,7 @@ import { isUuid } from '../shared/ids.ts';
 import type { FieldError } from '../shared/schemas/problem.ts';
 import { compileValidator, type Validator } from '../shared/validate.ts';
 import { type WorkspaceDb, withinWorkspace } from '../shared/workspace.ts';
+import type { AnswerCache } from './answer.cache.ts';
 import type { AppDeps } from './deps.ts';
 import { methodNotAllowed, requireJson } from './http.ts';
 import { HttpProblem } from './problem.ts';
@@ -101,7 +102,7 @@ interface RouteSpec<
 }
 
 /** What a handler is given besides its request: the app's dependencies and the process's event streams. */
-export type RouteDeps = AppDeps & { streams: EventStreams; quotas: Quotas };
+export type RouteDeps = AppDeps & { streams: EventStreams; quotas: Quotas; answers: AnswerCache };
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of routes of every shape
 export type AnyRoute = RouteSpec<any, any, any, any>;

@@ -21,6 +21,13 @@ export interface Config {
   engineCacheMb: number;
   /** Library files and series a worker keeps read (worker/resources.store.ts), MB. */
   resourceCacheMb: number;
+  /**
+   * RESULT_CACHE_MB: megabytes of built full statements answers (gzip JSON made from a result's
+   * stored form) each web process keeps, least recently used out (server/answer.cache.ts); 0 keeps
+   * none and makes the answer on every read. 64 by default: ~30–70 results (a cycling battery's
+   * answer is ~2 MB, the default scenario's ~0.9 MB) within a 512 MB web dyno (docs/sizing.md).
+   */
+  resultCacheMb: number;
   /** Large enough for a SAM CSV weather file (~1.5 MB) or 5 × 8,760 supplied values as JSON. */
   bodyLimitBytes: number;
   /** Size of each of the web's two pools (queries, creates); it also holds one connection for LISTEN. A worker's pool is WORKER_CONCURRENCY + 2. */
@@ -141,6 +148,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxSweepVariants: int(env, 'MAX_SWEEP_VARIANTS', 2000, 1, 100_000),
     engineCacheMb: int(env, 'ENGINE_CACHE_MB', 32, 0, 65_536),
     resourceCacheMb: int(env, 'RESOURCE_CACHE_MB', 32, 1, 65_536),
+    resultCacheMb: int(env, 'RESULT_CACHE_MB', 64, 0, 65_536),
     // 16 MiB: a solar file and a wind file with 3 more real years of each (PSM3 ~1.3 MB, SRW ~1 MB a year).
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 200),

@@ -3,29 +3,16 @@
 // gzip, ?hourly=false, ?year, CSV) must be the same for the same result in either form: here one
 // cycling-battery scenario computed by the worker, answered from its stored form, then from the
 // same result stored as the previous writer stored it, then as any gzip of its JSON text.
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { isStoredForm, parseStoredForm } from '../shared/result/stored.form.ts';
 import { fullGzip } from '../shared/result/stored.gzip.ts';
-import { getJson, postScenario } from './helpers/http.ts';
+import { getJson, postScenario, rawGet } from './helpers/http.ts';
 import { startStack } from './helpers/stack.ts';
 import { waitUntil } from './helpers/wait.ts';
 
 const stack = await startStack({ workers: [{}] });
 t.teardown(() => stack.stop());
-
-/** A GET whose body is kept as sent (fetch would inflate a gzip body itself). */
-function rawGet(url: string, gzip: boolean): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
 
 const QUERIES = ['', '?hourly=false', '?year=1', '?year=25', '?format=csv'];
 

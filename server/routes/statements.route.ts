@@ -11,10 +11,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { Request, Response } from 'express';
 import { HOURS_PER_YEAR } from '../../shared/calendar.ts';
 import { HOURLY_NAMES } from '../../shared/hourly.series.ts';
-import { isStoredForm, parseStoredForm, type StoredForm } from '../../shared/result/stored.form.ts';
+import { HEAD_BYTES, isStoredForm, parseStoredForm, type StoredForm } from '../../shared/result/stored.form.ts';
 import { gzipPieces, storedHourly } from '../../shared/result/stored.gzip.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import type { WorkspaceDb } from '../../shared/workspace.ts';
+import { AnswerCache, type Lookup } from '../answer.cache.ts';
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
@@ -69,8 +70,8 @@ function chooseVariant(req: Request, query: Static<typeof StatementsQuery>): Var
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 /** The stored result of a finished scenario, or the problem that says why there is none to send. */
-async function storedStatements(ws: WorkspaceDb, id: string, variant: Variant) {
-  const state = await findStatements(ws, id, variant.part);
+async function storedStatements(ws: WorkspaceDb, id: string, variant: Variant, headBytes?: number) {
+  const state = await findStatements(ws, id, variant.part, headBytes);
   if (!state) throw new HttpProblem('not_found', 'no scenario has this id');
   if (state.status === 'failed') {
     throw new HttpProblem('not_ready', 'the calculation failed; there are no statements', {
@@ -128,7 +129,7 @@ const getStatements = defineRoute({
       'Not calculated yet (queued or running), the calculation failed (the error is included), or a sweep variant kept no hourly data (`hourly: "not_kept"`; `?hourly=false` works, and re-posting its inputs recomputes the same hourly data).',
     ),
   },
-  async handle({ params, query, headers, ws, req, res }, _deps) {
+  async handle({ params, query, headers, ws, req, res }, { answers }) {
     const id = params.id;
     const variant = chooseVariant(req, query);
     const gzip = acceptsGzip(req.get('Accept-Encoding'));
@@ -145,11 +146,39 @@ const getStatements = defineRoute({
         return;
       }
     }
-    const stored = await storedStatements(ws, id, variant);
-    res.status(200);
-    res.setHeader('ETag', tag(stored.etag));
-    res.setHeader('Cache-Control', IMMUTABLE);
-    res.type(variant.type);
+    const ok = (etag: string) => {
+      res.status(200);
+      res.setHeader('ETag', tag(etag));
+      res.setHeader('Cache-Control', IMMUTABLE);
+      res.type(variant.type);
+    };
+    let stored: Awaited<ReturnType<typeof storedStatements>> | undefined;
+    if (variant === FULL && answers.enabled) {
+      // The row's state and the stored form's first bytes: a kept answer needs no more of it. The
+      // scenario's row is read first whatever the cache holds, so a deleted one is a 404 here.
+      const head = await storedStatements(ws, id, variant, HEAD_BYTES);
+      if (isStoredForm(head.bytes)) {
+        const found = answers.find(AnswerCache.key(id, head.etag));
+        if (found) {
+          ok(head.etag);
+          await sendAnswer(res, found, gzip);
+          return;
+        }
+        stored = await storedStatements(ws, id, variant);
+        if (isStoredForm(stored.bytes)) {
+          const form = parseStoredForm(stored.bytes);
+          ok(stored.etag);
+          await sendAnswer(
+            res,
+            answers.obtain(AnswerCache.key(id, stored.etag), () => gzipPieces(form)),
+            gzip,
+          );
+          return;
+        }
+      }
+    }
+    stored ??= await storedStatements(ws, id, variant);
+    ok(stored.etag);
     if (variant.year !== undefined) {
       const body = Buffer.from(JSON.stringify(await hourlyYear(stored.bytes, id, stored.start_year, variant.year)));
       await sendMaybeGzip(res, body, gzip);
@@ -185,20 +214,59 @@ export const statementRoutes: readonly AnyRoute[] = [getStatements];
  * the web found a write a row (160) costing more than a third of the making: 14 % in writev.
  */
 async function sendStoredForm(res: Response, form: StoredForm, gzip: boolean): Promise<void> {
-  let sink: NodeJS.WritableStream = res;
-  if (gzip) res.setHeader('Content-Encoding', 'gzip');
-  else {
-    // A client that does not accept gzip (rare): the same pieces, inflated on the way.
-    const gunzipper = createGunzip();
-    gunzipper.pipe(res);
-    sink = gunzipper;
-  }
+  const sink = fullAnswerSink(res, gzip);
   for (const piece of gzipPieces(form)) {
     if (res.destroyed) return;
     if (!sink.write(piece)) await drainedOrClosed(sink, res);
     else if (piece.length >= SERIES_PIECE) await new Promise(setImmediate);
   }
   sink.end();
+}
+
+/**
+ * Where a full answer's gzip pieces go: the response, gzip-encoded; or, for a client that does not
+ * accept gzip (rare: ~10–25 MB of JSON), an inflater on the way to it.
+ */
+function fullAnswerSink(res: Response, gzip: boolean): NodeJS.WritableStream {
+  if (gzip) {
+    res.setHeader('Content-Encoding', 'gzip');
+    return res;
+  }
+  const gunzipper = createGunzip();
+  gunzipper.pipe(res);
+  return gunzipper;
+}
+
+/**
+ * A full answer from the web's cache (server/answer.cache.ts): kept bytes, sent whole with their
+ * length; or a build under way, its pieces sent as they are made, each reader at its own pace.
+ */
+async function sendAnswer(res: Response, found: Lookup, gzip: boolean): Promise<void> {
+  if ('bytes' in found) {
+    if (gzip) res.setHeader('Content-Length', found.bytes.length);
+    fullAnswerSink(res, gzip).end(found.bytes);
+    return;
+  }
+  const build = found.build;
+  build.readers++;
+  try {
+    const sink = fullAnswerSink(res, gzip);
+    let sent = 0;
+    for (;;) {
+      if (res.destroyed) return;
+      if (sent < build.pieces.length) {
+        if (!sink.write(build.pieces[sent++])) await drainedOrClosed(sink, res);
+      } else if (build.done) break;
+      else if (build.stopped) {
+        // The making failed (a build stops for want of readers only when none is left): cut short.
+        res.destroy(build.error instanceof Error ? build.error : new Error('the answer was not made'));
+        return;
+      } else await build.next();
+    }
+    sink.end();
+  } finally {
+    build.readers--;
+  }
 }
 
 /** A piece this large is a series' (the others are a header, the statements or a few bytes). */

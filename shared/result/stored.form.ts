@@ -33,6 +33,8 @@ import { HOURLY_NAMES, type HourlySeriesName } from '../hourly.series.ts';
 
 export const MAGIC = Buffer.from([0x48, 0x47, 0x53, 2]);
 const FIXED = 24;
+/** The first bytes of a stored result that tell whether it is a stored form (isStoredForm). */
+export const HEAD_BYTES = FIXED;
 /**
  * zlib's level for the rows. On the cycling battery (bench #1's `working` scenario): levels 1, 3
  * and 6 stored its rows in 1,591,126, 1,561,625 and 1,537,050 bytes, in 56, 53 and 66 ms (one

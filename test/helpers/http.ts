@@ -1,4 +1,5 @@
 // Small fetch wrappers for the tests and the bench.
+import { get, type IncomingHttpHeaders } from 'node:http';
 
 export interface JsonResponse {
   status: number;
@@ -46,3 +47,18 @@ async function jsonOf(res: Response): Promise<JsonResponse> {
 }
 
 export const DEFAULT_SCENARIO = { name: 'Amarillo hybrid', site: { latitude: 35.2, longitude: -101.8 } };
+
+/** A GET whose body is kept as sent (fetch would inflate a gzip body itself). */
+export function rawGet(
+  url: string,
+  gzip: boolean,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
