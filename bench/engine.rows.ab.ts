@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
+import { CYCLING_BATTERY, LOAD_BATTERY } from './figures.engine.ts';
 import { median } from './stats.ts';
 
 const args = process.argv.slice(2);
@@ -17,23 +18,8 @@ for (const root of roots)
   engines.push((await import(pathToFileURL(resolve(root, 'worker/engine/index.ts')).href)).calculate);
 const rows = {
   one: resolvedInputs(),
-  cycling: resolvedInputs({
-    grid: { export_limit_mw: 120 },
-    market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 1.8 : 1)) },
-    storage: { power_mw: 100, energy_mwh: 400 },
-  }),
-  load: resolvedInputs({
-    load: {
-      flat_mw: 60,
-      contract: {
-        availability: [
-          { period: 'year', min_percent: 90 },
-          { period: 'month', min_percent: 80 },
-        ],
-      },
-    },
-    storage: { power_mw: 100, energy_mwh: 400, dispatch: { strategy: 'load' } },
-  }),
+  cycling: resolvedInputs(CYCLING_BATTERY),
+  load: resolvedInputs(LOAD_BATTERY),
 };
 type Name = keyof typeof rows;
 const names = Object.keys(rows) as Name[];

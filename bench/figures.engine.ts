@@ -54,6 +54,29 @@ const RESERVE_PRODUCTS = [
 const RESERVE_RUNS = 3;
 await loadReserveSolver();
 
+type Overrides = Parameters<typeof resolvedInputs>[0];
+
+/** The cycling battery's row: behind a 120 MW limit, evening prices × 1.8 (overrides of the default scenario). */
+export const CYCLING_BATTERY: Overrides = {
+  grid: { export_limit_mw: 120 },
+  market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 1.8 : 1)) },
+  storage: { power_mw: 100, energy_mwh: 400 },
+};
+
+/** The load row: a flat 60 MW load under an availability contract, the battery on `load` dispatch. */
+export const LOAD_BATTERY: Overrides = {
+  load: {
+    flat_mw: 60,
+    contract: {
+      availability: [
+        { period: 'year', min_percent: 90 },
+        { period: 'month', min_percent: 80 },
+      ],
+    },
+  },
+  storage: { power_mw: 100, energy_mwh: 400, dispatch: { strategy: 'load' } },
+};
+
 export function measureEngine(warmup: number, runs: number): EngineFigures {
   const inputs = resolvedInputs();
   const onV5 = resolvedInputs({ solar: { model: 'pvwatts_v5' } });
@@ -62,23 +85,8 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     finance: { target_equity_irr_percent: 10 },
   });
   const battery = resolvedInputs({ storage: { power_mw: 100, energy_mwh: 400 } });
-  const working = resolvedInputs({
-    grid: { export_limit_mw: 120 },
-    market: { merchant_hour_of_day_multipliers: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? 1.8 : 1)) },
-    storage: { power_mw: 100, energy_mwh: 400 },
-  });
-  const serving = resolvedInputs({
-    load: {
-      flat_mw: 60,
-      contract: {
-        availability: [
-          { period: 'year', min_percent: 90 },
-          { period: 'month', min_percent: 80 },
-        ],
-      },
-    },
-    storage: { power_mw: 100, energy_mwh: 400, dispatch: { strategy: 'load' } },
-  });
+  const working = resolvedInputs(CYCLING_BATTERY);
+  const serving = resolvedInputs(LOAD_BATTERY);
   const reserving = resolvedInputs({
     market: { ancillary: RESERVE_PRODUCTS },
     storage: { power_mw: 100, energy_mwh: 400 },
