@@ -39,7 +39,7 @@ export class AnswerBuild {
 export type Lookup = { bytes: Buffer } | { build: AnswerBuild };
 
 /** A piece this large is a series' (the others are a header, the statements or a few bytes): yield after it. */
-const SERIES_PIECE = 16 * 1024;
+export const SERIES_PIECE = 16 * 1024;
 
 export class AnswerCache {
   readonly budgetBytes: number;

@@ -15,7 +15,7 @@ import { HEAD_BYTES, isStoredForm, parseStoredForm, type StoredForm } from '../.
 import { gzipPieces, storedHourly } from '../../shared/result/stored.gzip.ts';
 import { HourlyYear, ScenarioResult, YEARS } from '../../shared/schemas/result.ts';
 import type { WorkspaceDb } from '../../shared/workspace.ts';
-import { AnswerCache, type Lookup } from '../answer.cache.ts';
+import { AnswerCache, type Lookup, SERIES_PIECE } from '../answer.cache.ts';
 import { acceptsGzip, etagMatches } from '../http.ts';
 import { HttpProblem } from '../problem.ts';
 import { findResultEtag, findStatements, type ResultPart } from '../results.repository.ts';
@@ -268,9 +268,6 @@ async function sendAnswer(res: Response, found: Lookup, gzip: boolean): Promise<
     build.readers--;
   }
 }
-
-/** A piece this large is a series' (the others are a header, the statements or a few bytes). */
-const SERIES_PIECE = 16 * 1024;
 
 /** Until `sink` can take more, or the response is closed (a client gone never drains). */
 function drainedOrClosed(sink: NodeJS.WritableStream, res: Response): Promise<void> {
