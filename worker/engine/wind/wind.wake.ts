@@ -565,6 +565,9 @@ function simpleBatch(
       const ap = a[p];
       const bp = b[p];
       const cp = c[p];
+      // expNegative(q) inline, on 64·q = (64·a)/t2 (exact: a power of two's multiple): the same
+      // numbers (64·q's rounding, point − 64·q = 64·r exactly), one multiplication less a pair.
+      const ap64 = ap * EXP_STEPS;
       for (let i = 0; i < m; i++) {
         // As farmWakeKw, step by step.
         const ctj = ct[from + i];
@@ -572,9 +575,12 @@ function simpleBatch(
         const t = added * added + t2[i];
         t2[i] = t;
         const perTi2 = 1 / t;
-        const q = ap * perTi2;
+        const q64 = ap64 * perTi2;
+        const z = q64 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q64;
+        const point = z + ROUNDER - ROUNDER;
+        const r = (point - z) * (1 / EXP_STEPS);
         const peak = ctj * bp * perTi2;
-        const vdef = peak * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q);
+        const vdef = peak * (EXP_TABLE[point | 0] * (1 + r + r * r * (1 / 2 + r * (1 / 6))));
         // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
         deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
       }
