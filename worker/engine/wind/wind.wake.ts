@@ -243,55 +243,17 @@ function nilDeficit(a: number, b: number, ctMax: number, ti0: number, tMax: numb
 /** A direction's geometry, written into `block` after what it holds. */
 function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBlock): Geometry {
   const n = wake.x.length;
-  const { down, cross } = wake;
   const { upwind, a, b, c, ranks } = block;
   const order = ranks.subarray(block.usedRanks, block.usedRanks + n);
   const start = ranks.subarray(block.usedRanks + n, block.usedRanks + 2 * n + 1);
   rankTurbines(wake, directionDeg, order);
-  const radius = wake.rotorDiameterM / 2;
-  const simple = wake.kind === 'simple';
-  const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
-  const { ctMax, turbulenceMax } = wake;
   const base = block.used;
   let m = base;
+  // Each turbine's pairs by a function of its own (short calls V8 optimizes as they come, not a
+  // long loop compiled on the fly, whose code after the loop had no type feedback and was undone).
   for (let k = 0; k < n; k++) {
     start[k] = m;
-    // The most turbulence turbine k can have accumulated by each of its pairs: every upwind
-    // turbine at the largest thrust coefficient, summed in the model's order.
-    let tMax = ti0;
-    for (let j = 0; j < k; j++) {
-      const axial = Math.abs(down[j] - down[k]);
-      const aside = Math.abs(cross[j] - cross[k]);
-      if (simple) {
-        // SSC's velDeltaPQ returns before touching the turbulence for these.
-        if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
-        const perAxial2 = 1 / (axial * axial);
-        a[m] = 0.5 * aside * aside * perAxial2;
-        b[m] = 0.25 * perAxial2;
-        c[m] = (1 - 0.4 * lnPositive(2 * axial)) / 7;
-        const added = ctMax * c[m];
-        tMax = added * added + tMax;
-        turbulenceMax[m - base] = tMax;
-      } else {
-        const wakeRadius = radius + PARK_K * radius * axial;
-        const overlap = circleOverlap(radius * aside, radius, wakeRadius);
-        if (overlap <= 0) continue;
-        a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
-      }
-      upwind[m++] = j;
-    }
-    // A pair whose deficit is nil (1 − deficit is exactly 1) only adds turbulence, which is turbine
-    // k's own: after its last pair with a deficit, no pair changes its speed. (Nil pairs before
-    // that one stay: their turbulence counts. In the AZ farm ~10 % of the pairs are nil, nearly
-    // all of them last: the nearest turbines upwind, far aside.)
-    if (simple) {
-      while (m > start[k]) {
-        const p = m - 1;
-        const t = turbulenceMax[p - base];
-        if (!(a[p] >= NIL_TESTED_Q * t && nilDeficit(a[p], b[p], ctMax, ti0, t))) break;
-        m = p;
-      }
-    }
+    m = turbinePairs(wake, block, k, m, base);
   }
   start[n] = m;
   // Pair indices relative to the geometry's own views.
@@ -306,6 +268,53 @@ function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBloc
     b: b.subarray(base, m),
     c: c.subarray(base, m),
   };
+}
+
+/** Turbine k's pairs (k a rank), written into `block` from pair `from` on (`base`: the geometry's first); returns the end. */
+function turbinePairs(wake: FarmWake, block: GeometryBlock, k: number, from: number, base: number): number {
+  const { down, cross, ctMax, turbulenceMax } = wake;
+  const { upwind, a, b, c } = block;
+  const radius = wake.rotorDiameterM / 2;
+  const simple = wake.kind === 'simple';
+  const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
+  let m = from;
+  // The most turbulence turbine k can have accumulated by each of its pairs: every upwind
+  // turbine at the largest thrust coefficient, summed in the model's order.
+  let tMax = ti0;
+  for (let j = 0; j < k; j++) {
+    const axial = Math.abs(down[j] - down[k]);
+    const aside = Math.abs(cross[j] - cross[k]);
+    if (simple) {
+      // SSC's velDeltaPQ returns before touching the turbulence for these.
+      if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
+      const perAxial2 = 1 / (axial * axial);
+      a[m] = 0.5 * aside * aside * perAxial2;
+      b[m] = 0.25 * perAxial2;
+      c[m] = (1 - 0.4 * lnPositive(2 * axial)) / 7;
+      const added = ctMax * c[m];
+      tMax = added * added + tMax;
+      turbulenceMax[m - base] = tMax;
+    } else {
+      const wakeRadius = radius + PARK_K * radius * axial;
+      const overlap = circleOverlap(radius * aside, radius, wakeRadius);
+      if (overlap <= 0) continue;
+      a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
+    }
+    upwind[m++] = j;
+  }
+  // A pair whose deficit is nil (1 − deficit is exactly 1) only adds turbulence, which is turbine
+  // k's own: after its last pair with a deficit, no pair changes its speed. (Nil pairs before
+  // that one stay: their turbulence counts. In the AZ farm ~10 % of the pairs are nil, nearly
+  // all of them last: the nearest turbines upwind, far aside.)
+  if (simple) {
+    while (m > from) {
+      const p = m - 1;
+      const t = turbulenceMax[p - base];
+      if (!(a[p] >= NIL_TESTED_Q * t && nilDeficit(a[p], b[p], ctMax, ti0, t))) break;
+      m = p;
+    }
+  }
+  return m;
 }
 
 /** A direction's geometry: cached, or built and kept (`keep`, within the budget), or built in the scratch block. */
@@ -538,59 +547,93 @@ function simpleBatch(
   const { areaM2 } = wake;
   const halfRho = 0.5 * curve.rhoSeaLevel;
   const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
-  const { start, upwind, a, b, c } = g;
-  const { table } = curve;
+  const { start } = g;
   // ct of rank k, step i at k·m + i; free[i]: step i's kW of a turbine in the free stream.
   for (let i = 0; i < m; i++) {
     const s = batch[i];
     free[i] = out[s];
     ct[i] = thrustOf(out[s], u[s], halfRho, areaM2);
   }
+  // Each turbine's work in functions of their own: short calls that V8 optimizes as they come,
+  // where one long function's loops are compiled on the fly (on-stack replacement), which
+  // sometimes left it in slower code for the rest of the process.
   for (let k = 1; k < n; k++) {
-    const at = k * m;
     if (start[k] === start[k + 1]) {
       // No wake reaches turbine k: its deficit is 1, its speed u·1 = u, its kW and ct the first's.
+      const at = k * m;
       for (let i = 0; i < m; i++) {
         ct[at + i] = ct[i];
         out[batch[i]] += free[i];
       }
       continue;
     }
+    turbineDeficits(g, k, m, ti0, ct, t2, deficit);
+    turbineOutputs(curve, k, m, u, batch, deficit, halfRho, areaM2, ct, out);
+  }
+}
+
+/** The deficit of turbine k (rank) in each of the m steps: farmWakeKw's pair loop, step by step. */
+function turbineDeficits(
+  g: Geometry,
+  k: number,
+  m: number,
+  ti0: number,
+  ct: Float64Array,
+  t2: Float64Array,
+  deficit: Float64Array,
+): void {
+  const { start, upwind, a, b, c } = g;
+  for (let i = 0; i < m; i++) {
+    deficit[i] = 1;
+    t2[i] = ti0;
+  }
+  for (let p = start[k], end = start[k + 1]; p < end; p++) {
+    const from = upwind[p] * m;
+    const ap = a[p];
+    const bp = b[p];
+    const cp = c[p];
+    // expNegative(q) inline, on 64·q = (64·a)/t2 (exact: a power of two's multiple): the same
+    // numbers (64·q's rounding, point − 64·q = 64·r exactly), one multiplication less a pair.
+    const ap64 = ap * EXP_STEPS;
     for (let i = 0; i < m; i++) {
-      deficit[i] = 1;
-      t2[i] = ti0;
+      // As farmWakeKw, step by step.
+      const ctj = ct[from + i];
+      const added = ctj * cp;
+      const t = added * added + t2[i];
+      t2[i] = t;
+      const perTi2 = 1 / t;
+      const q64 = ap64 * perTi2;
+      const z = q64 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q64;
+      const point = z + ROUNDER - ROUNDER;
+      const r = (point - z) * (1 / EXP_STEPS);
+      const peak = ctj * bp * perTi2;
+      const vdef = peak * (EXP_TABLE[point | 0] * (1 + r + r * r * (1 / 2 + r * (1 / 6))));
+      // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
+      deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
     }
-    for (let p = start[k], end = start[k + 1]; p < end; p++) {
-      const from = upwind[p] * m;
-      const ap = a[p];
-      const bp = b[p];
-      const cp = c[p];
-      // expNegative(q) inline, on 64·q = (64·a)/t2 (exact: a power of two's multiple): the same
-      // numbers (64·q's rounding, point − 64·q = 64·r exactly), one multiplication less a pair.
-      const ap64 = ap * EXP_STEPS;
-      for (let i = 0; i < m; i++) {
-        // As farmWakeKw, step by step.
-        const ctj = ct[from + i];
-        const added = ctj * cp;
-        const t = added * added + t2[i];
-        t2[i] = t;
-        const perTi2 = 1 / t;
-        const q64 = ap64 * perTi2;
-        const z = q64 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q64;
-        const point = z + ROUNDER - ROUNDER;
-        const r = (point - z) * (1 / EXP_STEPS);
-        const peak = ctj * bp * perTi2;
-        const vdef = peak * (EXP_TABLE[point | 0] * (1 + r + r * r * (1 / 2 + r * (1 / 6))));
-        // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
-        deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
-      }
-    }
-    for (let i = 0; i < m; i++) {
-      const s = batch[i];
-      const uk = u[s] * deficit[i];
-      const kw = table ? curveKw(table, uk) : curve.kw(uk);
-      ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
-      out[s] += kw;
-    }
+  }
+}
+
+/** Turbine k's speed, kW and thrust coefficient in each of the m steps, from its deficits; its kW added to out. */
+function turbineOutputs(
+  curve: TurbineCurve,
+  k: number,
+  m: number,
+  u: Float64Array,
+  batch: Int32Array,
+  deficit: Float64Array,
+  halfRho: number,
+  areaM2: number,
+  ct: Float64Array,
+  out: Float64Array,
+): void {
+  const { table } = curve;
+  const at = k * m;
+  for (let i = 0; i < m; i++) {
+    const s = batch[i];
+    const uk = u[s] * deficit[i];
+    const kw = table ? curveKw(table, uk) : curve.kw(uk);
+    ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
+    out[s] += kw;
   }
 }
