@@ -38,26 +38,30 @@ function timed(runs: number, warmup: number, fn: () => unknown): number {
   return median(times);
 }
 
+/** #20's AZ farm (SSC's 80 turbines, 100 m rotors at 80 m) on the eastern-Arizona SRW file and the Phoenix year, with the given wake model. */
+export function azFarmScenario(wake_model: 'constant' | 'simple' | 'park') {
+  const az = JSON.parse(reference('ssc_wind_cases.json')).az_80x2500kw;
+  return resolvedInputs({
+    site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
+    weather: { source: 'sam_csv', text: reference('phoenix_az_tmy2.csv') },
+    wind_resource: { source: 'srw', text: reference('az_eastern_rolling_hills.srw') },
+    wind: {
+      wake_model,
+      layout: { x_m: az.layout_x_m, y_m: az.layout_y_m },
+      turbine: {
+        hub_height_m: 80,
+        rotor_diameter_m: 100,
+        power_curve: az.power_curve_ms.map((v: number, i: number) => [v, az.power_curve_kw[i]]),
+      },
+    },
+  });
+}
+
 export function measureResource(warmup: number, runs: number): ResourceFigures {
   const tmy = reference('phoenix_az_tmy2.csv');
   const srw = reference('az_eastern_rolling_hills.srw');
   const epwText = epw(parseSamCsv(tmy), false);
-  const az = JSON.parse(reference('ssc_wind_cases.json')).az_80x2500kw;
-  const scenario = (wake_model: 'constant' | 'simple') =>
-    resolvedInputs({
-      site: { latitude: 33.43, longitude: -112.02, elevation_m: 339, timezone_offset_hours: -7 },
-      weather: { source: 'sam_csv', text: tmy },
-      wind_resource: { source: 'srw', text: srw },
-      wind: {
-        wake_model,
-        layout: { x_m: az.layout_x_m, y_m: az.layout_y_m },
-        turbine: {
-          hub_height_m: 80,
-          rotor_diameter_m: 100,
-          power_curve: az.power_curve_ms.map((v: number, i: number) => [v, az.power_curve_kw[i]]),
-        },
-      },
-    });
+  const scenario = azFarmScenario;
   const constant = scenario('constant');
   const simple = scenario('simple');
   const mb = (s: string) => Buffer.byteLength(s) / 1e6;
@@ -70,6 +74,6 @@ export function measureResource(warmup: number, runs: number): ResourceFigures {
     samCsvMb: mb(tmy),
     constantWakeMs: timed(runs, Math.min(warmup, 2), () => calculate(constant)),
     simpleWakeMs: timed(runs, Math.min(warmup, 2), () => calculate(simple)),
-    turbines: az.layout_x_m.length,
+    turbines: simple.wind.layout?.x_m.length ?? 0,
   };
 }

@@ -10,7 +10,15 @@ import {
   turbineKw,
   windYear,
 } from '../worker/engine/wind/wind.ts';
-import { expNegative, farmWakeKw, farmWakeKwSteps, lnPositive, prepareWake } from '../worker/engine/wind/wind.wake.ts';
+import {
+  expNegative,
+  farmWakeKw,
+  farmWakeKwSteps,
+  lnPositive,
+  prepareWake,
+  thrustBound,
+  thrustCoefficient,
+} from '../worker/engine/wind/wind.wake.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
 const HOURS = 8760;
@@ -254,10 +262,44 @@ t.test("the wake geometry's ln x agrees with Math.log within 2 units in the last
   t.ok(Number.isNaN(lnPositive(-1)) && lnPositive(0) === -Infinity && lnPositive(Infinity) === Infinity);
 });
 
+t.test("the thrust bound is above every speed's thrust coefficient, and close to the largest", async (t) => {
+  const az = JSON.parse(
+    readFileSync(new URL('./fixtures/reference/ssc_wind_cases.json', import.meta.url), 'utf8'),
+  ).az_80x2500kw;
+  const curves: Array<[string, Array<[number, number]>, number]> = [
+    ['1.5 MW, 77 m', CURVE, 77],
+    ['AZ 2.5 MW, 100 m', az.power_curve_ms.map((v: number, i: number) => [v, az.power_curve_kw[i]]), 100],
+    ['generic 3 MW, 120 m', genericPowerCurve(3000, 120), 120],
+  ];
+  for (const [name, power_curve, rotor_diameter_m] of curves) {
+    const model = prepareWind(resolvedInputs({ wind: { capacity_mw: 1, turbine: { power_curve, rotor_diameter_m } } }));
+    if (!model) throw new Error('no model');
+    const bound = thrustBound(model, rotor_diameter_m, RHO_SEA_LEVEL);
+    let most = 0;
+    for (let i = 0; i <= 800_000; i++) {
+      const u = i / 20_000;
+      most = Math.max(most, thrustCoefficient(turbineKw(model, u), u, rotor_diameter_m, RHO_SEA_LEVEL));
+    }
+    t.ok(most > 0.1 && most <= bound && bound < most * (1 + 1e-6), `${name}: largest ${most}, bound ${bound}`);
+  }
+  const calm = { speeds: new Float64Array([0, 5]), powersKw: new Float64Array([10, 20]) };
+  const flat = {
+    intercept: new Float64Array([10]),
+    slope: new Float64Array([2]),
+    cellSegment: new Int32Array(1),
+    cellsPerMs: 1,
+  };
+  t.equal(thrustBound({ ...calm, ...flat }, 77, RHO_SEA_LEVEL), Infinity, 'power at 0 m/s: no bound');
+});
+
 t.test('the wake of many steps at once (by direction, in batches) is each step alone, to the bit', async (t) => {
   const model = prepareWind(resolvedInputs({ wind: { capacity_mw: 1, turbine: { power_curve: CURVE } } }));
   if (!model) throw new Error('no model');
   const curve = { kw: (u: number) => turbineKw(model, u), rhoSeaLevel: RHO_SEA_LEVEL };
+  // Together: the curve read as a table, and with the thrust bound the pairs whose deficit is nil
+  // after a turbine's last other one left out; alone: through kw(u), every pair.
+  const tabled = { ...curve, table: model };
+  const bound = thrustBound(model, 77, RHO_SEA_LEVEL);
   // 5 × 6 turbines, every other row shifted; 20,000 steps over 7 directions (batches of up to 32,
   // and past them), calm, rated and cut-out speeds among them.
   const x_m: number[] = [];
@@ -279,7 +321,8 @@ t.test('the wake of many steps at once (by direction, in batches) is each step a
       const wind = resolvedInputs({ wind: { layout: { x_m, y_m }, wake_model, turbulence_intensity: ti } }).wind;
       const together = new Float64Array(steps);
       // Geometries kept for later calls (several resource years) or built in the scratch (the last).
-      farmWakeKwSteps(curve, prepareWake({ x_m, y_m }, 77, wind), u, dir, together, ti === 0.1);
+      const batched = prepareWake({ x_m, y_m }, 77, wind, bound);
+      farmWakeKwSteps(tabled, batched, u, dir, together, ti === 0.1);
       const alone = prepareWake({ x_m, y_m }, 77, wind);
       let differ = 0;
       let wakes = 0;
@@ -289,6 +332,12 @@ t.test('the wake of many steps at once (by direction, in batches) is each step a
         if (one > 0 && one < 30 * curve.kw(u[s])) wakes++;
       }
       t.equal(differ, 0, `${wake_model}, turbulence ${ti}: every step the same`);
+      if (ti === 0.1) {
+        const pairs = (w: typeof alone) => [...w.byDirection.values()].reduce((sum, g) => sum + g.upwind.length, 0);
+        const left = pairs(alone) - pairs(batched);
+        if (wake_model === 'simple') t.ok(left > 0, `simple: ${left} of ${pairs(alone)} pairs left out`);
+        else t.equal(left, 0, 'park: no pair left out');
+      }
       t.ok(wakes > steps / 4, `${wake_model}, turbulence ${ti}: ${wakes} steps with wake losses`);
     }
   }

@@ -6,7 +6,7 @@
 // the farm's output comes from the wake model of `wind.wake.ts`, from each step's direction.
 import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { WeatherYear, WindSteps } from '../../../shared/weather/types.ts';
-import { type FarmWake, farmWakeKwSteps, prepareWake, type TurbineCurve } from './wind.wake.ts';
+import { curveKw, type FarmWake, farmWakeKwSteps, prepareWake, type TurbineCurve, thrustBound } from './wind.wake.ts';
 
 /** Specific gas constant of dry air, J/(kg·K), SSC's (lib_physics.h). */
 export const R_DRY_AIR = 287.058;
@@ -148,7 +148,19 @@ export function prepareWind(inputs: ResolvedInputs): WindModel | null {
     turbines,
     toMwh,
     rotorDiameterM: t.rotor_diameter_m,
-    wake: modelsWakes(wind) && wind.layout ? prepareWake(wind.layout, t.rotor_diameter_m, wind) : null,
+    wake:
+      modelsWakes(wind) && wind.layout
+        ? prepareWake(
+            wind.layout,
+            t.rotor_diameter_m,
+            wind,
+            thrustBound(
+              { speeds, powersKw, intercept, slope, cellSegment, cellsPerMs },
+              t.rotor_diameter_m,
+              RHO_SEA_LEVEL,
+            ),
+          )
+        : null,
     hubHeightM: t.hub_height_m,
     shearExponent: shearOf(inputs),
     keptFraction,
@@ -161,14 +173,7 @@ export function prepareWind(inputs: ResolvedInputs): WindModel | null {
 
 /** One turbine's kW at the sea-level-equivalent speed u: the curve, linear between points, 0 outside. */
 export function turbineKw(model: WindModel, u: number): number {
-  const { speeds } = model;
-  const last = speeds[speeds.length - 1];
-  if (u > speeds[0] && u < last) {
-    let j = model.cellSegment[(u * model.cellsPerMs) | 0];
-    while (speeds[j + 1] <= u) j++;
-    return model.intercept[j] + model.slope[j] * u;
-  }
-  return u === last ? model.powersKw[speeds.length - 1] : 0;
+  return curveKw(model, u);
 }
 
 /** ρ/ρ₀ at a pressure (Pa) and temperature (°C). */
@@ -211,7 +216,7 @@ export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float6
   for (let s = 0; s < count; s++) u[s] = speedMs[s] * Math.cbrt(densityRatio(pressurePa[s], tempC[s]));
   const kwOf = new Float64Array(count);
   if (wake) {
-    const curve: TurbineCurve = { kw: (v) => turbineKw(model, v), rhoSeaLevel: RHO_SEA_LEVEL };
+    const curve: TurbineCurve = { kw: (v) => turbineKw(model, v), rhoSeaLevel: RHO_SEA_LEVEL, table: model };
     farmWakeKwSteps(curve, wake, u, (directionDeg as Float64Array).subarray(0, count), kwOf, moreYears);
   } else {
     for (let s = 0; s < count; s++) kwOf[s] = turbineKw(model, u[s]) * model.turbines;

@@ -30,8 +30,8 @@ const MAX_EXPONENT = 99;
 /** e^(−i/64) for i = 0 … 64·99 + 1: expNegative's table (51 kB, once per process). */
 const EXP_STEPS = 64;
 const EXP_TABLE = Float64Array.from({ length: EXP_STEPS * MAX_EXPONENT + 2 }, (_, i) => Math.exp(-i / EXP_STEPS));
-/** i/64 for the same i (exact: a power of two's multiple), read instead of computed. */
-const EXP_POINTS = Float64Array.from(EXP_TABLE, (_, i) => i * (1 / EXP_STEPS));
+/** 1.5·2⁵²: x + ROUNDER − ROUNDER is x rounded to an integer (to even on a tie) for |x| < 2⁵¹. */
+const ROUNDER = 6755399441055744;
 
 /**
  * e^(−q) for 0 ≤ q ≤ 99, within 1.6·10⁻¹⁰ of Math.exp relatively and several times faster: the
@@ -40,11 +40,13 @@ const EXP_POINTS = Float64Array.from(EXP_TABLE, (_, i) => i * (1 / EXP_STEPS));
  * one per turbine pair and step: this is much of its time. The error is an approximation, kept
  * on purpose: it moves a turbine's wake deficit by 1.6·10⁻¹⁰ of itself at most, the farm's hourly
  * output by about 10⁻¹¹ (docs/resource.md), a million times inside the 0.01 % held against SSC.
+ * i/64 is rounded in floating point (no integer conversion on r's path) and the series is summed
+ * as 1 + r + r²·(1/2 + r/6), not by Horner's rule: a shorter chain of dependent operations.
  */
 export function expNegative(q: number): number {
-  const i = (q * EXP_STEPS + 0.5) | 0;
-  const r = EXP_POINTS[i] - q;
-  return EXP_TABLE[i] * (1 + r * (1 + r * (1 / 2 + r * (1 / 6))));
+  const point = q * EXP_STEPS + ROUNDER - ROUNDER;
+  const r = point * (1 / EXP_STEPS) - q;
+  return EXP_TABLE[point | 0] * (1 + r + r * r * (1 / 2 + r * (1 / 6)));
 }
 
 /** lnPositive's table: for the cell [1 + i/128, 1 + (i+1)/128) of the mantissa, ≈ 1/its centre and −ln of that. */
@@ -129,6 +131,8 @@ export interface FarmWake {
   turbulenceIntensity: number;
   byDirection: Map<number, Geometry>;
   cachedPairs: number;
+  /** An upper bound on any turbine's thrust coefficient (thrustBound), Infinity when not known. */
+  ctMax: number;
   /** The rotor's swept area, m² (SSC's thrust coefficient's). */
   areaM2: number;
   /** Scratch per rank: speed, thrust coefficient. */
@@ -137,6 +141,8 @@ export interface FarmWake {
   /** Scratch of rankTurbines: per turbine, downwind and crosswind distances. */
   down: Float64Array;
   cross: Float64Array;
+  /** Scratch of buildGeometry: per pair, the most turbulence its turbine can have there. */
+  turbulenceMax: Float64Array;
   /** The block the cache is filling (null before the first direction), and the scratch block. */
   block: GeometryBlock | null;
   scratch: GeometryBlock;
@@ -146,6 +152,7 @@ export function prepareWake(
   layout: NonNullable<ResolvedInputs['wind']['layout']>,
   rotorDiameterM: number,
   wind: ResolvedInputs['wind'],
+  ctMax = Number.POSITIVE_INFINITY,
 ): FarmWake {
   const n = layout.x_m.length;
   const pairs = (n * (n - 1)) / 2;
@@ -157,11 +164,13 @@ export function prepareWake(
     turbulenceIntensity: wind.turbulence_intensity,
     byDirection: new Map(),
     cachedPairs: 0,
+    ctMax,
     areaM2: (Math.PI / 4) * rotorDiameterM * rotorDiameterM,
     u: new Float64Array(n),
     ct: new Float64Array(n),
     down: new Float64Array(n),
     cross: new Float64Array(n),
+    turbulenceMax: new Float64Array(pairs),
     block: null,
     scratch: geometryBlock(pairs, 2 * n + 1),
   };
@@ -213,38 +222,38 @@ function rankTurbines(wake: FarmWake, directionDeg: number, order: Int32Array): 
   }
 }
 
+/** A pair is tested by nilDeficit only if its Gaussian's exponent is at least this at the most turbulence. */
+const NIL_TESTED_Q = 30;
+/** Below this (a quarter of what 1 − x = 1 needs: 2⁻⁵⁴), a deficit rounds away. */
+const NIL_DEFICIT = 2 ** -56;
+
+/**
+ * Whether a simple-model pair's deficit ct·b/t·e^(−min(a/t, 99)) is below NIL_DEFICIT for every
+ * thrust coefficient ct ≤ ctMax and turbulence t in [ti0, tMax] (a ≥ tMax here): then 1 − deficit
+ * is exactly 1 and the pair only adds its turbulence. Over t, e^(−a/t)/t rises up to t = a, so its
+ * largest is at tMax, or at ti0 where the exponent is cut at 99 (e^(−99)/t falls).
+ */
+function nilDeficit(a: number, b: number, ctMax: number, ti0: number, tMax: number): boolean {
+  const q = a / tMax;
+  const most = ctMax * b;
+  if (!(most * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q) < NIL_DEFICIT * tMax)) return false;
+  return !(a > MAX_EXPONENT * ti0) || most * expNegative(MAX_EXPONENT) < NIL_DEFICIT * ti0;
+}
+
 /** A direction's geometry, written into `block` after what it holds. */
 function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBlock): Geometry {
   const n = wake.x.length;
-  const { down, cross } = wake;
   const { upwind, a, b, c, ranks } = block;
   const order = ranks.subarray(block.usedRanks, block.usedRanks + n);
   const start = ranks.subarray(block.usedRanks + n, block.usedRanks + 2 * n + 1);
   rankTurbines(wake, directionDeg, order);
-  const radius = wake.rotorDiameterM / 2;
-  const simple = wake.kind === 'simple';
   const base = block.used;
   let m = base;
+  // Each turbine's pairs by a function of its own (short calls V8 optimizes as they come, not a
+  // long loop compiled on the fly, whose code after the loop had no type feedback and was undone).
   for (let k = 0; k < n; k++) {
     start[k] = m;
-    for (let j = 0; j < k; j++) {
-      const axial = Math.abs(down[j] - down[k]);
-      const aside = Math.abs(cross[j] - cross[k]);
-      if (simple) {
-        // SSC's velDeltaPQ returns before touching the turbulence for these.
-        if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
-        const perAxial2 = 1 / (axial * axial);
-        a[m] = 0.5 * aside * aside * perAxial2;
-        b[m] = 0.25 * perAxial2;
-        c[m] = (1 - 0.4 * lnPositive(2 * axial)) / 7;
-      } else {
-        const wakeRadius = radius + PARK_K * radius * axial;
-        const overlap = circleOverlap(radius * aside, radius, wakeRadius);
-        if (overlap <= 0) continue;
-        a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
-      }
-      upwind[m++] = j;
-    }
+    m = turbinePairs(wake, block, k, m, base);
   }
   start[n] = m;
   // Pair indices relative to the geometry's own views.
@@ -259,6 +268,53 @@ function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBloc
     b: b.subarray(base, m),
     c: c.subarray(base, m),
   };
+}
+
+/** Turbine k's pairs (k a rank), written into `block` from pair `from` on (`base`: the geometry's first); returns the end. */
+function turbinePairs(wake: FarmWake, block: GeometryBlock, k: number, from: number, base: number): number {
+  const { down, cross, ctMax, turbulenceMax } = wake;
+  const { upwind, a, b, c } = block;
+  const radius = wake.rotorDiameterM / 2;
+  const simple = wake.kind === 'simple';
+  const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
+  let m = from;
+  // The most turbulence turbine k can have accumulated by each of its pairs: every upwind
+  // turbine at the largest thrust coefficient, summed in the model's order.
+  let tMax = ti0;
+  for (let j = 0; j < k; j++) {
+    const axial = Math.abs(down[j] - down[k]);
+    const aside = Math.abs(cross[j] - cross[k]);
+    if (simple) {
+      // SSC's velDeltaPQ returns before touching the turbulence for these.
+      if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
+      const perAxial2 = 1 / (axial * axial);
+      a[m] = 0.5 * aside * aside * perAxial2;
+      b[m] = 0.25 * perAxial2;
+      c[m] = (1 - 0.4 * lnPositive(2 * axial)) / 7;
+      const added = ctMax * c[m];
+      tMax = added * added + tMax;
+      turbulenceMax[m - base] = tMax;
+    } else {
+      const wakeRadius = radius + PARK_K * radius * axial;
+      const overlap = circleOverlap(radius * aside, radius, wakeRadius);
+      if (overlap <= 0) continue;
+      a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
+    }
+    upwind[m++] = j;
+  }
+  // A pair whose deficit is nil (1 − deficit is exactly 1) only adds turbulence, which is turbine
+  // k's own: after its last pair with a deficit, no pair changes its speed. (Nil pairs before
+  // that one stay: their turbulence counts. In the AZ farm ~10 % of the pairs are nil, nearly
+  // all of them last: the nearest turbines upwind, far aside.)
+  if (simple) {
+    while (m > from) {
+      const p = m - 1;
+      const t = turbulenceMax[p - base];
+      if (!(a[p] >= NIL_TESTED_Q * t && nilDeficit(a[p], b[p], ctMax, ti0, t))) break;
+      m = p;
+    }
+  }
+  return m;
 }
 
 /** A direction's geometry: cached, or built and kept (`keep`, within the budget), or built in the scratch block. */
@@ -296,10 +352,75 @@ function thrustOf(kw: number, u: number, halfRho: number, area: number): number 
   return Math.max(0, -1.453989e-2 + 1.473506 * cp - 2.330823 * cp * cp + 3.885123 * cp * cp * cp);
 }
 
+/**
+ * An upper bound on thrustCoefficient(curveKw(table, u), u) over every speed u: the power
+ * coefficient's largest (kW/u³ on a segment kW = α + βu is largest at an end or where it turns,
+ * u = −3α/2β; and at the last point), through SSC's polynomial, which rises with the power
+ * coefficient (its derivative has no real root); with a margin for rounding. Infinity when the
+ * curve makes power down to 0 m/s (the coefficient is unbounded there).
+ */
+export function thrustBound(table: PowerTable, rotorDiameterM: number, rhoSeaLevel: number): number {
+  const { speeds, intercept, slope, powersKw } = table;
+  const lastAt = speeds.length - 1;
+  if (lastAt < 0) return 0;
+  const last = speeds[lastAt];
+  let most = 0;
+  if (powersKw[lastAt] > 0) {
+    if (!(last > 0)) return Number.POSITIVE_INFINITY;
+    most = powersKw[lastAt] / (last * last * last);
+  }
+  for (let j = 0; j < lastAt; j++) {
+    const from = speeds[j];
+    const to = speeds[j + 1];
+    const alpha = intercept[j];
+    const beta = slope[j];
+    if (!(to > from)) continue;
+    if (!(from > 0)) {
+      if (alpha + beta * to > 0 || alpha + beta * Math.max(from, 0) > 0) return Number.POSITIVE_INFINITY;
+      continue;
+    }
+    const turn = beta !== 0 ? (-3 * alpha) / (2 * beta) : from;
+    for (const u of [from, to, turn > from && turn < to ? turn : from]) {
+      const per = (alpha + beta * u) / (u * u * u);
+      if (per > most) most = per;
+    }
+  }
+  const cp = ((1000 * most) / (0.5 * rhoSeaLevel * ((Math.PI / 4) * rotorDiameterM * rotorDiameterM))) * (1 + 1e-9);
+  const ct = -1.453989e-2 + 1.473506 * cp - 2.330823 * cp * cp + 3.885123 * cp * cp * cp;
+  return Number.isFinite(ct) ? Math.max(0, ct) * (1 + 1e-9) + 1e-12 : Number.POSITIVE_INFINITY;
+}
+
 export interface TurbineCurve {
   /** One turbine's kW at the sea-level-equivalent speed. */
   kw(u: number): number;
   rhoSeaLevel: number;
+  /** The same curve as a table, read directly (not through a call) by the batched simple model: curveKw(table, u) = kw(u). */
+  table?: PowerTable;
+}
+
+/** A power curve as the wind model keeps it: linear between breakpoints, 0 outside. */
+export interface PowerTable {
+  /** Breakpoints sorted by speed: effective (sea-level-equivalent) speed, m/s, and kW. */
+  readonly speeds: Float64Array;
+  readonly powersKw: Float64Array;
+  /** Segment j, on effective speed u: one turbine's kW = intercept[j] + slope[j]·u. */
+  readonly intercept: Float64Array;
+  readonly slope: Float64Array;
+  /** For each lookup cell [c·step, (c+1)·step): the last segment that starts at or below the cell's start. */
+  readonly cellSegment: Int32Array;
+  readonly cellsPerMs: number;
+}
+
+/** One turbine's kW at the sea-level-equivalent speed u: the curve, linear between points, 0 outside. */
+export function curveKw(table: PowerTable, u: number): number {
+  const { speeds } = table;
+  const last = speeds[speeds.length - 1];
+  if (u > speeds[0] && u < last) {
+    let j = table.cellSegment[(u * table.cellsPerMs) | 0];
+    while (speeds[j + 1] <= u) j++;
+    return table.intercept[j] + table.slope[j] * u;
+  }
+  return u === last ? table.powersKw[speeds.length - 1] : 0;
 }
 
 /** The farm's kW at free-stream (sea-level-equivalent) speed u from a direction, wakes included. */
@@ -397,12 +518,13 @@ export function farmWakeKwSteps(
   const ct = new Float64Array(n * BATCH);
   const t2 = new Float64Array(BATCH);
   const deficit = new Float64Array(BATCH);
+  const free = new Float64Array(BATCH);
   for (const [d, list] of byDirection) {
     const g = geometryOf(wake, d, keepGeometries);
     for (let from = 0; from < list.length; from += BATCH) {
       const m = Math.min(BATCH, list.length - from);
       for (let i = 0; i < m; i++) batch[i] = list[from + i];
-      simpleBatch(curve, wake, g, u, batch, m, ct, t2, deficit, out);
+      simpleBatch(curve, wake, g, u, batch, m, ct, t2, deficit, free, out);
     }
   }
 }
@@ -418,49 +540,100 @@ function simpleBatch(
   ct: Float64Array,
   t2: Float64Array,
   deficit: Float64Array,
+  free: Float64Array,
   out: Float64Array,
 ): void {
   const n = wake.x.length;
   const { areaM2 } = wake;
   const halfRho = 0.5 * curve.rhoSeaLevel;
   const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
-  const { start, upwind, a, b, c } = g;
-  // ct of rank k, step i at k·m + i.
+  const { start } = g;
+  // ct of rank k, step i at k·m + i; free[i]: step i's kW of a turbine in the free stream.
   for (let i = 0; i < m; i++) {
     const s = batch[i];
+    free[i] = out[s];
     ct[i] = thrustOf(out[s], u[s], halfRho, areaM2);
   }
+  // Each turbine's work in functions of their own: short calls that V8 optimizes as they come,
+  // where one long function's loops are compiled on the fly (on-stack replacement), which
+  // sometimes left it in slower code for the rest of the process.
   for (let k = 1; k < n; k++) {
-    for (let i = 0; i < m; i++) {
-      deficit[i] = 1;
-      t2[i] = ti0;
-    }
-    for (let p = start[k], end = start[k + 1]; p < end; p++) {
-      const from = upwind[p] * m;
-      const ap = a[p];
-      const bp = b[p];
-      const cp = c[p];
+    if (start[k] === start[k + 1]) {
+      // No wake reaches turbine k: its deficit is 1, its speed u·1 = u, its kW and ct the first's.
+      const at = k * m;
       for (let i = 0; i < m; i++) {
-        // As farmWakeKw, step by step.
-        const ctj = ct[from + i];
-        const added = ctj * cp;
-        const t = added * added + t2[i];
-        t2[i] = t;
-        const perTi2 = 1 / t;
-        const q = ap * perTi2;
-        const peak = ctj * bp * perTi2;
-        const vdef = peak * expNegative(q > MAX_EXPONENT ? MAX_EXPONENT : q);
-        // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
-        deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
+        ct[at + i] = ct[i];
+        out[batch[i]] += free[i];
       }
+      continue;
     }
-    const at = k * m;
+    turbineDeficits(g, k, m, ti0, ct, t2, deficit);
+    turbineOutputs(curve, k, m, u, batch, deficit, halfRho, areaM2, ct, out);
+  }
+}
+
+/** The deficit of turbine k (rank) in each of the m steps: farmWakeKw's pair loop, step by step. */
+function turbineDeficits(
+  g: Geometry,
+  k: number,
+  m: number,
+  ti0: number,
+  ct: Float64Array,
+  t2: Float64Array,
+  deficit: Float64Array,
+): void {
+  const { start, upwind, a, b, c } = g;
+  for (let i = 0; i < m; i++) {
+    deficit[i] = 1;
+    t2[i] = ti0;
+  }
+  for (let p = start[k], end = start[k + 1]; p < end; p++) {
+    const from = upwind[p] * m;
+    const ap = a[p];
+    const bp = b[p];
+    const cp = c[p];
+    // expNegative(q) inline, on 64·q = (64·a)/t2 (exact: a power of two's multiple): the same
+    // numbers (64·q's rounding, point − 64·q = 64·r exactly), one multiplication less a pair.
+    const ap64 = ap * EXP_STEPS;
     for (let i = 0; i < m; i++) {
-      const s = batch[i];
-      const uk = u[s] * deficit[i];
-      const kw = curve.kw(uk);
-      ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
-      out[s] += kw;
+      // As farmWakeKw, step by step.
+      const ctj = ct[from + i];
+      const added = ctj * cp;
+      const t = added * added + t2[i];
+      t2[i] = t;
+      const perTi2 = 1 / t;
+      const q64 = ap64 * perTi2;
+      const z = q64 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q64;
+      const point = z + ROUNDER - ROUNDER;
+      const r = (point - z) * (1 / EXP_STEPS);
+      const peak = ctj * bp * perTi2;
+      const vdef = peak * (EXP_TABLE[point | 0] * (1 + r + r * r * (1 / 2 + r * (1 / 6))));
+      // vdef ≥ 0 (ct, b and 1/t2 are): only the upper clamp can apply.
+      deficit[i] *= 1 - (vdef > 1 ? 1 : vdef);
     }
+  }
+}
+
+/** Turbine k's speed, kW and thrust coefficient in each of the m steps, from its deficits; its kW added to out. */
+function turbineOutputs(
+  curve: TurbineCurve,
+  k: number,
+  m: number,
+  u: Float64Array,
+  batch: Int32Array,
+  deficit: Float64Array,
+  halfRho: number,
+  areaM2: number,
+  ct: Float64Array,
+  out: Float64Array,
+): void {
+  const { table } = curve;
+  const at = k * m;
+  for (let i = 0; i < m; i++) {
+    const s = batch[i];
+    const uk = u[s] * deficit[i];
+    const kw = table ? curveKw(table, uk) : curve.kw(uk);
+    ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
+    out[s] += kw;
   }
 }
