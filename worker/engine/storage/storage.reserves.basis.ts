@@ -88,16 +88,21 @@ function toCsc(lp: LpData): Csc {
 }
 
 /**
- * A basis and its LU factors: Gaussian elimination of B (pivots k = 0…m−1 at row pivotRow[k],
- * basis position pivotPos[k]); L as the multipliers of each step, U as the pivot rows' remaining
- * entries (by basis position).
+ * A basis and the LU factors of its kernel (factorBasis): Gaussian elimination of K (pivots
+ * k = 0…r−1 at kernel row pivotRow[k], basis position pivotPos[k]); L as the multipliers of each
+ * step, U as the pivot rows' remaining entries (by basis position).
  */
 export interface BasisFactor {
-  /** The nonbasic columns (< cols) and row activities (cols + i), and whether each is at its upper bound. */
-  nonbasic: Int32Array;
-  atUpper: Uint8Array;
-  /** Basis position p holds column basic[p] (< cols: a structural column; cols + i: row i's activity). */
+  /** Every variable's status (columns, then rows' activities): LOWER, BASIC or UPPER. */
+  state: Uint8Array;
+  /** Basis position p holds column basic[p]. */
   basic: Int32Array;
+  /** The nonbasic columns and whether each is at its upper bound. */
+  nbCols: Int32Array;
+  nbColUp: Uint8Array;
+  /** The kernel's rows (those whose activity is nonbasic), and whether each is at its upper bound. */
+  kernelRows: Int32Array;
+  nbRowUp: Uint8Array;
   pivotRow: Int32Array;
   pivotPos: Int32Array;
   pivot: Float64Array;
@@ -148,9 +153,17 @@ export interface BasisPath {
   factors: BasisFactor[];
   /** Horizons in a row that HiGHS solved (no kept basis certified). */
   misses: number;
+  cols: number;
+  rows: number;
   x: Float64Array;
   work: Float64Array;
   y: Float64Array;
+  /** The basic values, by basis position. */
+  xb: Float64Array;
+  /** The kernel's right-hand side, then its row prices. */
+  kernel: Float64Array;
+  /** The row activities A x. */
+  activity: Float64Array;
 }
 
 export function basisPath(lp: LpData): BasisPath {
@@ -159,31 +172,15 @@ export function basisPath(lp: LpData): BasisPath {
     csc: toCsc(lp),
     factors: [],
     misses: 0,
+    cols: lp.cols,
+    rows: m,
     x: new Float64Array(lp.cols),
     work: new Float64Array(m),
     y: new Float64Array(m),
+    xb: new Float64Array(m),
+    kernel: new Float64Array(m),
+    activity: new Float64Array(m),
   };
-}
-
-/** The basis's variables by status: basic ones (in basis order) and nonbasic ones with their side. */
-function split(
-  colStatus: Int32Array,
-  rowStatus: Int32Array,
-  n: number,
-  m: number,
-): { basic: number[]; nonbasic: number[]; atUpper: number[] } | null {
-  const basic: number[] = [];
-  const nonbasic: number[] = [];
-  const atUpper: number[] = [];
-  for (let v = 0; v < n + m; v++) {
-    const s = v < n ? colStatus[v] : rowStatus[v - n];
-    if (s === BASIC) basic.push(v);
-    else if (s === LOWER || s === UPPER) {
-      nonbasic.push(v);
-      atUpper.push(s === UPPER ? 1 : 0);
-    } else return null;
-  }
-  return basic.length === m ? { basic, nonbasic, atUpper } : null;
 }
 
 /** Lists a new entry of the active submatrix. */
@@ -196,22 +193,18 @@ function add(sc: Scratch, m: number, i: number, p: number): void {
 }
 
 /**
- * The active submatrix B: dense values (B[i][p] at i·m + p, only listed entries nonzero), with each
- * row's and each column's entries listed (a listed entry stays listed when eliminated or pivoted:
- * the done flags tell).
+ * The active submatrix: the kernel K (below, factorBasis) as dense values (K[l][p] at l·r + p, only
+ * listed entries nonzero), with each row's and each column's entries listed (a listed entry stays
+ * listed when eliminated or pivoted: the done flags tell).
  */
-function load(sc: Scratch, csc: Csc, basic: number[], n: number, m: number): void {
-  for (let p = 0; p < m; p++) {
-    const v = basic[p];
-    if (v >= n) {
-      sc.dense[(v - n) * m + p] = -1;
-      add(sc, m, v - n, p);
-      continue;
-    }
-    for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) {
-      if (csc.values[e] === 0) continue;
-      sc.dense[csc.rows[e] * m + p] = csc.values[e];
-      add(sc, m, csc.rows[e], p);
+function load(sc: Scratch, csc: Csc, basicCols: number[], localRow: Int32Array, r: number): void {
+  for (let p = 0; p < r; p++) {
+    const j = basicCols[p];
+    for (let e = csc.starts[j]; e < csc.starts[j + 1]; e++) {
+      const l = localRow[csc.rows[e]];
+      if (l < 0 || csc.values[e] === 0) continue;
+      sc.dense[l * r + p] = csc.values[e];
+      add(sc, r, l, p);
     }
   }
 }
@@ -313,46 +306,76 @@ function clear(sc: Scratch, m: number): void {
 }
 
 /**
- * Factorises the basis HiGHS reported (sparse Gaussian elimination, column singletons first, then the
- * sparsest column with a threshold-partial pivot) and keeps it; false when the statuses are not a
- * basis this path handles or B is numerically singular.
+ * Factorises the basis HiGHS reported and keeps it; false when the statuses are not a basis this
+ * path handles or its kernel is numerically singular. A row whose activity is basic only has its
+ * activity computed from the others (B's column for it is −e_i): the basic columns' values are fixed
+ * by the rows whose activity is nonbasic, at a bound. So only the kernel K (those rows × the basic
+ * columns, square) is factorised (sparse Gaussian elimination, column singletons first, then the
+ * sparsest column with a threshold-partial pivot), and a basic row's price is 0.
  */
 export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
   const m = lp.rows;
   const n = lp.cols;
-  const vars = split(colStatus, rowStatus, n, m);
-  if (!vars) return false;
+  const basicCols: number[] = [];
+  const nbCols: number[] = [];
+  const nbColUp: number[] = [];
+  const kernelRows: number[] = [];
+  const nbRowUp: number[] = [];
+  const localRow = new Int32Array(m).fill(-1);
+  for (let j = 0; j < n; j++) {
+    const s = colStatus[j];
+    if (s === BASIC) basicCols.push(j);
+    else if (s === LOWER || s === UPPER) {
+      nbCols.push(j);
+      nbColUp.push(s === UPPER ? 1 : 0);
+    } else return false;
+  }
+  for (let i = 0; i < m; i++) {
+    const s = rowStatus[i];
+    if (s === BASIC) continue;
+    if (s !== LOWER && s !== UPPER) return false;
+    localRow[i] = kernelRows.length;
+    kernelRows.push(i);
+    nbRowUp.push(s === UPPER ? 1 : 0);
+  }
+  const r = basicCols.length;
+  if (kernelRows.length !== r) return false;
   const sc = scratch(path, m);
-  load(sc, path.csc, vars.basic, n, m);
-  const pivotRow = new Int32Array(m);
-  const pivotPos = new Int32Array(m);
-  const pivot = new Float64Array(m);
-  const lStart = new Int32Array(m + 1);
-  const uStart = new Int32Array(m + 1);
+  load(sc, path.csc, basicCols, localRow, r);
+  const pivotRow = new Int32Array(r);
+  const pivotPos = new Int32Array(r);
+  const pivot = new Float64Array(r);
+  const lStart = new Int32Array(r + 1);
+  const uStart = new Int32Array(r + 1);
   const w: Writing = { lRow: [], lValue: [], uPos: [], uValue: [] };
   const singles: number[] = [];
-  for (let p = 0; p < m; p++) if (sc.colCount[p] === 1) singles.push(p);
+  for (let p = 0; p < r; p++) if (sc.colCount[p] === 1) singles.push(p);
   let ok = true;
-  for (let k = 0; k < m; k++) {
-    const pc = pivotColumn(sc, singles, m);
-    const pr = pc < 0 ? -1 : pivotRowOf(sc, pc, m);
+  for (let k = 0; k < r; k++) {
+    const pc = pivotColumn(sc, singles, r);
+    const pr = pc < 0 ? -1 : pivotRowOf(sc, pc, r);
     if (pr < 0) {
       ok = false;
       break;
     }
     pivotRow[k] = pr;
     pivotPos[k] = pc;
-    pivot[k] = sc.dense[pr * m + pc];
-    eliminate(sc, w, singles, pr, pc, m);
+    pivot[k] = sc.dense[pr * r + pc];
+    eliminate(sc, w, singles, pr, pc, r);
     uStart[k + 1] = w.uPos.length;
     lStart[k + 1] = w.lRow.length;
   }
-  clear(sc, m);
+  clear(sc, r);
   if (!ok) return false;
+  const state = new Uint8Array(n + m);
+  for (let v = 0; v < n + m; v++) state[v] = v < n ? colStatus[v] : rowStatus[v - n];
   path.factors.unshift({
-    nonbasic: Int32Array.from(vars.nonbasic),
-    atUpper: Uint8Array.from(vars.atUpper),
-    basic: Int32Array.from(vars.basic),
+    state,
+    basic: Int32Array.from(basicCols),
+    nbCols: Int32Array.from(nbCols),
+    nbColUp: Uint8Array.from(nbColUp),
+    kernelRows: Int32Array.from(kernelRows),
+    nbRowUp: Uint8Array.from(nbRowUp),
     pivotRow,
     pivotPos,
     pivot,
@@ -369,42 +392,49 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
 
 /** Solves B z = b in place: b indexed by row on entry, z by basis position on return (in `out`). */
 function ftran(f: BasisFactor, b: Float64Array, out: Float64Array): void {
-  const m = f.pivot.length;
+  const { pivotRow, pivotPos, pivot, lStart, lRow, lValue, uStart, uPos, uValue } = f;
+  const m = pivot.length;
   for (let k = 0; k < m; k++) {
-    const v = b[f.pivotRow[k]];
+    const e1 = lStart[k + 1];
+    let e = lStart[k];
+    if (e === e1) continue;
+    const v = b[pivotRow[k]];
     if (v === 0) continue;
-    for (let e = f.lStart[k]; e < f.lStart[k + 1]; e++) b[f.lRow[e]] -= f.lValue[e] * v;
+    for (; e < e1; e++) b[lRow[e]] -= lValue[e] * v;
   }
   for (let k = m - 1; k >= 0; k--) {
-    let v = b[f.pivotRow[k]];
-    for (let e = f.uStart[k]; e < f.uStart[k + 1]; e++) v -= f.uValue[e] * out[f.uPos[e]];
-    out[f.pivotPos[k]] = v / f.pivot[k];
+    let v = b[pivotRow[k]];
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) v -= uValue[e] * out[uPos[e]];
+    out[pivotPos[k]] = v / pivot[k];
   }
 }
 
 /** Solves Bᵀ y = c: c indexed by basis position (consumed), y by row on return. */
 function btran(f: BasisFactor, c: Float64Array, y: Float64Array): void {
-  const m = f.pivot.length;
+  const { pivotRow, pivotPos, pivot, lStart, lRow, lValue, uStart, uPos, uValue } = f;
+  const m = pivot.length;
   for (let k = 0; k < m; k++) {
-    const z = c[f.pivotPos[k]] / f.pivot[k];
-    y[f.pivotRow[k]] = z;
+    const z = c[pivotPos[k]] / pivot[k];
+    y[pivotRow[k]] = z;
     if (z === 0) continue;
-    for (let e = f.uStart[k]; e < f.uStart[k + 1]; e++) c[f.uPos[e]] -= f.uValue[e] * z;
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) c[uPos[e]] -= uValue[e] * z;
   }
   for (let k = m - 1; k >= 0; k--) {
-    let v = y[f.pivotRow[k]];
-    for (let e = f.lStart[k]; e < f.lStart[k + 1]; e++) v -= f.lValue[e] * y[f.lRow[e]];
-    y[f.pivotRow[k]] = v;
+    const e1 = lStart[k + 1];
+    let e = lStart[k];
+    if (e === e1) continue;
+    let v = y[pivotRow[k]];
+    for (; e < e1; e++) v -= lValue[e] * y[lRow[e]];
+    y[pivotRow[k]] = v;
   }
 }
 
-const scale = (v: number) => Math.max(1, Math.abs(v));
-
 /**
  * The horizon on the kept basis: true, with the plan's columns in path.x, when the certificate above
- * holds; false (and nothing to use) otherwise.
+ * holds; false (and nothing to use) otherwise. Only lp's costs and bounds are read (the matrix is
+ * the path's own).
  */
-export function certify(path: BasisPath, lp: LpData): boolean {
+export function certify(path: BasisPath, lp: LpBounds): boolean {
   const { factors } = path;
   path.misses++;
   for (let k = 0; k < factors.length; k++) {
@@ -421,94 +451,113 @@ export function certify(path: BasisPath, lp: LpData): boolean {
   return false;
 }
 
-/** The certificate on one kept basis. */
-function certifyOn(path: BasisPath, f: BasisFactor, lp: LpData): boolean {
-  const m = lp.rows;
-  const n = lp.cols;
-  const { x, work, y, csc } = path;
-  // The nonbasic values at their bounds, and the right-hand side B x_B = −N x_N.
-  work.fill(0);
-  for (let k = 0; k < f.nonbasic.length; k++) {
-    const v = f.nonbasic[k];
-    const up = f.atUpper[k] === 1;
-    if (v < n) {
-      const value = up ? lp.colUpper[v] : lp.colLower[v];
-      if (Math.abs(value) >= INFINITE) return false;
-      x[v] = value;
-      if (value === 0) continue;
-      for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) work[csc.rows[e]] -= csc.values[e] * value;
-    } else {
-      const value = up ? lp.rowUpper[v - n] : lp.rowLower[v - n];
-      if (Math.abs(value) >= INFINITE) return false;
-      work[v - n] += value;
-    }
-  }
-  ftran(f, work, y);
-  // A quick look first: the basic values within their bounds (row activities included).
-  for (let p = 0; p < m; p++) {
-    const v = f.basic[p];
-    const value = y[p];
-    const lo = v < n ? lp.colLower[v] : lp.rowLower[v - n];
-    const hi = v < n ? lp.colUpper[v] : lp.rowUpper[v - n];
-    if (value < lo - PRIMAL_TOL * scale(lo) || value > hi + PRIMAL_TOL * scale(hi)) return false;
-    if (v < n) x[v] = Math.min(hi, Math.max(lo, value));
-  }
-  // The row prices: Bᵀ y = c_B (a row activity's cost is 0); a quick look at the nonbasic prices'
-  // signs (maximising: at a lower bound d ≤ 0, at an upper d ≥ 0), then the proof.
-  for (let p = 0; p < m; p++) {
-    const v = f.basic[p];
-    work[p] = v < n ? lp.cost[v] : 0;
-  }
-  btran(f, work, y);
-  for (let k = 0; k < f.nonbasic.length; k++) {
-    const v = f.nonbasic[k];
-    let d: number;
-    if (v < n) {
-      if (lp.colLower[v] === lp.colUpper[v]) continue;
-      d = lp.cost[v];
-      for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) d -= csc.values[e] * y[csc.rows[e]];
-    } else {
-      if (lp.rowLower[v - n] === lp.rowUpper[v - n]) continue;
-      d = y[v - n];
-    }
-    // A fixed column or an equality row takes a price of either sign.
-    if (f.atUpper[k] === 1 ? d < -DUAL_LOOK : d > DUAL_LOOK) return false;
-  }
-  return proof(lp, csc, x, y);
+/** A horizon's costs and bounds (the matrix is fixed for a path). */
+export interface LpBounds {
+  cost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
 }
 
 /**
- * The proof: x (every column within its bounds) keeps every row within its bounds, computed from
- * the matrix, and UB(y) − cᵀx ≤ GAP_TOL × max(1, |cᵀx|). y is any vector: a price on a row's infinite
- * side is set to 0 (it would make the bound infinite), which keeps the bound valid.
+ * The certificate on one kept basis, in as few passes as it takes: the basic columns' values (one
+ * solve on the kernel) and a quick look at their bounds; the row activities A x (the nonbasic
+ * columns' part kept from the right-hand side, the basic columns' scattered), each within its row's
+ * bounds; the row prices (one solve), the rows' part of the bound; then one pass over the matrix by
+ * columns gives each column's reduced cost (its sign looked at, its part of the bound).
  */
-function proof(lp: LpData, csc: Csc, x: Float64Array, y: Float64Array): boolean {
-  const m = lp.rows;
-  const n = lp.cols;
-  let objective = 0;
-  for (let j = 0; j < n; j++) {
-    if (x[j] < lp.colLower[j] || x[j] > lp.colUpper[j]) return false;
-    objective += lp.cost[j] * x[j];
+function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
+  const m = path.rows;
+  const n = path.cols;
+  const { x, work, y, xb, activity, kernel } = path;
+  const { starts, rows, values } = path.csc;
+  const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
+  const { nbCols, nbColUp, kernelRows, nbRowUp, basic, state } = f;
+  const r = basic.length;
+  // The nonbasic columns at their bounds: their part of A x, negated, in work.
+  work.fill(0);
+  for (let k = 0; k < nbCols.length; k++) {
+    const j = nbCols[k];
+    const value = nbColUp[k] === 1 ? colUpper[j] : colLower[j];
+    if (Math.abs(value) >= INFINITE) return false;
+    x[j] = value;
+    if (value === 0) continue;
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) work[rows[e]] -= values[e] * value;
   }
-  let bound = 0;
+  // The kernel's right-hand side: each of its rows at the bound its status names, less that part.
+  for (let l = 0; l < r; l++) {
+    const i = kernelRows[l];
+    const value = nbRowUp[l] === 1 ? rowUpper[i] : rowLower[i];
+    if (Math.abs(value) >= INFINITE) return false;
+    kernel[l] = value + work[kernelRows[l]];
+  }
+  ftran(f, kernel, xb);
+  // A quick look: the basic columns within their bounds (then taken into them).
+  for (let p = 0; p < r; p++) {
+    const j = basic[p];
+    const value = xb[p];
+    const lo = colLower[j];
+    const hi = colUpper[j];
+    if (value < lo - PRIMAL_TOL * scale(lo) || value > hi + PRIMAL_TOL * scale(hi)) return false;
+    x[j] = Math.min(hi, Math.max(lo, value));
+  }
+  // Primal, from the matrix: A x (the basic columns' part added to the nonbasic ones'), every row
+  // within its bounds.
+  for (let i = 0; i < m; i++) activity[i] = -work[i];
+  for (let p = 0; p < r; p++) {
+    const j = basic[p];
+    const xj = x[j];
+    if (xj === 0) continue;
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * xj;
+  }
   for (let i = 0; i < m; i++) {
-    let a = 0;
-    for (let e = lp.starts[i]; e < lp.starts[i + 1]; e++) a += lp.value[e] * x[lp.index[e]];
-    const lo = lp.rowLower[i];
-    const hi = lp.rowUpper[i];
+    const a = activity[i];
+    const lo = rowLower[i];
+    const hi = rowUpper[i];
     if ((lo > -INFINITE && a < lo - PRIMAL_TOL * scale(lo)) || (hi < INFINITE && a > hi + PRIMAL_TOL * scale(hi))) {
       return false;
     }
-    const yi = y[i];
-    if (yi === 0) continue;
-    const side = yi > 0 ? hi : lo;
-    if (Math.abs(side) >= INFINITE) y[i] = 0;
-    else bound += yi * side;
   }
+  // The row prices: Kᵀ y_K = c_B; a row whose activity is basic has the price 0. Maximising, a
+  // nonbasic price's sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its
+  // y), then the proof.
+  for (let p = 0; p < r; p++) work[p] = cost[basic[p]];
+  btran(f, work, kernel);
+  y.fill(0);
+  // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). A price on a row's infinite side
+  // is set to 0 (it would make the bound infinite): y is any vector, the bound stays valid.
+  let bound = 0;
+  for (let l = 0; l < r; l++) {
+    const yi = kernel[l];
+    if (yi === 0) continue;
+    const i = kernelRows[l];
+    const lo = rowLower[i];
+    const hi = rowUpper[i];
+    if (lo !== hi && (nbRowUp[l] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
+    const side = yi > 0 ? hi : lo;
+    if (Math.abs(side) >= INFINITE) continue;
+    y[i] = yi;
+    bound += yi * side;
+  }
+  // One pass by columns: d_j = c_j − A_jᵀ y, the columns' part of the bound, and the objective.
+  let objective = 0;
   for (let j = 0; j < n; j++) {
-    let d = lp.cost[j];
-    for (let e = csc.starts[j]; e < csc.starts[j + 1]; e++) d -= csc.values[e] * y[csc.rows[e]];
-    bound += d > 0 ? d * lp.colUpper[j] : d * lp.colLower[j];
+    const xj = x[j];
+    const lo = colLower[j];
+    const hi = colUpper[j];
+    if (xj < lo || xj > hi) return false;
+    let d = cost[j];
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) d -= values[e] * y[rows[e]];
+    const s = state[j];
+    // A fixed column takes a price of either sign.
+    if (s !== BASIC && lo !== hi && (s === UPPER ? d < -DUAL_LOOK : d > DUAL_LOOK)) return false;
+    bound += d > 0 ? d * hi : d * lo;
+    objective += cost[j] * xj;
   }
   return bound - objective <= GAP_TOL * scale(objective);
+}
+
+function scale(v: number): number {
+  return Math.max(1, Math.abs(v));
 }
