@@ -1,9 +1,10 @@
 // The reserve LP's certified fast path (docs/markets.md, "Speed"). Consecutive horizons of one
 // calculation have the same matrix and, very often, the same optimal basis: only the costs and
-// bounds move. So the last basis HiGHS ended with is kept, factorised here once (sparse LU), and
-// each new horizon is first tried on it: the basic variables are solved from the nonbasic ones
-// (each at the bound its status names), the row prices from the basic costs, and the result is
-// accepted only with a proof of optimality checked in full:
+// bounds move. So the last bases HiGHS ended with are kept, each factorised here once (sparse LU of
+// its kernel: the rows whose activity is at a bound × the basic columns), and each new horizon is
+// first tried on them: the basic columns' values are solved from the nonbasic ones (each at the
+// bound its status names), the row prices from the basic costs, and the result is accepted only
+// with a proof of optimality checked in full:
 //   - primal: every column within its bounds and every row activity (A x, from the matrix, not from
 //     the factors) within its row bounds, to 1e-9 of the bound's scale;
 //   - dual: for the row prices y, whatever they are, weak duality bounds every feasible plan's
@@ -88,29 +89,27 @@ function toCsc(lp: LpData): Csc {
 }
 
 /**
- * A basis and the LU factors of its kernel (factorBasis): Gaussian elimination of K (pivots
- * k = 0…r−1 at kernel row pivotRow[k], basis position pivotPos[k]); L as the multipliers of each
- * step, U as the pivot rows' remaining entries (by basis position).
+ * A basis and the LU factors of its kernel (factorBasis), numbered by elimination step: step k
+ * pivoted on the kernel row of row stepRow[k] and the basic column stepCol[k]; L as the multipliers
+ * of each step (by the step of the row they update), U as the pivot rows' remaining entries (by the
+ * step of the column they multiply). The solves run in place on arrays indexed by step.
  */
 export interface BasisFactor {
   /** Every variable's status (columns, then rows' activities): LOWER, BASIC or UPPER. */
   state: Uint8Array;
-  /** Basis position p holds column basic[p]. */
-  basic: Int32Array;
   /** The nonbasic columns and whether each is at its upper bound. */
   nbCols: Int32Array;
   nbColUp: Uint8Array;
-  /** The kernel's rows (those whose activity is nonbasic), and whether each is at its upper bound. */
-  kernelRows: Int32Array;
-  nbRowUp: Uint8Array;
-  pivotRow: Int32Array;
-  pivotPos: Int32Array;
+  /** Step k's row (its activity nonbasic), whether that is at its upper bound, and its column. */
+  stepRow: Int32Array;
+  stepUp: Uint8Array;
+  stepCol: Int32Array;
   pivot: Float64Array;
   lStart: Int32Array;
-  lRow: Int32Array;
+  lStep: Int32Array;
   lValue: Float64Array;
   uStart: Int32Array;
-  uPos: Int32Array;
+  uStep: Int32Array;
   uValue: Float64Array;
 }
 
@@ -156,11 +155,8 @@ export interface BasisPath {
   cols: number;
   rows: number;
   x: Float64Array;
-  work: Float64Array;
   y: Float64Array;
-  /** The basic values, by basis position. */
-  xb: Float64Array;
-  /** The kernel's right-hand side, then its row prices. */
+  /** By step: the kernel's right-hand side and its columns' values, then its costs and row prices. */
   kernel: Float64Array;
   /** The row activities A x. */
   activity: Float64Array;
@@ -175,9 +171,7 @@ export function basisPath(lp: LpData): BasisPath {
     cols: lp.cols,
     rows: m,
     x: new Float64Array(lp.cols),
-    work: new Float64Array(m),
     y: new Float64Array(m),
-    xb: new Float64Array(m),
     kernel: new Float64Array(m),
     activity: new Float64Array(m),
   };
@@ -369,63 +363,74 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
   if (!ok) return false;
   const state = new Uint8Array(n + m);
   for (let v = 0; v < n + m; v++) state[v] = v < n ? colStatus[v] : rowStatus[v - n];
+  // Renumbered by step: kernel row pivotRow[k] and basis position pivotPos[k] are step k's.
+  const rowStep = new Int32Array(r);
+  const posStep = new Int32Array(r);
+  const stepRow = new Int32Array(r);
+  const stepUp = new Uint8Array(r);
+  const stepCol = new Int32Array(r);
+  for (let k = 0; k < r; k++) {
+    rowStep[pivotRow[k]] = k;
+    posStep[pivotPos[k]] = k;
+    stepRow[k] = kernelRows[pivotRow[k]];
+    stepUp[k] = nbRowUp[pivotRow[k]];
+    stepCol[k] = basicCols[pivotPos[k]];
+  }
   path.factors.unshift({
     state,
-    basic: Int32Array.from(basicCols),
     nbCols: Int32Array.from(nbCols),
     nbColUp: Uint8Array.from(nbColUp),
-    kernelRows: Int32Array.from(kernelRows),
-    nbRowUp: Uint8Array.from(nbRowUp),
-    pivotRow,
-    pivotPos,
+    stepRow,
+    stepUp,
+    stepCol,
     pivot,
     lStart,
-    lRow: Int32Array.from(w.lRow),
+    lStep: Int32Array.from(w.lRow, (l) => rowStep[l]),
     lValue: Float64Array.from(w.lValue),
     uStart,
-    uPos: Int32Array.from(w.uPos),
+    uStep: Int32Array.from(w.uPos, (p) => posStep[p]),
     uValue: Float64Array.from(w.uValue),
   });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
 }
 
-/** Solves B z = b in place: b indexed by row on entry, z by basis position on return (in `out`). */
-function ftran(f: BasisFactor, b: Float64Array, out: Float64Array): void {
-  const { pivotRow, pivotPos, pivot, lStart, lRow, lValue, uStart, uPos, uValue } = f;
-  const m = pivot.length;
-  for (let k = 0; k < m; k++) {
+/** Solves K z = b in place, b and z indexed by step (b: step k's row's right-hand side; z: step k's column's value). */
+function ftran(f: BasisFactor, b: Float64Array): void {
+  const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
+  const r = pivot.length;
+  for (let k = 0; k < r; k++) {
     const e1 = lStart[k + 1];
     let e = lStart[k];
     if (e === e1) continue;
-    const v = b[pivotRow[k]];
+    const v = b[k];
     if (v === 0) continue;
-    for (; e < e1; e++) b[lRow[e]] -= lValue[e] * v;
+    for (; e < e1; e++) b[lStep[e]] -= lValue[e] * v;
   }
-  for (let k = m - 1; k >= 0; k--) {
-    let v = b[pivotRow[k]];
-    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) v -= uValue[e] * out[uPos[e]];
-    out[pivotPos[k]] = v / pivot[k];
+  for (let k = r - 1; k >= 0; k--) {
+    let v = b[k];
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) v -= uValue[e] * b[uStep[e]];
+    b[k] = v / pivot[k];
   }
 }
 
-/** Solves Bᵀ y = c: c indexed by basis position (consumed), y by row on return. */
-function btran(f: BasisFactor, c: Float64Array, y: Float64Array): void {
-  const { pivotRow, pivotPos, pivot, lStart, lRow, lValue, uStart, uPos, uValue } = f;
-  const m = pivot.length;
-  for (let k = 0; k < m; k++) {
-    const z = c[pivotPos[k]] / pivot[k];
-    y[pivotRow[k]] = z;
+/** Solves Kᵀ y = c in place, c and y indexed by step (c: step k's column's cost; y: step k's row's price). */
+function btran(f: BasisFactor, c: Float64Array): void {
+  const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
+  const r = pivot.length;
+  for (let k = 0; k < r; k++) {
+    const z = c[k] / pivot[k];
+    c[k] = z;
     if (z === 0) continue;
-    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) c[uPos[e]] -= uValue[e] * z;
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) c[uStep[e]] -= uValue[e] * z;
   }
-  for (let k = m - 1; k >= 0; k--) {
+  for (let k = r - 1; k >= 0; k--) {
     const e1 = lStart[k + 1];
     let e = lStart[k];
     if (e === e1) continue;
-    let v = y[pivotRow[k]];
-    for (; e < e1; e++) v -= lValue[e] * y[lRow[e]];
-    y[pivotRow[k]] = v;
+    let v = c[k];
+    for (; e < e1; e++) v -= lValue[e] * c[lStep[e]];
+    c[k] = v;
   }
 }
 
@@ -470,44 +475,39 @@ export interface LpBounds {
 function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   const m = path.rows;
   const n = path.cols;
-  const { x, work, y, xb, activity, kernel } = path;
+  const { x, y, activity, kernel } = path;
   const { starts, rows, values } = path.csc;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
-  const { nbCols, nbColUp, kernelRows, nbRowUp, basic, state } = f;
-  const r = basic.length;
-  // The nonbasic columns at their bounds: their part of A x, negated, in work.
-  work.fill(0);
+  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state } = f;
+  const r = stepCol.length;
+  // The nonbasic columns at their bounds, and their part of A x.
+  activity.fill(0);
   for (let k = 0; k < nbCols.length; k++) {
     const j = nbCols[k];
     const value = nbColUp[k] === 1 ? colUpper[j] : colLower[j];
     if (Math.abs(value) >= INFINITE) return false;
     x[j] = value;
     if (value === 0) continue;
-    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) work[rows[e]] -= values[e] * value;
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * value;
   }
   // The kernel's right-hand side: each of its rows at the bound its status names, less that part.
-  for (let l = 0; l < r; l++) {
-    const i = kernelRows[l];
-    const value = nbRowUp[l] === 1 ? rowUpper[i] : rowLower[i];
+  for (let k = 0; k < r; k++) {
+    const i = stepRow[k];
+    const value = stepUp[k] === 1 ? rowUpper[i] : rowLower[i];
     if (Math.abs(value) >= INFINITE) return false;
-    kernel[l] = value + work[kernelRows[l]];
+    kernel[k] = value - activity[i];
   }
-  ftran(f, kernel, xb);
-  // A quick look: the basic columns within their bounds (then taken into them).
-  for (let p = 0; p < r; p++) {
-    const j = basic[p];
-    const value = xb[p];
+  ftran(f, kernel);
+  // A quick look at each basic column's bounds (its value then taken into them), and its part of
+  // A x; then, from the matrix, every row within its bounds.
+  for (let k = 0; k < r; k++) {
+    const j = stepCol[k];
+    const value = kernel[k];
     const lo = colLower[j];
     const hi = colUpper[j];
     if (value < lo - PRIMAL_TOL * scale(lo) || value > hi + PRIMAL_TOL * scale(hi)) return false;
-    x[j] = Math.min(hi, Math.max(lo, value));
-  }
-  // Primal, from the matrix: A x (the basic columns' part added to the nonbasic ones'), every row
-  // within its bounds.
-  for (let i = 0; i < m; i++) activity[i] = -work[i];
-  for (let p = 0; p < r; p++) {
-    const j = basic[p];
-    const xj = x[j];
+    const xj = Math.min(hi, Math.max(lo, value));
+    x[j] = xj;
     if (xj === 0) continue;
     for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * xj;
   }
@@ -522,19 +522,19 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   // The row prices: Kᵀ y_K = c_B; a row whose activity is basic has the price 0. Maximising, a
   // nonbasic price's sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its
   // y), then the proof.
-  for (let p = 0; p < r; p++) work[p] = cost[basic[p]];
-  btran(f, work, kernel);
+  for (let k = 0; k < r; k++) kernel[k] = cost[stepCol[k]];
+  btran(f, kernel);
   y.fill(0);
   // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). A price on a row's infinite side
-  // is set to 0 (it would make the bound infinite): y is any vector, the bound stays valid.
+  // is left 0 (it would make the bound infinite): y is any vector, the bound stays valid.
   let bound = 0;
-  for (let l = 0; l < r; l++) {
-    const yi = kernel[l];
+  for (let k = 0; k < r; k++) {
+    const yi = kernel[k];
     if (yi === 0) continue;
-    const i = kernelRows[l];
+    const i = stepRow[k];
     const lo = rowLower[i];
     const hi = rowUpper[i];
-    if (lo !== hi && (nbRowUp[l] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
+    if (lo !== hi && (stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
     const side = yi > 0 ? hi : lo;
     if (Math.abs(side) >= INFINITE) continue;
     y[i] = yi;

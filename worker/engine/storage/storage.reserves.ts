@@ -386,6 +386,48 @@ function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
   return model;
 }
 
+/** The last matrix key, its parts, and the products' shape it was written for. */
+const lastKey = {
+  key: '',
+  parts: new Float64Array(5),
+  shape: [] as number[],
+};
+
+/**
+ * The key of what the matrix depends on: the horizon's length, its days with a cycle limit, the
+ * efficiencies, the standing loss and the products. Written as text only when a part changed
+ * (numbers to text cost microseconds, a horizon's certificate about ten).
+ */
+function matrixKey(
+  hours: number,
+  days: number,
+  etaIn: number,
+  etaOut: number,
+  keep: number,
+  products: readonly ReserveProduct[],
+): string {
+  const { parts, shape } = lastKey;
+  let same =
+    lastKey.key !== '' &&
+    parts[0] === hours &&
+    parts[1] === days &&
+    parts[2] === etaIn &&
+    parts[3] === etaOut &&
+    parts[4] === keep &&
+    shape.length === 3 * products.length;
+  for (let j = 0; same && j < products.length; j++) {
+    const p = products[j];
+    same =
+      shape[3 * j] === (p.up ? 1 : 0) && shape[3 * j + 1] === p.durationHours && shape[3 * j + 2] === p.deployedShare;
+  }
+  if (same) return lastKey.key;
+  parts.set([hours, days, etaIn, etaOut, keep]);
+  lastKey.shape = products.flatMap((p) => [p.up ? 1 : 0, p.durationHours, p.deployedShare]);
+  const text = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
+  lastKey.key = `${hours} ${days} ${etaIn} ${etaOut} ${keep} ${text}`;
+  return lastKey.key;
+}
+
 /** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
 export function solveReserves(
   b: HorizonBattery,
@@ -398,18 +440,13 @@ export function solveReserves(
   // What the matrix depends on: the horizon's length, its days with a cycle limit, the efficiencies,
   // the standing loss and the products.
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(h.hours / 24) : 0;
-  const shape = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
-  const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
+  const key = matrixKey(h.hours, days, b.etaIn, b.etaOut, m.keep, products);
   const lp = buildLp(b, h, m, products, soc0, cached?.key !== key);
   let x: Float64Array;
   // First the kept basis, certified optimal for this horizon's costs and bounds (storage.reserves.basis.ts).
   const kept = !lp.matrix && cached?.key === key ? cached : null;
   const trying = kept !== null && wanted(kept.path);
-  if (
-    kept &&
-    trying &&
-    certify(kept.path, lp)
-  ) {
+  if (kept && trying && certify(kept.path, lp)) {
     x = kept.path.x;
     counts.certified++;
   } else {
