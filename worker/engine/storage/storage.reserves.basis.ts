@@ -505,7 +505,7 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
     const value = kernel[k];
     const lo = colLower[j];
     const hi = colUpper[j];
-    if (value < lo - PRIMAL_TOL * scale(lo) || value > hi + PRIMAL_TOL * scale(hi)) return false;
+    if (below(value, lo) || above(value, hi)) return false;
     const xj = Math.min(hi, Math.max(lo, value));
     x[j] = xj;
     if (xj === 0) continue;
@@ -515,7 +515,7 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
     const a = activity[i];
     const lo = rowLower[i];
     const hi = rowUpper[i];
-    if ((lo > -INFINITE && a < lo - PRIMAL_TOL * scale(lo)) || (hi < INFINITE && a > hi + PRIMAL_TOL * scale(hi))) {
+    if ((lo > -INFINITE && below(a, lo)) || (hi < INFINITE && above(a, hi))) {
       return false;
     }
   }
@@ -555,9 +555,14 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
     bound += d > 0 ? d * hi : d * lo;
     objective += cost[j] * xj;
   }
-  return bound - objective <= GAP_TOL * scale(objective);
+  return bound - objective <= GAP_TOL * Math.max(1, Math.abs(objective));
 }
 
-function scale(v: number): number {
-  return Math.max(1, Math.abs(v));
+/** Whether v lies below lo (above hi) by more than PRIMAL_TOL of the bound's scale, max(1, |bound|). */
+function below(v: number, lo: number): boolean {
+  return v < lo - PRIMAL_TOL * Math.max(1, Math.abs(lo));
+}
+
+function above(v: number, hi: number): boolean {
+  return v > hi + PRIMAL_TOL * Math.max(1, Math.abs(hi));
 }
