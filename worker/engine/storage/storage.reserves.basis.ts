@@ -148,6 +148,8 @@ function scratch(path: BasisPath, m: number): Scratch {
 export interface BasisPath {
   scratch?: Scratch;
   csc: Csc;
+  /** The matrix by rows. */
+  csr: { starts: Int32Array; cols: Int32Array; values: Float64Array };
   /** The bases kept, the last used first (at most KEPT). */
   factors: BasisFactor[];
   /** Horizons in a row that HiGHS solved (no kept basis certified). */
@@ -155,7 +157,8 @@ export interface BasisPath {
   cols: number;
   rows: number;
   x: Float64Array;
-  y: Float64Array;
+  /** The reduced costs c − Aᵀy. */
+  d: Float64Array;
   /** By step: the kernel's right-hand side and its columns' values, then its costs and row prices. */
   kernel: Float64Array;
   /** The row activities A x. */
@@ -166,12 +169,13 @@ export function basisPath(lp: LpData): BasisPath {
   const m = lp.rows;
   return {
     csc: toCsc(lp),
+    csr: { starts: Int32Array.from(lp.starts), cols: Int32Array.from(lp.index), values: Float64Array.from(lp.value) },
     factors: [],
     misses: 0,
     cols: lp.cols,
     rows: m,
     x: new Float64Array(lp.cols),
-    y: new Float64Array(m),
+    d: new Float64Array(lp.cols),
     kernel: new Float64Array(m),
     activity: new Float64Array(m),
   };
@@ -469,14 +473,16 @@ export interface LpBounds {
  * The certificate on one kept basis, in as few passes as it takes: the basic columns' values (one
  * solve on the kernel) and a quick look at their bounds; the row activities A x (the nonbasic
  * columns' part kept from the right-hand side, the basic columns' scattered), each within its row's
- * bounds; the row prices (one solve), the rows' part of the bound; then one pass over the matrix by
- * columns gives each column's reduced cost (its sign looked at, its part of the bound).
+ * bounds; the row prices (one solve), the rows' part of the bound, and the reduced costs from the
+ * rows that have a price (by the matrix's rows: at most the kernel's, a quarter of them here); then
+ * each column's reduced cost's sign looked at, and its part of the bound.
  */
 function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   const m = path.rows;
   const n = path.cols;
-  const { x, y, activity, kernel } = path;
+  const { x, d, activity, kernel } = path;
   const { starts, rows, values } = path.csc;
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
   const { nbCols, nbColUp, stepRow, stepUp, stepCol, state } = f;
   const r = stepCol.length;
@@ -524,9 +530,10 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   // y), then the proof.
   for (let k = 0; k < r; k++) kernel[k] = cost[stepCol[k]];
   btran(f, kernel);
-  y.fill(0);
   // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). A price on a row's infinite side
-  // is left 0 (it would make the bound infinite): y is any vector, the bound stays valid.
+  // is left 0 (it would make the bound infinite): y is any vector, the bound stays valid. The reduced
+  // costs d = c − Aᵀy from the rows with a price (a basic row's is 0), by the matrix's rows.
+  d.set(cost);
   let bound = 0;
   for (let k = 0; k < r; k++) {
     const yi = kernel[k];
@@ -537,22 +544,21 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
     if (lo !== hi && (stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
     const side = yi > 0 ? hi : lo;
     if (Math.abs(side) >= INFINITE) continue;
-    y[i] = yi;
     bound += yi * side;
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) d[rowCols[e]] -= rowValues[e] * yi;
   }
-  // One pass by columns: d_j = c_j − A_jᵀ y, the columns' part of the bound, and the objective.
+  // The columns: each nonbasic price's sign looked at, their part of the bound, and the objective.
   let objective = 0;
   for (let j = 0; j < n; j++) {
     const xj = x[j];
     const lo = colLower[j];
     const hi = colUpper[j];
     if (xj < lo || xj > hi) return false;
-    let d = cost[j];
-    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) d -= values[e] * y[rows[e]];
+    const dj = d[j];
     const s = state[j];
     // A fixed column takes a price of either sign.
-    if (s !== BASIC && lo !== hi && (s === UPPER ? d < -DUAL_LOOK : d > DUAL_LOOK)) return false;
-    bound += d > 0 ? d * hi : d * lo;
+    if (s !== BASIC && lo !== hi && (s === UPPER ? dj < -DUAL_LOOK : dj > DUAL_LOOK)) return false;
+    bound += dj > 0 ? dj * hi : dj * lo;
     objective += cost[j] * xj;
   }
   return bound - objective <= GAP_TOL * Math.max(1, Math.abs(objective));
