@@ -33,7 +33,7 @@ export interface EngineFigures {
 }
 
 /** Two reserve products on the arbitrage battery: regulation up and down, 1 h, a tenth deployed. */
-const RESERVE_PRODUCTS = [
+export const RESERVE_PRODUCTS = [
   {
     name: 'reg_up',
     direction: 'up' as const,
