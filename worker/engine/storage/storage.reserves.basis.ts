@@ -1,9 +1,10 @@
 // The reserve LP's certified fast path (docs/markets.md, "Speed"). Consecutive horizons of one
 // calculation have the same matrix and, very often, the same optimal basis: only the costs and
-// bounds move. So the last basis HiGHS ended with is kept, factorised here once (sparse LU), and
-// each new horizon is first tried on it: the basic variables are solved from the nonbasic ones
-// (each at the bound its status names), the row prices from the basic costs, and the result is
-// accepted only with a proof of optimality checked in full:
+// bounds move. So the last bases HiGHS ended with are kept, each factorised here once (sparse LU of
+// its kernel: the rows whose activity is at a bound × the basic columns), and each new horizon is
+// first tried on them: the basic columns' values are solved from the nonbasic ones (each at the
+// bound its status names), the row prices from the basic costs, and the result is accepted only
+// with a proof of optimality checked in full:
 //   - primal: every column within its bounds and every row activity (A x, from the matrix, not from
 //     the factors) within its row bounds, to 1e-9 of the bound's scale;
 //   - dual: for the row prices y, whatever they are, weak duality bounds every feasible plan's
@@ -88,24 +89,27 @@ function toCsc(lp: LpData): Csc {
 }
 
 /**
- * A basis and its LU factors: Gaussian elimination of B (pivots k = 0…m−1 at row pivotRow[k],
- * basis position pivotPos[k]); L as the multipliers of each step, U as the pivot rows' remaining
- * entries (by basis position).
+ * A basis and the LU factors of its kernel (factorBasis), numbered by elimination step: step k
+ * pivoted on the kernel row of row stepRow[k] and the basic column stepCol[k]; L as the multipliers
+ * of each step (by the step of the row they update), U as the pivot rows' remaining entries (by the
+ * step of the column they multiply). The solves run in place on arrays indexed by step.
  */
 export interface BasisFactor {
-  /** The nonbasic columns (< cols) and row activities (cols + i), and whether each is at its upper bound. */
-  nonbasic: Int32Array;
-  atUpper: Uint8Array;
-  /** Basis position p holds column basic[p] (< cols: a structural column; cols + i: row i's activity). */
-  basic: Int32Array;
-  pivotRow: Int32Array;
-  pivotPos: Int32Array;
+  /** Every variable's status (columns, then rows' activities): LOWER, BASIC or UPPER. */
+  state: Uint8Array;
+  /** The nonbasic columns and whether each is at its upper bound. */
+  nbCols: Int32Array;
+  nbColUp: Uint8Array;
+  /** Step k's row (its activity nonbasic), whether that is at its upper bound, and its column. */
+  stepRow: Int32Array;
+  stepUp: Uint8Array;
+  stepCol: Int32Array;
   pivot: Float64Array;
   lStart: Int32Array;
-  lRow: Int32Array;
+  lStep: Int32Array;
   lValue: Float64Array;
   uStart: Int32Array;
-  uPos: Int32Array;
+  uStep: Int32Array;
   uValue: Float64Array;
 }
 
@@ -144,46 +148,37 @@ function scratch(path: BasisPath, m: number): Scratch {
 export interface BasisPath {
   scratch?: Scratch;
   csc: Csc;
+  /** The matrix by rows. */
+  csr: { starts: Int32Array; cols: Int32Array; values: Float64Array };
   /** The bases kept, the last used first (at most KEPT). */
   factors: BasisFactor[];
   /** Horizons in a row that HiGHS solved (no kept basis certified). */
   misses: number;
+  cols: number;
+  rows: number;
   x: Float64Array;
-  work: Float64Array;
-  y: Float64Array;
+  /** The reduced costs c − Aᵀy. */
+  d: Float64Array;
+  /** By step: the kernel's right-hand side and its columns' values, then its costs and row prices. */
+  kernel: Float64Array;
+  /** The row activities A x. */
+  activity: Float64Array;
 }
 
 export function basisPath(lp: LpData): BasisPath {
   const m = lp.rows;
   return {
     csc: toCsc(lp),
+    csr: { starts: Int32Array.from(lp.starts), cols: Int32Array.from(lp.index), values: Float64Array.from(lp.value) },
     factors: [],
     misses: 0,
+    cols: lp.cols,
+    rows: m,
     x: new Float64Array(lp.cols),
-    work: new Float64Array(m),
-    y: new Float64Array(m),
+    d: new Float64Array(lp.cols),
+    kernel: new Float64Array(m),
+    activity: new Float64Array(m),
   };
-}
-
-/** The basis's variables by status: basic ones (in basis order) and nonbasic ones with their side. */
-function split(
-  colStatus: Int32Array,
-  rowStatus: Int32Array,
-  n: number,
-  m: number,
-): { basic: number[]; nonbasic: number[]; atUpper: number[] } | null {
-  const basic: number[] = [];
-  const nonbasic: number[] = [];
-  const atUpper: number[] = [];
-  for (let v = 0; v < n + m; v++) {
-    const s = v < n ? colStatus[v] : rowStatus[v - n];
-    if (s === BASIC) basic.push(v);
-    else if (s === LOWER || s === UPPER) {
-      nonbasic.push(v);
-      atUpper.push(s === UPPER ? 1 : 0);
-    } else return null;
-  }
-  return basic.length === m ? { basic, nonbasic, atUpper } : null;
 }
 
 /** Lists a new entry of the active submatrix. */
@@ -196,22 +191,18 @@ function add(sc: Scratch, m: number, i: number, p: number): void {
 }
 
 /**
- * The active submatrix B: dense values (B[i][p] at i·m + p, only listed entries nonzero), with each
- * row's and each column's entries listed (a listed entry stays listed when eliminated or pivoted:
- * the done flags tell).
+ * The active submatrix: the kernel K (below, factorBasis) as dense values (K[l][p] at l·r + p, only
+ * listed entries nonzero), with each row's and each column's entries listed (a listed entry stays
+ * listed when eliminated or pivoted: the done flags tell).
  */
-function load(sc: Scratch, csc: Csc, basic: number[], n: number, m: number): void {
-  for (let p = 0; p < m; p++) {
-    const v = basic[p];
-    if (v >= n) {
-      sc.dense[(v - n) * m + p] = -1;
-      add(sc, m, v - n, p);
-      continue;
-    }
-    for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) {
-      if (csc.values[e] === 0) continue;
-      sc.dense[csc.rows[e] * m + p] = csc.values[e];
-      add(sc, m, csc.rows[e], p);
+function load(sc: Scratch, csc: Csc, basicCols: number[], localRow: Int32Array, r: number): void {
+  for (let p = 0; p < r; p++) {
+    const j = basicCols[p];
+    for (let e = csc.starts[j]; e < csc.starts[j + 1]; e++) {
+      const l = localRow[csc.rows[e]];
+      if (l < 0 || csc.values[e] === 0) continue;
+      sc.dense[l * r + p] = csc.values[e];
+      add(sc, r, l, p);
     }
   }
 }
@@ -313,98 +304,146 @@ function clear(sc: Scratch, m: number): void {
 }
 
 /**
- * Factorises the basis HiGHS reported (sparse Gaussian elimination, column singletons first, then the
- * sparsest column with a threshold-partial pivot) and keeps it; false when the statuses are not a
- * basis this path handles or B is numerically singular.
+ * Factorises the basis HiGHS reported and keeps it; false when the statuses are not a basis this
+ * path handles or its kernel is numerically singular. A row whose activity is basic only has its
+ * activity computed from the others (B's column for it is −e_i): the basic columns' values are fixed
+ * by the rows whose activity is nonbasic, at a bound. So only the kernel K (those rows × the basic
+ * columns, square) is factorised (sparse Gaussian elimination, column singletons first, then the
+ * sparsest column with a threshold-partial pivot), and a basic row's price is 0.
  */
 export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
   const m = lp.rows;
   const n = lp.cols;
-  const vars = split(colStatus, rowStatus, n, m);
-  if (!vars) return false;
+  const basicCols: number[] = [];
+  const nbCols: number[] = [];
+  const nbColUp: number[] = [];
+  const kernelRows: number[] = [];
+  const nbRowUp: number[] = [];
+  const localRow = new Int32Array(m).fill(-1);
+  for (let j = 0; j < n; j++) {
+    const s = colStatus[j];
+    if (s === BASIC) basicCols.push(j);
+    else if (s === LOWER || s === UPPER) {
+      nbCols.push(j);
+      nbColUp.push(s === UPPER ? 1 : 0);
+    } else return false;
+  }
+  for (let i = 0; i < m; i++) {
+    const s = rowStatus[i];
+    if (s === BASIC) continue;
+    if (s !== LOWER && s !== UPPER) return false;
+    localRow[i] = kernelRows.length;
+    kernelRows.push(i);
+    nbRowUp.push(s === UPPER ? 1 : 0);
+  }
+  const r = basicCols.length;
+  if (kernelRows.length !== r) return false;
   const sc = scratch(path, m);
-  load(sc, path.csc, vars.basic, n, m);
-  const pivotRow = new Int32Array(m);
-  const pivotPos = new Int32Array(m);
-  const pivot = new Float64Array(m);
-  const lStart = new Int32Array(m + 1);
-  const uStart = new Int32Array(m + 1);
+  load(sc, path.csc, basicCols, localRow, r);
+  const pivotRow = new Int32Array(r);
+  const pivotPos = new Int32Array(r);
+  const pivot = new Float64Array(r);
+  const lStart = new Int32Array(r + 1);
+  const uStart = new Int32Array(r + 1);
   const w: Writing = { lRow: [], lValue: [], uPos: [], uValue: [] };
   const singles: number[] = [];
-  for (let p = 0; p < m; p++) if (sc.colCount[p] === 1) singles.push(p);
+  for (let p = 0; p < r; p++) if (sc.colCount[p] === 1) singles.push(p);
   let ok = true;
-  for (let k = 0; k < m; k++) {
-    const pc = pivotColumn(sc, singles, m);
-    const pr = pc < 0 ? -1 : pivotRowOf(sc, pc, m);
+  for (let k = 0; k < r; k++) {
+    const pc = pivotColumn(sc, singles, r);
+    const pr = pc < 0 ? -1 : pivotRowOf(sc, pc, r);
     if (pr < 0) {
       ok = false;
       break;
     }
     pivotRow[k] = pr;
     pivotPos[k] = pc;
-    pivot[k] = sc.dense[pr * m + pc];
-    eliminate(sc, w, singles, pr, pc, m);
+    pivot[k] = sc.dense[pr * r + pc];
+    eliminate(sc, w, singles, pr, pc, r);
     uStart[k + 1] = w.uPos.length;
     lStart[k + 1] = w.lRow.length;
   }
-  clear(sc, m);
+  clear(sc, r);
   if (!ok) return false;
+  const state = new Uint8Array(n + m);
+  for (let v = 0; v < n + m; v++) state[v] = v < n ? colStatus[v] : rowStatus[v - n];
+  // Renumbered by step: kernel row pivotRow[k] and basis position pivotPos[k] are step k's.
+  const rowStep = new Int32Array(r);
+  const posStep = new Int32Array(r);
+  const stepRow = new Int32Array(r);
+  const stepUp = new Uint8Array(r);
+  const stepCol = new Int32Array(r);
+  for (let k = 0; k < r; k++) {
+    rowStep[pivotRow[k]] = k;
+    posStep[pivotPos[k]] = k;
+    stepRow[k] = kernelRows[pivotRow[k]];
+    stepUp[k] = nbRowUp[pivotRow[k]];
+    stepCol[k] = basicCols[pivotPos[k]];
+  }
   path.factors.unshift({
-    nonbasic: Int32Array.from(vars.nonbasic),
-    atUpper: Uint8Array.from(vars.atUpper),
-    basic: Int32Array.from(vars.basic),
-    pivotRow,
-    pivotPos,
+    state,
+    nbCols: Int32Array.from(nbCols),
+    nbColUp: Uint8Array.from(nbColUp),
+    stepRow,
+    stepUp,
+    stepCol,
     pivot,
     lStart,
-    lRow: Int32Array.from(w.lRow),
+    lStep: Int32Array.from(w.lRow, (l) => rowStep[l]),
     lValue: Float64Array.from(w.lValue),
     uStart,
-    uPos: Int32Array.from(w.uPos),
+    uStep: Int32Array.from(w.uPos, (p) => posStep[p]),
     uValue: Float64Array.from(w.uValue),
   });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
 }
 
-/** Solves B z = b in place: b indexed by row on entry, z by basis position on return (in `out`). */
-function ftran(f: BasisFactor, b: Float64Array, out: Float64Array): void {
-  const m = f.pivot.length;
-  for (let k = 0; k < m; k++) {
-    const v = b[f.pivotRow[k]];
+/** Solves K z = b in place, b and z indexed by step (b: step k's row's right-hand side; z: step k's column's value). */
+function ftran(f: BasisFactor, b: Float64Array): void {
+  const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
+  const r = pivot.length;
+  for (let k = 0; k < r; k++) {
+    const e1 = lStart[k + 1];
+    let e = lStart[k];
+    if (e === e1) continue;
+    const v = b[k];
     if (v === 0) continue;
-    for (let e = f.lStart[k]; e < f.lStart[k + 1]; e++) b[f.lRow[e]] -= f.lValue[e] * v;
+    for (; e < e1; e++) b[lStep[e]] -= lValue[e] * v;
   }
-  for (let k = m - 1; k >= 0; k--) {
-    let v = b[f.pivotRow[k]];
-    for (let e = f.uStart[k]; e < f.uStart[k + 1]; e++) v -= f.uValue[e] * out[f.uPos[e]];
-    out[f.pivotPos[k]] = v / f.pivot[k];
+  for (let k = r - 1; k >= 0; k--) {
+    let v = b[k];
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) v -= uValue[e] * b[uStep[e]];
+    b[k] = v / pivot[k];
   }
 }
 
-/** Solves Bᵀ y = c: c indexed by basis position (consumed), y by row on return. */
-function btran(f: BasisFactor, c: Float64Array, y: Float64Array): void {
-  const m = f.pivot.length;
-  for (let k = 0; k < m; k++) {
-    const z = c[f.pivotPos[k]] / f.pivot[k];
-    y[f.pivotRow[k]] = z;
+/** Solves Kᵀ y = c in place, c and y indexed by step (c: step k's column's cost; y: step k's row's price). */
+function btran(f: BasisFactor, c: Float64Array): void {
+  const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
+  const r = pivot.length;
+  for (let k = 0; k < r; k++) {
+    const z = c[k] / pivot[k];
+    c[k] = z;
     if (z === 0) continue;
-    for (let e = f.uStart[k]; e < f.uStart[k + 1]; e++) c[f.uPos[e]] -= f.uValue[e] * z;
+    for (let e = uStart[k], e1 = uStart[k + 1]; e < e1; e++) c[uStep[e]] -= uValue[e] * z;
   }
-  for (let k = m - 1; k >= 0; k--) {
-    let v = y[f.pivotRow[k]];
-    for (let e = f.lStart[k]; e < f.lStart[k + 1]; e++) v -= f.lValue[e] * y[f.lRow[e]];
-    y[f.pivotRow[k]] = v;
+  for (let k = r - 1; k >= 0; k--) {
+    const e1 = lStart[k + 1];
+    let e = lStart[k];
+    if (e === e1) continue;
+    let v = c[k];
+    for (; e < e1; e++) v -= lValue[e] * c[lStep[e]];
+    c[k] = v;
   }
 }
-
-const scale = (v: number) => Math.max(1, Math.abs(v));
 
 /**
  * The horizon on the kept basis: true, with the plan's columns in path.x, when the certificate above
- * holds; false (and nothing to use) otherwise.
+ * holds; false (and nothing to use) otherwise. Only lp's costs and bounds are read (the matrix is
+ * the path's own).
  */
-export function certify(path: BasisPath, lp: LpData): boolean {
+export function certify(path: BasisPath, lp: LpBounds): boolean {
   const { factors } = path;
   path.misses++;
   for (let k = 0; k < factors.length; k++) {
@@ -421,94 +460,115 @@ export function certify(path: BasisPath, lp: LpData): boolean {
   return false;
 }
 
-/** The certificate on one kept basis. */
-function certifyOn(path: BasisPath, f: BasisFactor, lp: LpData): boolean {
-  const m = lp.rows;
-  const n = lp.cols;
-  const { x, work, y, csc } = path;
-  // The nonbasic values at their bounds, and the right-hand side B x_B = −N x_N.
-  work.fill(0);
-  for (let k = 0; k < f.nonbasic.length; k++) {
-    const v = f.nonbasic[k];
-    const up = f.atUpper[k] === 1;
-    if (v < n) {
-      const value = up ? lp.colUpper[v] : lp.colLower[v];
-      if (Math.abs(value) >= INFINITE) return false;
-      x[v] = value;
-      if (value === 0) continue;
-      for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) work[csc.rows[e]] -= csc.values[e] * value;
-    } else {
-      const value = up ? lp.rowUpper[v - n] : lp.rowLower[v - n];
-      if (Math.abs(value) >= INFINITE) return false;
-      work[v - n] += value;
-    }
-  }
-  ftran(f, work, y);
-  // A quick look first: the basic values within their bounds (row activities included).
-  for (let p = 0; p < m; p++) {
-    const v = f.basic[p];
-    const value = y[p];
-    const lo = v < n ? lp.colLower[v] : lp.rowLower[v - n];
-    const hi = v < n ? lp.colUpper[v] : lp.rowUpper[v - n];
-    if (value < lo - PRIMAL_TOL * scale(lo) || value > hi + PRIMAL_TOL * scale(hi)) return false;
-    if (v < n) x[v] = Math.min(hi, Math.max(lo, value));
-  }
-  // The row prices: Bᵀ y = c_B (a row activity's cost is 0); a quick look at the nonbasic prices'
-  // signs (maximising: at a lower bound d ≤ 0, at an upper d ≥ 0), then the proof.
-  for (let p = 0; p < m; p++) {
-    const v = f.basic[p];
-    work[p] = v < n ? lp.cost[v] : 0;
-  }
-  btran(f, work, y);
-  for (let k = 0; k < f.nonbasic.length; k++) {
-    const v = f.nonbasic[k];
-    let d: number;
-    if (v < n) {
-      if (lp.colLower[v] === lp.colUpper[v]) continue;
-      d = lp.cost[v];
-      for (let e = csc.starts[v]; e < csc.starts[v + 1]; e++) d -= csc.values[e] * y[csc.rows[e]];
-    } else {
-      if (lp.rowLower[v - n] === lp.rowUpper[v - n]) continue;
-      d = y[v - n];
-    }
-    // A fixed column or an equality row takes a price of either sign.
-    if (f.atUpper[k] === 1 ? d < -DUAL_LOOK : d > DUAL_LOOK) return false;
-  }
-  return proof(lp, csc, x, y);
+/** A horizon's costs and bounds (the matrix is fixed for a path). */
+export interface LpBounds {
+  cost: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
 }
 
 /**
- * The proof: x (every column within its bounds) keeps every row within its bounds, computed from
- * the matrix, and UB(y) − cᵀx ≤ GAP_TOL × max(1, |cᵀx|). y is any vector: a price on a row's infinite
- * side is set to 0 (it would make the bound infinite), which keeps the bound valid.
+ * The certificate on one kept basis, in as few passes as it takes: the basic columns' values (one
+ * solve on the kernel) and a quick look at their bounds; the row activities A x (the nonbasic
+ * columns' part kept from the right-hand side, the basic columns' scattered), each within its row's
+ * bounds; the row prices (one solve), the rows' part of the bound, and the reduced costs from the
+ * rows that have a price (by the matrix's rows: at most the kernel's, a quarter of them here); then
+ * each column's reduced cost's sign looked at, and its part of the bound.
  */
-function proof(lp: LpData, csc: Csc, x: Float64Array, y: Float64Array): boolean {
-  const m = lp.rows;
-  const n = lp.cols;
-  let objective = 0;
-  for (let j = 0; j < n; j++) {
-    if (x[j] < lp.colLower[j] || x[j] > lp.colUpper[j]) return false;
-    objective += lp.cost[j] * x[j];
+function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
+  const m = path.rows;
+  const n = path.cols;
+  const { x, d, activity, kernel } = path;
+  const { starts, rows, values } = path.csc;
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
+  const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
+  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state } = f;
+  const r = stepCol.length;
+  // The nonbasic columns at their bounds, and their part of A x.
+  activity.fill(0);
+  for (let k = 0; k < nbCols.length; k++) {
+    const j = nbCols[k];
+    const value = nbColUp[k] === 1 ? colUpper[j] : colLower[j];
+    if (Math.abs(value) >= INFINITE) return false;
+    x[j] = value;
+    if (value === 0) continue;
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * value;
   }
-  let bound = 0;
+  // The kernel's right-hand side: each of its rows at the bound its status names, less that part.
+  for (let k = 0; k < r; k++) {
+    const i = stepRow[k];
+    const value = stepUp[k] === 1 ? rowUpper[i] : rowLower[i];
+    if (Math.abs(value) >= INFINITE) return false;
+    kernel[k] = value - activity[i];
+  }
+  ftran(f, kernel);
+  // A quick look at each basic column's bounds (its value then taken into them), and its part of
+  // A x; then, from the matrix, every row within its bounds.
+  for (let k = 0; k < r; k++) {
+    const j = stepCol[k];
+    const value = kernel[k];
+    const lo = colLower[j];
+    const hi = colUpper[j];
+    if (below(value, lo) || above(value, hi)) return false;
+    const xj = Math.min(hi, Math.max(lo, value));
+    x[j] = xj;
+    if (xj === 0) continue;
+    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * xj;
+  }
   for (let i = 0; i < m; i++) {
-    let a = 0;
-    for (let e = lp.starts[i]; e < lp.starts[i + 1]; e++) a += lp.value[e] * x[lp.index[e]];
-    const lo = lp.rowLower[i];
-    const hi = lp.rowUpper[i];
-    if ((lo > -INFINITE && a < lo - PRIMAL_TOL * scale(lo)) || (hi < INFINITE && a > hi + PRIMAL_TOL * scale(hi))) {
+    const a = activity[i];
+    const lo = rowLower[i];
+    const hi = rowUpper[i];
+    if ((lo > -INFINITE && below(a, lo)) || (hi < INFINITE && above(a, hi))) {
       return false;
     }
-    const yi = y[i];
+  }
+  // The row prices: Kᵀ y_K = c_B; a row whose activity is basic has the price 0. Maximising, a
+  // nonbasic price's sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its
+  // y), then the proof.
+  for (let k = 0; k < r; k++) kernel[k] = cost[stepCol[k]];
+  btran(f, kernel);
+  // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). A price on a row's infinite side
+  // is left 0 (it would make the bound infinite): y is any vector, the bound stays valid. The reduced
+  // costs d = c − Aᵀy from the rows with a price (a basic row's is 0), by the matrix's rows.
+  d.set(cost);
+  let bound = 0;
+  for (let k = 0; k < r; k++) {
+    const yi = kernel[k];
     if (yi === 0) continue;
+    const i = stepRow[k];
+    const lo = rowLower[i];
+    const hi = rowUpper[i];
+    if (lo !== hi && (stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
     const side = yi > 0 ? hi : lo;
-    if (Math.abs(side) >= INFINITE) y[i] = 0;
-    else bound += yi * side;
+    if (Math.abs(side) >= INFINITE) continue;
+    bound += yi * side;
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) d[rowCols[e]] -= rowValues[e] * yi;
   }
+  // The columns: each nonbasic price's sign looked at, their part of the bound, and the objective.
+  let objective = 0;
   for (let j = 0; j < n; j++) {
-    let d = lp.cost[j];
-    for (let e = csc.starts[j]; e < csc.starts[j + 1]; e++) d -= csc.values[e] * y[csc.rows[e]];
-    bound += d > 0 ? d * lp.colUpper[j] : d * lp.colLower[j];
+    const xj = x[j];
+    const lo = colLower[j];
+    const hi = colUpper[j];
+    if (xj < lo || xj > hi) return false;
+    const dj = d[j];
+    const s = state[j];
+    // A fixed column takes a price of either sign.
+    if (s !== BASIC && lo !== hi && (s === UPPER ? dj < -DUAL_LOOK : dj > DUAL_LOOK)) return false;
+    bound += dj > 0 ? dj * hi : dj * lo;
+    objective += cost[j] * xj;
   }
-  return bound - objective <= GAP_TOL * scale(objective);
+  return bound - objective <= GAP_TOL * Math.max(1, Math.abs(objective));
+}
+
+/** Whether v lies below lo (above hi) by more than PRIMAL_TOL of the bound's scale, max(1, |bound|). */
+function below(v: number, lo: number): boolean {
+  return v < lo - PRIMAL_TOL * Math.max(1, Math.abs(lo));
+}
+
+function above(v: number, hi: number): boolean {
+  return v > hi + PRIMAL_TOL * Math.max(1, Math.abs(hi));
 }

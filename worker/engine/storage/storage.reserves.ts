@@ -130,12 +130,31 @@ interface HorizonProblem {
   m: ReserveHours;
   products: readonly ReserveProduct[];
   soc0: number;
+  /** socRange's lo and hi for t = −1 … T − 1, at index t + 1. */
+  socLo: Float64Array;
+  socHi: Float64Array;
+  inf: number;
+}
+
+/** The SOC's ranges of the horizon (socRange for t = −1 … T − 1, at t + 1), computed once a horizon. */
+let socLo = new Float64Array(49);
+let socHi = new Float64Array(49);
+
+function socRanges(b: HorizonBattery, soc0: number, keep: number, hours: number): void {
+  if (socLo.length < hours + 1) {
+    socLo = new Float64Array(hours + 1);
+    socHi = new Float64Array(hours + 1);
+  }
+  for (let t = -1; t < hours; t++) {
+    const idle = soc0 * keep ** (t + 1);
+    socLo[t + 1] = Math.min(b.socMinMwh, idle);
+    socHi[t + 1] = Math.max(b.socMaxMwh, idle);
+  }
 }
 
 /** Hour t's columns: objective and bounds. */
-function hourColumns({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): void {
+function hourColumns({ lp, b, h, m, products, socLo, socHi }: HorizonProblem, t: number): void {
   const c = t * (4 + products.length);
-  const soc = socRange(b, soc0, m.keep, t);
   const p = h.price[t];
   const room = Math.min(b.powerMw, h.room[t]);
   lp.cost[c + F] = -b.chargeCost;
@@ -144,8 +163,8 @@ function hourColumns({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number)
   lp.colUpper[c + F] = Math.min(b.powerMw, h.free[t]);
   lp.colUpper[c + Q] = h.priced[t];
   lp.colUpper[c + Y] = room;
-  lp.colLower[c + S] = soc.lo;
-  lp.colUpper[c + S] = soc.hi;
+  lp.colLower[c + S] = socLo[t + 1];
+  lp.colUpper[c + S] = socHi[t + 1];
   for (let j = 0; j < products.length; j++) {
     const pr = products[j];
     lp.cost[c + 4 + j] = m.capacityPrice[j][t] + (pr.up ? 1 : -1) * pr.deployedShare * m.energyPrice[t];
@@ -198,20 +217,28 @@ function hourRows({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): v
  * Hour t's row bounds alone, in hourRows's order, for a horizon whose matrix the kept model has
  * already (the optimality test checks the LP either way against one written from the statement).
  */
-function hourRowBounds({ lp, b, h, m, soc0 }: HorizonProblem, t: number): void {
-  const inf = solver().infinity;
-  close(lp, -inf, b.powerMw);
-  close(lp, -inf, Math.min(b.powerMw, h.room[t]));
-  close(lp, -inf, Math.min(b.powerMw, m.importMw));
+function hourRowBounds({ lp, b, h, m, soc0, socLo, socHi, inf }: HorizonProblem, t: number): void {
+  const { rowLower, rowUpper } = lp;
+  const r = t * ROWS_PER_HOUR;
   const start = t === 0 ? m.keep * soc0 : 0;
-  close(lp, start, start);
-  const end = socRange(b, soc0, m.keep, t);
-  close(lp, end.lo, inf);
-  close(lp, -inf, end.hi);
-  const before = socRange(b, soc0, m.keep, t - 1);
   const offset = t === 0 ? soc0 : 0;
-  close(lp, before.lo - offset, inf);
-  close(lp, -inf, before.hi - offset);
+  rowLower[r] = -inf;
+  rowUpper[r] = b.powerMw;
+  rowLower[r + 1] = -inf;
+  rowUpper[r + 1] = Math.min(b.powerMw, h.room[t]);
+  rowLower[r + 2] = -inf;
+  rowUpper[r + 2] = Math.min(b.powerMw, m.importMw);
+  rowLower[r + 3] = start;
+  rowUpper[r + 3] = start;
+  rowLower[r + 4] = socLo[t + 1];
+  rowUpper[r + 4] = inf;
+  rowLower[r + 5] = -inf;
+  rowUpper[r + 5] = socHi[t + 1];
+  rowLower[r + 6] = socLo[t] - offset;
+  rowUpper[r + 6] = inf;
+  rowLower[r + 7] = -inf;
+  rowUpper[r + 7] = socHi[t] - offset;
+  lp.row = r + ROWS_PER_HOUR;
 }
 
 /** The horizon's LP, built from the statement above. */
@@ -234,7 +261,8 @@ function buildLp(
     lp.row = 0;
   } else lp = emptyLp(cols, rows, matrix);
   if (!matrix) spare = lp;
-  const problem: HorizonProblem = { lp, b, h, m, products, soc0 };
+  socRanges(b, soc0, m.keep, T);
+  const problem: HorizonProblem = { lp, b, h, m, products, soc0, socLo, socHi, inf: solver().infinity };
   for (let t = 0; t < T; t++) {
     hourColumns(problem, t);
     if (matrix) hourRows(problem, t);
@@ -358,6 +386,48 @@ function modelOf(lp: Lp, key: string): ReturnType<Highs['createModel']> {
   return model;
 }
 
+/** The last matrix key, its parts, and the products' shape it was written for. */
+const lastKey = {
+  key: '',
+  parts: new Float64Array(5),
+  shape: [] as number[],
+};
+
+/**
+ * The key of what the matrix depends on: the horizon's length, its days with a cycle limit, the
+ * efficiencies, the standing loss and the products. Written as text only when a part changed
+ * (numbers to text cost microseconds, a horizon's certificate about ten).
+ */
+function matrixKey(
+  hours: number,
+  days: number,
+  etaIn: number,
+  etaOut: number,
+  keep: number,
+  products: readonly ReserveProduct[],
+): string {
+  const { parts, shape } = lastKey;
+  let same =
+    lastKey.key !== '' &&
+    parts[0] === hours &&
+    parts[1] === days &&
+    parts[2] === etaIn &&
+    parts[3] === etaOut &&
+    parts[4] === keep &&
+    shape.length === 3 * products.length;
+  for (let j = 0; same && j < products.length; j++) {
+    const p = products[j];
+    same =
+      shape[3 * j] === (p.up ? 1 : 0) && shape[3 * j + 1] === p.durationHours && shape[3 * j + 2] === p.deployedShare;
+  }
+  if (same) return lastKey.key;
+  parts.set([hours, days, etaIn, etaOut, keep]);
+  lastKey.shape = products.flatMap((p) => [p.up ? 1 : 0, p.durationHours, p.deployedShare]);
+  const text = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
+  lastKey.key = `${hours} ${days} ${etaIn} ${etaOut} ${keep} ${text}`;
+  return lastKey.key;
+}
+
 /** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
 export function solveReserves(
   b: HorizonBattery,
@@ -370,18 +440,13 @@ export function solveReserves(
   // What the matrix depends on: the horizon's length, its days with a cycle limit, the efficiencies,
   // the standing loss and the products.
   const days = Number.isFinite(b.dailyDischargeMwh) ? Math.ceil(h.hours / 24) : 0;
-  const shape = products.map((p) => `${p.up ? 'u' : 'd'}${p.durationHours}/${p.deployedShare}`).join(' ');
-  const key = `${h.hours} ${days} ${b.etaIn} ${b.etaOut} ${m.keep} ${shape}`;
+  const key = matrixKey(h.hours, days, b.etaIn, b.etaOut, m.keep, products);
   const lp = buildLp(b, h, m, products, soc0, cached?.key !== key);
   let x: Float64Array;
   // First the kept basis, certified optimal for this horizon's costs and bounds (storage.reserves.basis.ts).
   const kept = !lp.matrix && cached?.key === key ? cached : null;
   const trying = kept !== null && wanted(kept.path);
-  if (
-    kept &&
-    trying &&
-    certify(kept.path, { ...lp, starts: kept.lp.starts, index: kept.lp.index, value: kept.lp.value })
-  ) {
+  if (kept && trying && certify(kept.path, lp)) {
     x = kept.path.x;
     counts.certified++;
   } else {
