@@ -4,12 +4,23 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
 
 export interface SscRun {
-  /** The driver's clock from `data` to `end`: setting the inputs and every module, ms. */
+  /** The driver's wall clock from `data` to `end`: setting the inputs and every module, ms. */
   ms: number;
-  /** Each module's own time, ms. */
+  /** The driver process's CPU time over the same interval (every thread, user + system), ms. */
+  cpuMs: number;
+  /** Each module's own wall time, ms. */
   modules: Record<string, number>;
+  /** Each module's own CPU time, ms. */
+  moduleCpu: Record<string, number>;
   numbers: Record<string, number>;
   sums: Record<string, number>;
+}
+
+/** A CPU time the driver printed; a driver compiled before it printed them is an error, not a NaN row. */
+function cpuField(value: string | undefined, line: string): number {
+  const ms = Number(value);
+  if (value === undefined || !Number.isFinite(ms)) throw new Error(`the SSC driver printed no CPU time: ${line}`);
+  return ms;
 }
 
 export class SscDriver {
@@ -56,18 +67,21 @@ export class SscDriver {
   /** Runs one script (ending in `end`); a module's failure is thrown with SSC's own message. */
   async run(script: readonly string[]): Promise<SscRun> {
     this.child.stdin.write(`${script.join('\n')}\n`);
-    const out: SscRun = { ms: Number.NaN, modules: {}, numbers: {}, sums: {} };
+    const out: SscRun = { ms: Number.NaN, cpuMs: Number.NaN, modules: {}, moduleCpu: {}, numbers: {}, sums: {} };
     for (;;) {
       const line = await this.next();
       if (line === null) throw new Error('the SSC driver exited');
-      const [kind, name, value] = line.split(' ');
+      const [kind, name, value, cpu] = line.split(' ');
       if (kind === 'fail') throw new Error(`SSC: ${line.slice(5)}`);
-      if (kind === 'exec') out.modules[name] = Number(value);
-      else if (kind === 'num') out.numbers[name] = Number(value);
+      if (kind === 'exec') {
+        out.modules[name] = Number(value);
+        out.moduleCpu[name] = cpuField(cpu, line);
+      } else if (kind === 'num') out.numbers[name] = Number(value);
       else if (kind === 'sum') out.sums[name] = Number(value);
       else if (kind === 'none') throw new Error(`SSC gave no output ${name}`);
       else if (kind === 'run') {
         out.ms = Number(name);
+        out.cpuMs = cpuField(value, line);
         return out;
       }
     }

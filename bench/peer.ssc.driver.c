@@ -3,12 +3,13 @@
  * Built and run by bench/peer.ssc.ts; not part of the service.
  *
  * It reads commands from stdin, one a line, and answers on stdout, one line per answer:
- *   data                      a new, empty data table (the old one freed); starts the run clock
+ *   data                      a new, empty data table (the old one freed); starts the run's clocks
  *   num NAME VALUE            a number
  *   arr NAME V1 V2 ...        an array
  *   mat NAME ROWS COLS V...   a matrix, row by row
  *   str NAME TEXT...          a string (the rest of the line, so a path may hold spaces)
- *   exec MODULE               runs a compute module on the table   -> "exec MODULE <ms>" or "fail MODULE <why>"
+ *   exec MODULE               runs a compute module on the table   -> "exec MODULE <ms> <cpu ms>" or
+ *                             "fail MODULE <why>"
  *   rename OLD NEW            renames a variable (keeps one module's "gen" from the next one's)
  *   lifetime DST SRC YEARS PCT  DST = SRC repeated YEARS times, year y scaled by (1 - PCT/100)^y
  *                             (what SSC's hybrid module does with a single-year generator's "gen")
@@ -18,8 +19,10 @@
  *                             schedule (% below year 1) for two generators degrading at their own rates
  *   get NAME                  -> "num NAME v" or "arr NAME n v1 ... vn" (or "none NAME")
  *   sum NAME FROM COUNT       -> "sum NAME v": the sum of COUNT elements from FROM
- *   end                       -> "run <ms>": the time since "data"
+ *   end                       -> "run <ms> <cpu ms>": the time since "data"
  * The first line it prints is "version <ssc_version()> <ssc_build_info()>".
+ * Times: <ms> is wall time (CLOCK_MONOTONIC); <cpu ms> is the CPU time of this process, every
+ * thread, user and system (CLOCK_PROCESS_CPUTIME_ID), over the same interval.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -33,6 +36,13 @@
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* CPU time of the whole process (all its threads), ms. */
+static double cpu_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
@@ -65,11 +75,11 @@ static int exec_module(ssc_data_t data, const char *name) {
     printf("fail %s no such module\n", name);
     return 0;
   }
-  double t0 = now_ms();
+  double t0 = now_ms(), c0 = cpu_ms();
   int ok = ssc_module_exec(mod, data);
-  double ms = now_ms() - t0;
+  double cpu = cpu_ms() - c0, ms = now_ms() - t0;
   if (ok) {
-    printf("exec %s %.6f\n", name, ms);
+    printf("exec %s %.6f %.6f\n", name, ms, cpu);
   } else {
     printf("fail %s", name);
     const char *text;
@@ -87,7 +97,7 @@ int main(void) {
   printf("version %d %s\n", ssc_version(), ssc_build_info());
   fflush(stdout);
   ssc_data_t data = NULL;
-  double started = now_ms();
+  double started = now_ms(), started_cpu = cpu_ms();
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -100,6 +110,7 @@ int main(void) {
       if (data) ssc_data_free(data);
       data = ssc_data_create();
       started = now_ms();
+      started_cpu = cpu_ms();
       continue;
     }
     if (!data) {
@@ -110,7 +121,8 @@ int main(void) {
     char *name = strtok_r(NULL, " ", &save);
     char *rest = save ? save : "";
     if (strcmp(cmd, "end") == 0) {
-      printf("run %.6f\n", now_ms() - started);
+      double cpu = cpu_ms() - started_cpu;
+      printf("run %.6f %.6f\n", now_ms() - started, cpu);
       fflush(stdout);
     } else if (!name) {
       printf("fail %s needs a name\n", cmd);

@@ -10,7 +10,8 @@
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
-//   --peer=ssc        SAM's engine beside ours (#30, bench/peer.ssc.ts); alone unless --only names groups
+//   --peer=ssc        SAM's engine beside ours (#30, bench/peer.ssc.ts): wall and CPU time, targets judged on
+//                     CPU; alone unless --only names groups
 //   --ssc-source=DIR  where NREL/ssc's source is (a checkout or a bare git dir); built once, cached
 //   --ssc-variants=N  how many of #30's 1,000 variants SSC runs (the rest extrapolated; default 50)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -42,6 +42,12 @@ export function fmt(value: number, unit: Unit): string {
   }
 }
 
+/** A ratio to two decimals; below 0.1 to two significant digits, so that 0.055 is not shown as 0.05× against a target of 0.05×. */
+export const fmtRatio = (ratio: number | undefined): string =>
+  ratio === undefined || !Number.isFinite(ratio)
+    ? '—'
+    : `${Math.abs(ratio) < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2)}×`;
+
 const cell = (s: string, width: number, right = false) => (right ? s.padStart(width) : s.padEnd(width));
 
 export function renderTable(rows: readonly Row[]): string {
@@ -50,7 +56,7 @@ export function renderTable(rows: readonly Row[]): string {
     r.figure,
     fmt(r.value, r.unit),
     r.baseline ? `${r.baseline.label}: ${fmt(r.baseline.value, r.baseline.unit ?? r.unit)}` : '—',
-    r.ratio !== undefined && Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '—',
+    fmtRatio(r.ratio),
     r.target,
     r.met === null ? '—' : r.met ? 'yes' : 'NO',
   ]);
@@ -82,7 +88,7 @@ export function renderMarkdown(rows: readonly Row[]): string {
   ];
   for (const r of rows) {
     const base = r.baseline ? `${r.baseline.label}: ${fmt(r.baseline.value, r.baseline.unit ?? r.unit)}` : '—';
-    const ratio = r.ratio !== undefined && Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '—';
+    const ratio = fmtRatio(r.ratio);
     const met = r.met === null ? '—' : r.met ? 'yes' : '**no**';
     out.push(
       `| ${r.n} | ${esc(r.figure)} | ${fmt(r.value, r.unit)} | ${esc(base)} | ${ratio} | ${esc(r.target)} | ${met} |`,

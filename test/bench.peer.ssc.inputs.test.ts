@@ -1,10 +1,16 @@
 // The SSC peer bench's mapping of our inputs onto SSC's variables (bench/peer.ssc.inputs.ts,
 // bench/peer.ssc.battery.ts), checked against our own engine's statements: the same prices, the
 // same installed cost and year-1 O&M, the battery's size and power; and what cannot be mapped is
-// refused by name. Needs no SSC build.
+// refused by name; the driver's protocol (wall and CPU times) and the rows judged on CPU time. Needs no SSC build.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { mapBattery } from '../bench/peer.ssc.battery.ts';
+import { SscDriver } from '../bench/peer.ssc.client.ts';
 import { blendedPricesPerKwh, capex, fixedOm, mapScenario, runScript } from '../bench/peer.ssc.inputs.ts';
+import { PEER_TARGETS, peerRows, timedCalculate } from '../bench/peer.ssc.ts';
+import { fmtRatio } from '../bench/table.ts';
 import type { ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { calculate } from '../worker/engine/index.ts';
 import { type DeepPartial, resolvedInputs } from './fixtures/inputs.ts';
@@ -206,4 +212,60 @@ t.test('PVWatts v8 is pvwattsv8 with our bifaciality, albedo and snow model', as
   t.notOk(file.has('albedo'));
   const v5 = setBefore(runScript(mapScenario(resolvedInputs(measured), files)), 'pvwattsv5');
   t.notOk(v5.has('bifaciality'), 'v5 takes none of them');
+});
+
+// The driver's answers carry wall and CPU time (bench/peer.ssc.driver.c); a stand-in for the
+// driver speaks its protocol, so the parsing is checked without SSC.
+t.test("the driver's protocol: wall and CPU time per module and per run", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'peer-driver-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const fake = (name: string, exec: string, run: string) => {
+    const path = join(dir, name);
+    writeFileSync(
+      path,
+      `#!/bin/sh\necho "version 302 stand-in"\nwhile read -r line; do case "$line" in\n  exec*) echo "${exec}";;\n  "sum gen 0 8760") echo "sum gen 42.5";;\n  end) echo "${run}";;\nesac; done\n`,
+    );
+    chmodSync(path, 0o755);
+    return path;
+  };
+  const driver = new SscDriver(fake('driver', 'exec pvwattsv5 12.5 11.25', 'run 20.5 18.75'));
+  t.teardown(() => driver.stop());
+  t.equal(await driver.start(), '302 stand-in');
+  const run = await driver.run(['data', 'exec pvwattsv5', 'sum gen 0 8760', 'end']);
+  t.same(run, {
+    ms: 20.5,
+    cpuMs: 18.75,
+    modules: { pvwattsv5: 12.5 },
+    moduleCpu: { pvwattsv5: 11.25 },
+    numbers: {},
+    sums: { gen: 42.5 },
+  });
+  // A driver compiled before it printed CPU times is refused, not read as NaN.
+  const old = new SscDriver(fake('old', 'exec pvwattsv5 12.5', 'run 20.5'));
+  t.teardown(() => old.stop());
+  await old.start();
+  await t.rejects(old.run(['data', 'exec pvwattsv5', 'end']), /printed no CPU time: exec pvwattsv5 12.5/);
+});
+
+t.test('each case: a wall row for context, a CPU row judged against the target', async (t) => {
+  const rows = peerRows('case', 'SSC', { hg: 40, ssc: 500 }, { hg: 30, ssc: 500 }, PEER_TARGETS.lifetime);
+  t.same(
+    rows.map((r) => [r.figure, r.ratio, r.met]),
+    [
+      ['case, wall time', 0.08, null],
+      ['case, CPU time', 0.06, false],
+    ],
+  );
+  t.match(rows[1].target, /≤ 0\.05× SSC's CPU/);
+  t.equal(peerRows('case', 'SSC', { hg: 1, ssc: 2 }, { hg: 24, ssc: 500 }, 0.05)[1].met, true);
+  t.equal(peerRows('c', 'SSC', { hg: 8e3, ssc: 2e6 }, { hg: 9e3, ssc: 2e6 }, 0.02, 's')[1].value, 9);
+  t.equal(fmtRatio(0.0548), '0.055×');
+  t.equal(fmtRatio(0.27), '0.27×');
+});
+
+t.test("our engine's CPU time: the process's, at least its thread's", async (t) => {
+  const { result, ms, cpuMs, threadMs } = timedCalculate(resolvedInputs({ seed: 3 }));
+  t.ok(Number.isFinite(result.kpis.equity_npv));
+  // Both clocks tick in coarse steps; the process's includes the thread's.
+  t.ok(ms > 0 && cpuMs > 0 && threadMs > 0 && cpuMs >= threadMs - 1, JSON.stringify({ ms, cpuMs, threadMs }));
 });
