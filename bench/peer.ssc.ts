@@ -22,11 +22,11 @@
 // technology, equity NPV) are compared in the notes. The mapping of inputs: peer.ssc.inputs.ts.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HOURS_PER_YEAR } from '../shared/calendar.ts';
+import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import type { ResolvedInputs, ScenarioInputs } from '../shared/schemas/inputs.ts';
 import { type DeepPartial, resolvedInputs } from '../test/fixtures/inputs.ts';
 import { accepted, getJson, postJson as post } from '../test/helpers/http.ts';
-import { calculate, type EngineResult } from '../worker/engine/index.ts';
+import { calculate, type EngineResult, type HourlyBuffers } from '../worker/engine/index.ts';
 import type { Bench } from './context.ts';
 import { waitFinished } from './figures.sweeps.ts';
 import { mapBattery } from './peer.ssc.battery.ts';
@@ -104,6 +104,15 @@ interface SscTimed {
 /** The targets for Hourglass's time as a fraction of SSC's, judged on CPU time. */
 export const PEER_TARGETS = { lifetime: 0.05, single_year: 0.5, sweep: 0.02 } as const;
 
+/**
+ * The hourly arrays the engine writes into, reused from one call to the next as the worker's engine
+ * thread reuses its own (worker/engine.thread.ts: solar and wind, and a battery's four once one has
+ * run): the peer times the engine as the service runs it. No profile cache: SSC computes its weather
+ * and generation every run, and so does ours here. A result's hourly arrays are these, so they hold
+ * the last call's hours only.
+ */
+let buffers: HourlyBuffers | undefined;
+
 /** One call of the in-process engine: wall, this process's CPU and the calling thread's CPU, ms. */
 export function timedCalculate(inputs: ResolvedInputs): {
   result: EngineResult;
@@ -114,7 +123,11 @@ export function timedCalculate(inputs: ResolvedInputs): {
   const cpu0 = process.cpuUsage();
   const thread0 = process.threadCpuUsage();
   const t0 = performance.now();
-  const result = calculate(inputs);
+  buffers ??= {
+    solar: new Float64Array(YEARS * HOURS_PER_YEAR),
+    wind: new Float64Array(YEARS * HOURS_PER_YEAR),
+  };
+  const result = calculate(inputs, { hourly: buffers });
   const ms = performance.now() - t0;
   const thread = process.threadCpuUsage(thread0);
   const cpu = process.cpuUsage(cpu0);

@@ -269,3 +269,28 @@ t.test("our engine's CPU time: the process's, at least its thread's", async (t) 
   // Both clocks tick in coarse steps; the process's includes the thread's.
   t.ok(ms > 0 && cpuMs > 0 && threadMs > 0 && cpuMs >= threadMs - 1, JSON.stringify({ ms, cpuMs, threadMs }));
 });
+
+t.test(
+  'our engine as the worker runs it: the same hourly arrays every call, the same figures as a fresh call',
+  async (t) => {
+    const battery = resolvedInputs({
+      seed: 3,
+      storage: { power_mw: 50, energy_mwh: 200 },
+      grid: { export_limit_mw: 120 },
+    });
+    const first = timedCalculate(battery).result;
+    const firstSolar = first.solar_hourly;
+    const firstCharge = first.storage_charge_hourly;
+    const again = timedCalculate(battery).result;
+    t.equal(again.solar_hourly, firstSolar, 'solar written into the same array');
+    t.equal(again.storage_charge_hourly, firstCharge, "the battery's too");
+    const fresh = calculate(battery);
+    t.same(again.kpis, fresh.kpis);
+    t.ok(
+      Buffer.from((again.storage_charge_hourly as Float64Array).buffer).equals(
+        Buffer.from((fresh.storage_charge_hourly as Float64Array).buffer),
+      ),
+      "the battery's hours bit for bit",
+    );
+  },
+);
