@@ -143,6 +143,8 @@ export interface FarmWake {
   cross: Float64Array;
   /** Scratch of buildGeometry: per pair, the most turbulence its turbine can have there. */
   turbulenceMax: Float64Array;
+  /** Scratch of turbinePairs: the upwind turbines (ranks) whose wake can reach a turbine. */
+  candidates: Int32Array;
   /** The block the cache is filling (null before the first direction), and the scratch block. */
   block: GeometryBlock | null;
   scratch: GeometryBlock;
@@ -171,6 +173,7 @@ export function prepareWake(
     down: new Float64Array(n),
     cross: new Float64Array(n),
     turbulenceMax: new Float64Array(pairs),
+    candidates: new Int32Array(n),
     block: null,
     scratch: geometryBlock(pairs, 2 * n + 1),
   };
@@ -272,21 +275,31 @@ function buildGeometry(wake: FarmWake, directionDeg: number, block: GeometryBloc
 
 /** Turbine k's pairs (k a rank), written into `block` from pair `from` on (`base`: the geometry's first); returns the end. */
 function turbinePairs(wake: FarmWake, block: GeometryBlock, k: number, from: number, base: number): number {
-  const { down, cross, ctMax, turbulenceMax } = wake;
+  const { down, cross, ctMax, turbulenceMax, candidates } = wake;
   const { upwind, a, b, c } = block;
   const radius = wake.rotorDiameterM / 2;
   const simple = wake.kind === 'simple';
   const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
   let m = from;
-  // The most turbulence turbine k can have accumulated by each of its pairs: every upwind
-  // turbine at the largest thrust coefficient, summed in the model's order.
-  let tMax = ti0;
-  for (let j = 0; j < k; j++) {
-    const axial = Math.abs(down[j] - down[k]);
-    const aside = Math.abs(cross[j] - cross[k]);
-    if (simple) {
-      // SSC's velDeltaPQ returns before touching the turbulence for these.
-      if (aside > SIMPLE_MAX_CROSS_RADII || axial <= 0) continue;
+  if (simple) {
+    // The upwind turbines a wake can reach, first without a branch (whether one lies within 20
+    // radii aside is ~3 to 1 and not predictable: a branch on it mispredicted a quarter of the
+    // time), then their pairs. The test is SSC's velDeltaPQ's, which returns before touching the
+    // turbulence for the others.
+    const dk = down[k];
+    const ck = cross[k];
+    let count = 0;
+    for (let j = 0; j < k; j++) {
+      candidates[count] = j;
+      count += +!(Math.abs(cross[j] - ck) > SIMPLE_MAX_CROSS_RADII) & +!(Math.abs(down[j] - dk) <= 0);
+    }
+    // The most turbulence turbine k can have accumulated by each of its pairs: every upwind
+    // turbine at the largest thrust coefficient, summed in the model's order.
+    let tMax = ti0;
+    for (let q = 0; q < count; q++) {
+      const j = candidates[q];
+      const axial = Math.abs(down[j] - dk);
+      const aside = Math.abs(cross[j] - ck);
       const perAxial2 = 1 / (axial * axial);
       a[m] = 0.5 * aside * aside * perAxial2;
       b[m] = 0.25 * perAxial2;
@@ -294,13 +307,18 @@ function turbinePairs(wake: FarmWake, block: GeometryBlock, k: number, from: num
       const added = ctMax * c[m];
       tMax = added * added + tMax;
       turbulenceMax[m - base] = tMax;
-    } else {
+      upwind[m++] = j;
+    }
+  } else {
+    for (let j = 0; j < k; j++) {
+      const axial = Math.abs(down[j] - down[k]);
+      const aside = Math.abs(cross[j] - cross[k]);
       const wakeRadius = radius + PARK_K * radius * axial;
       const overlap = circleOverlap(radius * aside, radius, wakeRadius);
       if (overlap <= 0) continue;
       a[m] = (radius / wakeRadius) ** 2 * (overlap / (Math.PI * radius * radius));
+      upwind[m++] = j;
     }
-    upwind[m++] = j;
   }
   // A pair whose deficit is nil (1 − deficit is exactly 1) only adds turbulence, which is turbine
   // k's own: after its last pair with a deficit, no pair changes its speed. (Nil pairs before
@@ -519,12 +537,14 @@ export function farmWakeKwSteps(
   const t2 = new Float64Array(BATCH);
   const deficit = new Float64Array(BATCH);
   const free = new Float64Array(BATCH);
+  const speed = new Float64Array(BATCH);
+  const total = new Float64Array(BATCH);
   for (const [d, list] of byDirection) {
     const g = geometryOf(wake, d, keepGeometries);
     for (let from = 0; from < list.length; from += BATCH) {
       const m = Math.min(BATCH, list.length - from);
       for (let i = 0; i < m; i++) batch[i] = list[from + i];
-      simpleBatch(curve, wake, g, u, batch, m, ct, t2, deficit, free, out);
+      simpleBatch(curve, wake, g, u, batch, m, ct, t2, deficit, free, speed, total, out);
     }
   }
 }
@@ -541,6 +561,8 @@ function simpleBatch(
   t2: Float64Array,
   deficit: Float64Array,
   free: Float64Array,
+  speed: Float64Array,
+  total: Float64Array,
   out: Float64Array,
 ): void {
   const n = wake.x.length;
@@ -548,10 +570,14 @@ function simpleBatch(
   const halfRho = 0.5 * curve.rhoSeaLevel;
   const ti0 = wake.turbulenceIntensity * wake.turbulenceIntensity;
   const { start } = g;
-  // ct of rank k, step i at k·m + i; free[i]: step i's kW of a turbine in the free stream.
+  const { table } = curve;
+  // ct of rank k, step i at k·m + i; free[i]: step i's kW of a turbine in the free stream;
+  // speed[i]: its speed; total[i]: the farm's kW so far, added in farmWakeKw's order.
   for (let i = 0; i < m; i++) {
     const s = batch[i];
     free[i] = out[s];
+    speed[i] = u[s];
+    total[i] = out[s];
     ct[i] = thrustOf(out[s], u[s], halfRho, areaM2);
   }
   // Each turbine's work in functions of their own: short calls that V8 optimizes as they come,
@@ -563,13 +589,15 @@ function simpleBatch(
       const at = k * m;
       for (let i = 0; i < m; i++) {
         ct[at + i] = ct[i];
-        out[batch[i]] += free[i];
+        total[i] += free[i];
       }
       continue;
     }
     turbineDeficits(g, k, m, ti0, ct, t2, deficit);
-    turbineOutputs(curve, k, m, u, batch, deficit, halfRho, areaM2, ct, out);
+    if (table) turbineOutputs(table, k, m, speed, deficit, halfRho, areaM2, ct, total);
+    else turbineOutputsOf(curve, k, m, speed, deficit, halfRho, areaM2, ct, total);
   }
+  for (let i = 0; i < m; i++) out[batch[i]] = total[i];
 }
 
 /** The deficit of turbine k (rank) in each of the m steps: farmWakeKw's pair loop, step by step. */
@@ -587,7 +615,44 @@ function turbineDeficits(
     deficit[i] = 1;
     t2[i] = ti0;
   }
-  for (let p = start[k], end = start[k + 1]; p < end; p++) {
+  const end = start[k + 1];
+  let p = start[k];
+  // Two pairs at a time: a step's turbulence and deficit read and written once for both, the
+  // loop's own work (bounds, counter, interrupt check) once; each step's operations are the
+  // one-pair loop's below, in the same order.
+  for (; p + 1 < end; p += 2) {
+    const from0 = upwind[p] * m;
+    const a0 = a[p] * EXP_STEPS;
+    const b0 = b[p];
+    const c0 = c[p];
+    const from1 = upwind[p + 1] * m;
+    const a1 = a[p + 1] * EXP_STEPS;
+    const b1 = b[p + 1];
+    const c1 = c[p + 1];
+    for (let i = 0; i < m; i++) {
+      const ct0 = ct[from0 + i];
+      const added0 = ct0 * c0;
+      const t0 = added0 * added0 + t2[i];
+      const per0 = 1 / t0;
+      const q0 = a0 * per0;
+      const z0 = q0 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q0;
+      const point0 = z0 + ROUNDER - ROUNDER;
+      const r0 = (point0 - z0) * (1 / EXP_STEPS);
+      const vdef0 = ct0 * b0 * per0 * (EXP_TABLE[point0 | 0] * (1 + r0 + r0 * r0 * (1 / 2 + r0 * (1 / 6))));
+      const ct1 = ct[from1 + i];
+      const added1 = ct1 * c1;
+      const t1 = added1 * added1 + t0;
+      t2[i] = t1;
+      const per1 = 1 / t1;
+      const q1 = a1 * per1;
+      const z1 = q1 > MAX_EXPONENT * EXP_STEPS ? MAX_EXPONENT * EXP_STEPS : q1;
+      const point1 = z1 + ROUNDER - ROUNDER;
+      const r1 = (point1 - z1) * (1 / EXP_STEPS);
+      const vdef1 = ct1 * b1 * per1 * (EXP_TABLE[point1 | 0] * (1 + r1 + r1 * r1 * (1 / 2 + r1 * (1 / 6))));
+      deficit[i] = deficit[i] * (1 - (vdef0 > 1 ? 1 : vdef0)) * (1 - (vdef1 > 1 ? 1 : vdef1));
+    }
+  }
+  for (; p < end; p++) {
     const from = upwind[p] * m;
     const ap = a[p];
     const bp = b[p];
@@ -614,26 +679,58 @@ function turbineDeficits(
   }
 }
 
-/** Turbine k's speed, kW and thrust coefficient in each of the m steps, from its deficits; its kW added to out. */
+/**
+ * Turbine k's speed, kW and thrust coefficient in each of the m steps, from its deficits; its kW
+ * added to total. curveKw and thrustOf inline, the table's fields read once a call: the same
+ * operations in the same order.
+ */
 function turbineOutputs(
-  curve: TurbineCurve,
+  table: PowerTable,
   k: number,
   m: number,
-  u: Float64Array,
-  batch: Int32Array,
+  speed: Float64Array,
   deficit: Float64Array,
   halfRho: number,
   areaM2: number,
   ct: Float64Array,
-  out: Float64Array,
+  total: Float64Array,
 ): void {
-  const { table } = curve;
+  const { speeds, powersKw, intercept, slope, cellSegment, cellsPerMs } = table;
+  const lastAt = speeds.length - 1;
+  const first = speeds[0];
+  const last = speeds[lastAt];
+  const lastKw = powersKw[lastAt];
   const at = k * m;
   for (let i = 0; i < m; i++) {
-    const s = batch[i];
-    const uk = u[s] * deficit[i];
-    const kw = table ? curveKw(table, uk) : curve.kw(uk);
+    const uk = speed[i] * deficit[i];
+    let kw = 0;
+    if (uk > first && uk < last) {
+      let j = cellSegment[(uk * cellsPerMs) | 0];
+      while (speeds[j + 1] <= uk) j++;
+      kw = intercept[j] + slope[j] * uk;
+    } else if (uk === last) kw = lastKw;
     ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
-    out[s] += kw;
+    total[i] += kw;
+  }
+}
+
+/** turbineOutputs through the curve's function (a curve given without its table). */
+function turbineOutputsOf(
+  curve: TurbineCurve,
+  k: number,
+  m: number,
+  speed: Float64Array,
+  deficit: Float64Array,
+  halfRho: number,
+  areaM2: number,
+  ct: Float64Array,
+  total: Float64Array,
+): void {
+  const at = k * m;
+  for (let i = 0; i < m; i++) {
+    const uk = speed[i] * deficit[i];
+    const kw = curve.kw(uk);
+    ct[at + i] = thrustOf(kw, uk, halfRho, areaM2);
+    total[i] += kw;
   }
 }
