@@ -7,12 +7,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { CYCLING_BATTERY, LOAD_BATTERY } from './figures.engine.ts';
-import { median } from './stats.ts';
+import { alternated, checkoutsAndCounts, median } from './stats.ts';
 
-const args = process.argv.slice(2);
-const roots = args.filter((a) => !/^\d+$/.test(a));
-const [rounds = 10] = args.filter((a) => /^\d+$/.test(a)).map(Number);
-if (roots.length !== 2) throw new Error('usage: node bench/engine.rows.ab.ts <base> <other> [rounds]');
+const {
+  roots,
+  counts: [rounds],
+} = checkoutsAndCounts('node bench/engine.rows.ab.ts <base> <other> [rounds]', [10]);
 const engines: ((inputs: unknown) => unknown)[] = [];
 for (const root of roots)
   engines.push((await import(pathToFileURL(resolve(root, 'worker/engine/index.ts')).href)).calculate);
@@ -23,35 +23,20 @@ const rows = {
 };
 type Name = keyof typeof rows;
 const names = Object.keys(rows) as Name[];
-const cpu = engines.map(() => Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>);
-const wall = engines.map(() => Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>);
-for (let round = -3; round < rounds; round++) {
-  for (let e = 0; e < engines.length; e++) {
-    const side = round % 2 === 0 ? e : engines.length - 1 - e;
-    for (const name of names) {
-      const c0 = process.threadCpuUsage();
-      const w0 = performance.now();
-      engines[side](rows[name]);
-      const w = performance.now() - w0;
-      const c = process.threadCpuUsage(c0);
-      if (round < 0) continue;
-      cpu[side][name].push((c.user + c.system) / 1000);
-      wall[side][name].push(w);
-    }
-  }
-}
+const times = alternated(engines.length, names, (side, name) => engines[side](rows[name]), { rounds });
 for (let e = 0; e < engines.length; e++) {
+  const { cpu, wall } = times[e];
   const m = (a: number[]) => Number(median(a).toFixed(1));
   const diff = (x: Record<Name, number[]>) => x.load.map((v, i) => v - x.one[i]);
   console.log(
     JSON.stringify({
       checkout: roots[e],
-      cpuMs: { one: m(cpu[e].one), cycling: m(cpu[e].cycling), load: m(cpu[e].load), loadMinusOne: m(diff(cpu[e])) },
+      cpuMs: { one: m(cpu.one), cycling: m(cpu.cycling), load: m(cpu.load), loadMinusOne: m(diff(cpu)) },
       wallMs: {
-        one: m(wall[e].one),
-        cycling: m(wall[e].cycling),
-        load: m(wall[e].load),
-        loadMinusOne: m(diff(wall[e])),
+        one: m(wall.one),
+        cycling: m(wall.cycling),
+        load: m(wall.load),
+        loadMinusOne: m(diff(wall)),
       },
     }),
   );

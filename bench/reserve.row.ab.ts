@@ -8,12 +8,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { RESERVE_PRODUCTS } from './figures.engine.ts';
-import { median } from './stats.ts';
+import { alternated, checkoutsAndCounts, median } from './stats.ts';
 
-const args = process.argv.slice(2);
-const roots = args.filter((a) => !/^\d+$/.test(a));
-const [rounds = 10] = args.filter((a) => /^\d+$/.test(a)).map(Number);
-if (roots.length !== 2) throw new Error('usage: node bench/reserve.row.ab.ts <base> <other> [rounds]');
+const {
+  roots,
+  counts: [rounds],
+} = checkoutsAndCounts('node bench/reserve.row.ab.ts <base> <other> [rounds]', [10]);
 type Calculate = (inputs: unknown) => { kpis: { equity_npv: number } };
 const engines: Calculate[] = [];
 for (const root of roots) {
@@ -21,49 +21,42 @@ for (const root of roots) {
   await engine.loadReserveSolver();
   engines.push(engine.calculate);
 }
-const battery = resolvedInputs({ storage: { power_mw: 100, energy_mwh: 400 } });
-const reserving = resolvedInputs({
-  market: { ancillary: RESERVE_PRODUCTS },
-  storage: { power_mw: 100, energy_mwh: 400 },
-});
-const sides = engines.map(() => ({
-  cpu: { b: [] as number[], r: [] as number[] },
-  wall: { b: [] as number[], r: [] as number[] },
-  npv: 0,
-}));
-const timed = (calculate: Calculate, inputs: unknown) => {
-  const c0 = process.threadCpuUsage();
-  const w0 = performance.now();
-  const result = calculate(inputs);
-  const wall = performance.now() - w0;
-  const c = process.threadCpuUsage(c0);
-  return { cpu: (c.user + c.system) / 1000, wall, result };
+const rows = {
+  battery: resolvedInputs({ storage: { power_mw: 100, energy_mwh: 400 } }),
+  reserves: resolvedInputs({ market: { ancillary: RESERVE_PRODUCTS }, storage: { power_mw: 100, energy_mwh: 400 } }),
 };
-for (let round = -2; round < rounds; round++) {
-  for (let e = 0; e < engines.length; e++) {
-    const side = round % 2 === 0 ? e : engines.length - 1 - e;
-    const b = timed(engines[side], battery);
-    const r = timed(engines[side], reserving);
-    sides[side].npv = r.result.kpis.equity_npv;
-    if (round < 0) continue;
-    sides[side].cpu.b.push(b.cpu);
-    sides[side].cpu.r.push(r.cpu);
-    sides[side].wall.b.push(b.wall);
-    sides[side].wall.r.push(r.wall);
-  }
-}
+type Name = keyof typeof rows;
+/** Each checkout's equity NPV of the reserve scenario, from its last run. */
+const npvs = engines.map(() => 0);
+const times = alternated(
+  engines.length,
+  Object.keys(rows) as Name[],
+  (side, name) => {
+    const result = engines[side](rows[name]);
+    if (name === 'reserves') npvs[side] = result.kpis.equity_npv;
+  },
+  { rounds, warmups: 2 },
+);
 const m = (a: number[]) => Number(median(a).toFixed(2));
 for (let e = 0; e < engines.length; e++) {
-  const { cpu, wall, npv } = sides[e];
+  const { cpu, wall } = times[e];
   console.log(
     JSON.stringify({
       checkout: roots[e],
-      cpuMs: { battery: m(cpu.b), reserves: m(cpu.r), ratioOfMedians: m([median(cpu.r) / median(cpu.b)]) },
-      cpuRatioByRound: m(cpu.r.map((v, i) => v / cpu.b[i])),
-      wallMs: { battery: m(wall.b), reserves: m(wall.r), ratioOfMedians: m([median(wall.r) / median(wall.b)]) },
-      wallRatioByRound: m(wall.r.map((v, i) => v / wall.b[i])),
-      reserveEquityNpv: npv,
+      cpuMs: {
+        battery: m(cpu.battery),
+        reserves: m(cpu.reserves),
+        ratioOfMedians: m([median(cpu.reserves) / median(cpu.battery)]),
+      },
+      cpuRatioByRound: m(cpu.reserves.map((v, i) => v / cpu.battery[i])),
+      wallMs: {
+        battery: m(wall.battery),
+        reserves: m(wall.reserves),
+        ratioOfMedians: m([median(wall.reserves) / median(wall.battery)]),
+      },
+      wallRatioByRound: m(wall.reserves.map((v, i) => v / wall.battery[i])),
+      reserveEquityNpv: npvs[e],
     }),
   );
 }
-console.log(`reserve NPV, relative difference: ${Math.abs(sides[0].npv - sides[1].npv) / Math.abs(sides[0].npv)}`);
+console.log(`reserve NPV, relative difference: ${Math.abs(npvs[0] - npvs[1]) / Math.abs(npvs[0])}`);

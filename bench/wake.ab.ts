@@ -10,12 +10,12 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { azFarmScenario } from './figures.resource.ts';
-import { median } from './stats.ts';
+import { alternated, checkoutsAndCounts, median } from './stats.ts';
 
-const args = process.argv.slice(2);
-const roots = args.filter((a) => !/^\d+$/.test(a));
-const [rounds = 20, block = 3] = args.filter((a) => /^\d+$/.test(a)).map(Number);
-if (roots.length !== 2) throw new Error('usage: node bench/wake.ab.ts <base> <other> [rounds] [block]');
+const {
+  roots,
+  counts: [rounds, block],
+} = checkoutsAndCounts('node bench/wake.ab.ts <base> <other> [rounds] [block]', [20, 3]);
 const engines: ((inputs: unknown) => unknown)[] = [];
 for (const root of roots)
   engines.push((await import(pathToFileURL(resolve(root, 'worker/engine/index.ts')).href)).calculate);
@@ -47,23 +47,9 @@ for (const name of names) {
   );
 }
 
-const cpu = engines.map(() => Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>);
-const wall = engines.map(() => Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>);
-for (let round = -3; round < rounds; round++) {
-  for (let e = 0; e < engines.length; e++) {
-    const side = round % 2 === 0 ? e : engines.length - 1 - e;
-    for (const name of names) {
-      const c0 = process.threadCpuUsage();
-      const w0 = performance.now();
-      for (let b = 0; b < block; b++) engines[side](rows[name]);
-      const w = performance.now() - w0;
-      const c = process.threadCpuUsage(c0);
-      if (round < 0) continue;
-      cpu[side][name].push((c.user + c.system) / 1000 / block);
-      wall[side][name].push(w / block);
-    }
-  }
-}
+const times = alternated(engines.length, names, (side, name) => engines[side](rows[name]), { rounds, block });
+const cpu = times.map((t) => t.cpu);
+const wall = times.map((t) => t.wall);
 const m = (a: number[]) => Number(median(a).toFixed(1));
 const extra = (x: Record<Name, number[]>) => x.simple.map((v, i) => v - x.constant[i]);
 for (let e = 0; e < engines.length; e++) {

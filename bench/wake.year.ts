@@ -11,12 +11,12 @@ import { pathToFileURL } from 'node:url';
 import { srwHubSteps } from '../shared/weather/srw.hub.ts';
 import { parseSrw } from '../shared/weather/srw.ts';
 import { azFarmScenario } from './figures.resource.ts';
-import { median } from './stats.ts';
+import { alternated, checkoutsAndCounts, median } from './stats.ts';
 
-const args = process.argv.slice(2);
-const roots = args.filter((a) => !/^\d+$/.test(a));
-const [rounds = 20, block = 5] = args.filter((a) => /^\d+$/.test(a)).map(Number);
-if (roots.length !== 2) throw new Error('usage: node bench/wake.year.ts <base> <other> [rounds] [block]');
+const {
+  roots,
+  counts: [rounds, block],
+} = checkoutsAndCounts('node bench/wake.year.ts <base> <other> [rounds] [block]', [20, 5]);
 const srw = readFileSync(new URL('../test/fixtures/reference/az_eastern_rolling_hills.srw', import.meta.url), 'utf8');
 const steps = srwHubSteps(parseSrw(srw), 80, 0.14);
 const inputs = azFarmScenario('simple');
@@ -39,16 +39,7 @@ for (let h = 0; h < 8760; h++) {
   worst = Math.max(worst, Math.abs(a - b) / Math.abs(a));
 }
 console.log(JSON.stringify({ hoursDiffer: differ, maxRel: worst }));
-const cpu = models.map(() => [] as number[]);
-for (let round = -3; round < rounds; round++) {
-  for (let k = 0; k < models.length; k++) {
-    const e = round % 2 === 0 ? k : models.length - 1 - k;
-    const c0 = process.threadCpuUsage();
-    for (let b = 0; b < block; b++) year(e);
-    const c = process.threadCpuUsage(c0);
-    if (round >= 0) cpu[e].push((c.user + c.system) / 1000 / block);
-  }
-}
+const cpu = alternated(models.length, ['year'], year, { rounds, block }).map((t) => t.cpu.year);
 console.log(
   JSON.stringify({
     yearCpuMs: Object.fromEntries(roots.map((r, e) => [r, Number(median(cpu[e]).toFixed(2))])),
