@@ -295,10 +295,9 @@ t.test("the thrust bound is above every speed's thrust coefficient, and close to
 t.test('the wake of many steps at once (by direction, in batches) is each step alone, to the bit', async (t) => {
   const model = prepareWind(resolvedInputs({ wind: { capacity_mw: 1, turbine: { power_curve: CURVE } } }));
   if (!model) throw new Error('no model');
-  const curve = { kw: (u: number) => turbineKw(model, u), rhoSeaLevel: RHO_SEA_LEVEL };
-  // Together: the curve read as a table, and with the thrust bound the pairs whose deficit is nil
-  // after a turbine's last other one left out; alone: through kw(u), every pair.
-  const tabled = { ...curve, table: model };
+  const curve = { table: model, rhoSeaLevel: RHO_SEA_LEVEL };
+  // Together: with the thrust bound, the pairs whose deficit is nil after a turbine's last other
+  // one left out; alone: every pair.
   const bound = thrustBound(model, 77, RHO_SEA_LEVEL);
   // 5 × 6 turbines, every other row shifted; 20,000 steps over 7 directions (batches of up to 32,
   // and past them), calm, rated and cut-out speeds among them.
@@ -322,14 +321,14 @@ t.test('the wake of many steps at once (by direction, in batches) is each step a
       const together = new Float64Array(steps);
       // Geometries kept for later calls (several resource years) or built in the scratch (the last).
       const batched = prepareWake({ x_m, y_m }, 77, wind, bound);
-      farmWakeKwSteps(tabled, batched, u, dir, together, ti === 0.1);
+      farmWakeKwSteps(curve, batched, u, dir, together, ti === 0.1);
       const alone = prepareWake({ x_m, y_m }, 77, wind);
       let differ = 0;
       let wakes = 0;
       for (let s = 0; s < steps; s++) {
         const one = farmWakeKw(curve, alone, u[s], dir[s]);
         if (!Object.is(one, together[s])) differ++;
-        if (one > 0 && one < 30 * curve.kw(u[s])) wakes++;
+        if (one > 0 && one < 30 * turbineKw(model, u[s])) wakes++;
       }
       t.equal(differ, 0, `${wake_model}, turbulence ${ti}: every step the same`);
       if (ti === 0.1) {

@@ -141,26 +141,14 @@ export function prepareWind(inputs: ResolvedInputs): WindModel | null {
     while (j + 1 < n - 1 && speeds[j + 1] <= start) j++;
     cellSegment[c] = j;
   }
-  return {
+  const model = {
     speeds,
     powersKw,
     ratedKw,
     turbines,
     toMwh,
     rotorDiameterM: t.rotor_diameter_m,
-    wake:
-      modelsWakes(wind) && wind.layout
-        ? prepareWake(
-            wind.layout,
-            t.rotor_diameter_m,
-            wind,
-            thrustBound(
-              { speeds, powersKw, intercept, slope, cellSegment, cellsPerMs },
-              t.rotor_diameter_m,
-              RHO_SEA_LEVEL,
-            ),
-          )
-        : null,
+    wake: null as FarmWake | null,
     hubHeightM: t.hub_height_m,
     shearExponent: shearOf(inputs),
     keptFraction,
@@ -169,6 +157,12 @@ export function prepareWind(inputs: ResolvedInputs): WindModel | null {
     cellSegment,
     cellsPerMs,
   };
+  // The wake's thrust bound reads the curve: the model is its table.
+  if (modelsWakes(wind) && wind.layout) {
+    const bound = thrustBound(model, t.rotor_diameter_m, RHO_SEA_LEVEL);
+    model.wake = prepareWake(wind.layout, t.rotor_diameter_m, wind, bound);
+  }
+  return model;
 }
 
 /** One turbine's kW at the sea-level-equivalent speed u: the curve, linear between points, 0 outside. */
@@ -216,7 +210,7 @@ export function windStepsYear(model: WindModel, steps: WindSteps, outMwh: Float6
   for (let s = 0; s < count; s++) u[s] = speedMs[s] * Math.cbrt(densityRatio(pressurePa[s], tempC[s]));
   const kwOf = new Float64Array(count);
   if (wake) {
-    const curve: TurbineCurve = { kw: (v) => turbineKw(model, v), rhoSeaLevel: RHO_SEA_LEVEL, table: model };
+    const curve: TurbineCurve = { table: model, rhoSeaLevel: RHO_SEA_LEVEL };
     farmWakeKwSteps(curve, wake, u, (directionDeg as Float64Array).subarray(0, count), kwOf, moreYears);
   } else {
     for (let s = 0; s < count; s++) kwOf[s] = turbineKw(model, u[s]) * model.turbines;
