@@ -68,17 +68,19 @@ const F = 0;
 const Q = 1;
 const Y = 2;
 const S = 3;
-const ROWS_PER_HOUR = 8;
-
 /**
- * The SOC's range at the end of hour t (t = −1: the start): the bounds, widened to where the battery
- * would be by idling from soc0 (standing loss only) when that lies outside them, so that idling is
- * always feasible (a faded capacity below the energy held, a battery at its minimum losing energy).
+ * Rows per hour, in order from t·ROWS_PER_HOUR: power (in, out, import), the energy balance, and
+ * the bands at the hour's end and at its start, each low then high.
  */
-export function socRange(b: HorizonBattery, soc0: number, keep: number, t: number): { lo: number; hi: number } {
-  const idle = soc0 * keep ** (t + 1);
-  return { lo: Math.min(b.socMinMwh, idle), hi: Math.max(b.socMaxMwh, idle) };
-}
+const POWER_IN = 0;
+const POWER_OUT = 1;
+const IMPORT = 2;
+const BALANCE = 3;
+const END_LOW = 4;
+const END_HIGH = 5;
+const START_LOW = 6;
+const START_HIGH = 7;
+const ROWS_PER_HOUR = 8;
 
 /** The horizon's LP as arrays (costs, bounds and the matrix row by row, CSR), as it is written. */
 interface Lp extends LpData {
@@ -92,6 +94,12 @@ function entry(lp: Lp, col: number, v: number): void {
   if (!lp.matrix) return;
   lp.index.push(col);
   lp.value.push(v);
+}
+
+/** Ends row `row` of the matrix: its entries are those written since the row before it ended. */
+function rowEnd(lp: Lp, row: number): void {
+  lp.row = row + 1;
+  lp.starts[lp.row] = lp.index.length;
 }
 
 /** Ends the row being written, with its bounds. */
@@ -130,13 +138,18 @@ interface HorizonProblem {
   m: ReserveHours;
   products: readonly ReserveProduct[];
   soc0: number;
-  /** socRange's lo and hi for t = −1 … T − 1, at index t + 1. */
+  /** The SOC's range at the end of hour t (socRanges), at index t + 1. */
   socLo: Float64Array;
   socHi: Float64Array;
   inf: number;
 }
 
-/** The SOC's ranges of the horizon (socRange for t = −1 … T − 1, at t + 1), computed once a horizon. */
+/**
+ * The SOC's range at the end of hour t (t = −1: the start), at t + 1, once a horizon: the bounds,
+ * widened to where the battery would be by idling from soc0 (standing loss only) when that lies
+ * outside them, so that idling is always feasible (a faded capacity below the energy held, a
+ * battery at its minimum losing energy).
+ */
 let socLo = new Float64Array(49);
 let socHi = new Float64Array(49);
 
@@ -172,22 +185,22 @@ function hourColumns({ lp, b, h, m, products, socLo, socHi }: HorizonProblem, t:
   }
 }
 
-/** Hour t's rows: power (in, out, import), the energy balance, and the bands at the hour's end and start. */
-function hourRows({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): void {
+/** Hour t's rows' entries, when the LP's matrix is written; their bounds are hourRowBounds's. */
+function hourRows({ lp, b, m, products }: HorizonProblem, t: number): void {
   const K = products.length;
   const n = 4 + K;
   const c = t * n;
-  const inf = solver().infinity;
+  const r = t * ROWS_PER_HOUR;
   const eta = b.etaIn;
   entry(lp, c + F, 1);
   entry(lp, c + Q, 1);
   for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
-  close(lp, -inf, b.powerMw);
+  rowEnd(lp, r + POWER_IN);
   entry(lp, c + Y, 1);
   for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, 1);
-  close(lp, -inf, Math.min(b.powerMw, h.room[t]));
+  rowEnd(lp, r + POWER_OUT);
   for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, 1);
-  close(lp, -inf, Math.min(b.powerMw, m.importMw));
+  rowEnd(lp, r + IMPORT);
   if (t > 0) entry(lp, c - n + S, -m.keep);
   entry(lp, c + F, -eta);
   entry(lp, c + Q, -eta);
@@ -197,47 +210,45 @@ function hourRows({ lp, b, h, m, products, soc0 }: HorizonProblem, t: number): v
     const pr = products[j];
     entry(lp, c + 4 + j, pr.up ? pr.deployedShare / b.etaOut : -pr.deployedShare * eta);
   }
-  const start = t === 0 ? m.keep * soc0 : 0;
-  close(lp, start, start);
-  // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0).
+  rowEnd(lp, r + BALANCE);
+  // The bands at the hour's end, then at its start (the SOC at the start is soc0 for hour 0: no column).
   for (const atStart of [false, true]) {
-    const soc = socRange(b, soc0, m.keep, atStart ? t - 1 : t);
     const sCol = atStart ? (t > 0 ? c - n + S : -1) : c + S;
-    const offset = atStart && t === 0 ? soc0 : 0;
     if (sCol >= 0) entry(lp, sCol, 1);
     for (let j = 0; j < K; j++) if (products[j].up) entry(lp, c + 4 + j, -products[j].durationHours / b.etaOut);
-    close(lp, soc.lo - offset, inf);
+    rowEnd(lp, r + (atStart ? START_LOW : END_LOW));
     if (sCol >= 0) entry(lp, sCol, 1);
     for (let j = 0; j < K; j++) if (!products[j].up) entry(lp, c + 4 + j, products[j].durationHours * eta);
-    close(lp, -inf, soc.hi - offset);
+    rowEnd(lp, r + (atStart ? START_HIGH : END_HIGH));
   }
 }
 
 /**
- * Hour t's row bounds alone, in hourRows's order, for a horizon whose matrix the kept model has
- * already (the optimality test checks the LP either way against one written from the statement).
+ * Hour t's row bounds, every horizon (the optimality test checks the LP either way against one
+ * written from the statement). At hour 0 the SOC at the start is soc0, not a column: the balance's
+ * right-hand side and the start's bands take it.
  */
 function hourRowBounds({ lp, b, h, m, soc0, socLo, socHi, inf }: HorizonProblem, t: number): void {
   const { rowLower, rowUpper } = lp;
   const r = t * ROWS_PER_HOUR;
   const start = t === 0 ? m.keep * soc0 : 0;
   const offset = t === 0 ? soc0 : 0;
-  rowLower[r] = -inf;
-  rowUpper[r] = b.powerMw;
-  rowLower[r + 1] = -inf;
-  rowUpper[r + 1] = Math.min(b.powerMw, h.room[t]);
-  rowLower[r + 2] = -inf;
-  rowUpper[r + 2] = Math.min(b.powerMw, m.importMw);
-  rowLower[r + 3] = start;
-  rowUpper[r + 3] = start;
-  rowLower[r + 4] = socLo[t + 1];
-  rowUpper[r + 4] = inf;
-  rowLower[r + 5] = -inf;
-  rowUpper[r + 5] = socHi[t + 1];
-  rowLower[r + 6] = socLo[t] - offset;
-  rowUpper[r + 6] = inf;
-  rowLower[r + 7] = -inf;
-  rowUpper[r + 7] = socHi[t] - offset;
+  rowLower[r + POWER_IN] = -inf;
+  rowUpper[r + POWER_IN] = b.powerMw;
+  rowLower[r + POWER_OUT] = -inf;
+  rowUpper[r + POWER_OUT] = Math.min(b.powerMw, h.room[t]);
+  rowLower[r + IMPORT] = -inf;
+  rowUpper[r + IMPORT] = Math.min(b.powerMw, m.importMw);
+  rowLower[r + BALANCE] = start;
+  rowUpper[r + BALANCE] = start;
+  rowLower[r + END_LOW] = socLo[t + 1];
+  rowUpper[r + END_LOW] = inf;
+  rowLower[r + END_HIGH] = -inf;
+  rowUpper[r + END_HIGH] = socHi[t + 1];
+  rowLower[r + START_LOW] = socLo[t] - offset;
+  rowUpper[r + START_LOW] = inf;
+  rowLower[r + START_HIGH] = -inf;
+  rowUpper[r + START_HIGH] = socHi[t] - offset;
   lp.row = r + ROWS_PER_HOUR;
 }
 
@@ -266,7 +277,7 @@ function buildLp(
   for (let t = 0; t < T; t++) {
     hourColumns(problem, t);
     if (matrix) hourRows(problem, t);
-    else hourRowBounds(problem, t);
+    hourRowBounds(problem, t);
   }
   for (let d = 0; d < days; d++) {
     for (let t = d * 24; t < Math.min(T, d * 24 + 24); t++) entry(lp, t * (4 + products.length) + Y, 1);
