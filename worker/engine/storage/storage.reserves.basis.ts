@@ -12,8 +12,9 @@
 //     d = c − Aᵀy (every column is bounded; a price on a row's infinite side makes UB infinite);
 //   - the gap: UB(y) − cᵀx ≤ 1e-9 × max(1, |cᵀx|).
 // A plan that passes is optimal to 1e-9 relative by that inequality alone, however the factors were
-// computed. When it fails (the basis changed), HiGHS solves the horizon from that same basis and
-// the basis it ends with is factorised for the next horizons.
+// computed. When it fails on every kept basis (the basis changed), a dual simplex from the first
+// kept basis solves the horizon (storage.reserves.dual.ts; its end basis factorised and certified
+// the same way), else HiGHS from its own last basis; either's end basis is kept for the next horizons.
 
 /** The LP's data in the form both paths share: the matrix by rows (CSR), costs and bounds. */
 export interface LpData {
@@ -30,14 +31,14 @@ export interface LpData {
 }
 
 /** HiGHS's basis status codes (highs.constants.basisStatus). */
-const LOWER = 0;
-const BASIC = 1;
-const UPPER = 2;
+export const LOWER = 0;
+export const BASIC = 1;
+export const UPPER = 2;
 
 /** A bound this large is HiGHS's infinity. */
-const INFINITE = 1e20;
+export const INFINITE = 1e20;
 /** Feasibility and gap tolerances of the certificate (relative to max(1, the scale)). */
-const PRIMAL_TOL = 1e-9;
+export const PRIMAL_TOL = 1e-9;
 const GAP_TOL = 1e-9;
 /** The quick look's tolerance on a nonbasic price's sign (the proof decides). */
 const DUAL_LOOK = 1e-7;
@@ -317,7 +318,12 @@ function clear(sc: Scratch, m: number): void {
  * columns, square) is factorised (sparse Gaussian elimination, column singletons first, then the
  * sparsest column with a threshold-partial pivot), and a basic row's price is 0.
  */
-export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
+export function factorBasis(
+  path: BasisPath,
+  lp: Pick<LpData, 'rows' | 'cols'>,
+  colStatus: Int32Array,
+  rowStatus: Int32Array,
+): boolean {
   const m = lp.rows;
   const n = lp.cols;
   const basicCols: number[] = [];
@@ -410,7 +416,7 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
 }
 
 /** Solves K z = b in place, b and z indexed by step (b: step k's row's right-hand side; z: step k's column's value). */
-function ftran(f: BasisFactor, b: Float64Array): void {
+export function ftran(f: BasisFactor, b: Float64Array): void {
   const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
   const r = pivot.length;
   for (let k = 0; k < r; k++) {
@@ -429,7 +435,7 @@ function ftran(f: BasisFactor, b: Float64Array): void {
 }
 
 /** Solves Kᵀ y = c in place, c and y indexed by step (c: step k's column's cost; y: step k's row's price). */
-function btran(f: BasisFactor, c: Float64Array): void {
+export function btran(f: BasisFactor, c: Float64Array): void {
   const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
   const r = pivot.length;
   for (let k = 0; k < r; k++) {
@@ -496,7 +502,7 @@ export interface LpBounds {
  * while the costs do not change: the same arithmetic on the same numbers) and the rows' part of the
  * bound; then each column's reduced cost's sign looked at, and its part of the bound.
  */
-function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
+export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   const m = path.rows;
   const n = path.cols;
   const { x, kernel } = path;
