@@ -158,10 +158,12 @@ export interface BasisPath {
   csc: Csc;
   /** The matrix by rows. */
   csr: { starts: Int32Array; cols: Int32Array; values: Float64Array };
-  /** The bases kept, the last used first (at most KEPT). */
+  /** The bases kept, in the order they are tried (at most KEPT; a new one comes first, the last goes). */
   factors: BasisFactor[];
   /** Horizons in a row that HiGHS solved (no kept basis certified). */
   misses: number;
+  /** The basis certified for the last horizon certified. */
+  lastHeld: BasisFactor | null;
   cols: number;
   rows: number;
   x: Float64Array;
@@ -179,6 +181,7 @@ export function basisPath(lp: LpData): BasisPath {
     csr: { starts: Int32Array.from(lp.starts), cols: Int32Array.from(lp.index), values: Float64Array.from(lp.value) },
     factors: [],
     misses: 0,
+    lastHeld: null,
     cols: lp.cols,
     rows: m,
     x: new Float64Array(lp.cols),
@@ -473,10 +476,14 @@ export function certify(path: BasisPath, lp: LpBounds): boolean {
   for (let k = 0; k < factors.length; k++) {
     const f = factors[k];
     if (certifyOn(path, f, lp)) {
-      if (k > 0) {
+      // The first basis tried is the one that held for the last two horizons: a basis that holds for
+      // one day between days of another (a weekend, a cloudy day) comes second, not first.
+      const to = path.lastHeld === f ? 0 : 1;
+      if (k > to) {
         factors.splice(k, 1);
-        factors.unshift(f);
+        factors.splice(to, 0, f);
       }
+      path.lastHeld = f;
       path.misses = 0;
       return true;
     }
