@@ -119,6 +119,10 @@ export interface BasisFactor {
   d: Float64Array;
   /** The path's costVersion that y, priced and d were computed for (−1: none). */
   dualVersion: number;
+  /** By step, its row's entries in nonbasic columns (in the row's order): columns and values. */
+  nbStart: Int32Array;
+  nbCol: Int32Array;
+  nbValue: Float64Array;
 }
 
 /** The factorisation's scratch space, kept clear between factorisations. */
@@ -395,6 +399,20 @@ export function factorBasis(
     stepUp[k] = nbRowUp[pivotRow[k]];
     stepCol[k] = basicCols[pivotPos[k]];
   }
+  // Each step's row's entries in nonbasic columns, in the row's order (the kernel's right-hand side).
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
+  const nbStart = new Int32Array(r + 1);
+  const nbCol: number[] = [];
+  const nbValue: number[] = [];
+  for (let k = 0; k < r; k++) {
+    const i = stepRow[k];
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) {
+      if (state[rowCols[e]] === BASIC) continue;
+      nbCol.push(rowCols[e]);
+      nbValue.push(rowValues[e]);
+    }
+    nbStart[k + 1] = nbCol.length;
+  }
   path.factors.unshift({
     state,
     nbCols: Int32Array.from(nbCols),
@@ -404,18 +422,28 @@ export function factorBasis(
     stepCol,
     pivot,
     lStart,
-    lStep: Int32Array.from(w.lRow, (l) => rowStep[l]),
+    lStep: renumbered(w.lRow, rowStep),
     lValue: Float64Array.from(w.lValue),
     uStart,
-    uStep: Int32Array.from(w.uPos, (p) => posStep[p]),
+    uStep: renumbered(w.uPos, posStep),
     uValue: Float64Array.from(w.uValue),
     y: new Float64Array(r),
     priced: new Uint8Array(r),
     d: new Float64Array(n),
     dualVersion: -1,
+    nbStart,
+    nbCol: Int32Array.from(nbCol),
+    nbValue: Float64Array.from(nbValue),
   });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
+}
+
+/** Each entry of `list` through `step`. */
+function renumbered(list: number[], step: Int32Array): Int32Array {
+  const out = new Int32Array(list.length);
+  for (let e = 0; e < list.length; e++) out[e] = step[list[e]];
+  return out;
 }
 
 /** Solves K z = b in place, b and z indexed by step (b: step k's row's right-hand side; z: step k's column's value). */
@@ -515,7 +543,7 @@ export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolea
   const { x, kernel } = path;
   const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
-  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state } = f;
+  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state, nbStart, nbCol, nbValue } = f;
   const r = stepCol.length;
   // The nonbasic columns at their bounds.
   for (let k = 0; k < nbCols.length; k++) {
@@ -531,11 +559,9 @@ export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolea
     const value = stepUp[k] === 1 ? rowUpper[i] : rowLower[i];
     if (Math.abs(value) >= INFINITE) return false;
     let nonbasic = 0;
-    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) {
-      const j = rowCols[e];
-      if (state[j] === BASIC) continue;
-      const xj = x[j];
-      if (xj !== 0) nonbasic += rowValues[e] * xj;
+    for (let e = nbStart[k], e1 = nbStart[k + 1]; e < e1; e++) {
+      const xj = x[nbCol[e]];
+      if (xj !== 0) nonbasic += nbValue[e] * xj;
     }
     kernel[k] = value - nonbasic;
   }
