@@ -2,7 +2,7 @@
 // against an independent LP: horizons cut from real-shaped scenarios (merchant prices from HOPP's Iron
 // Mountain 2015 price factors, with negative hours; reserve prices shaped on them; solar and wind
 // behind a binding export limit; the SOC at the start and the capacity varied), each solved by the
-// engine (its own matrix: a kept basis certified, else HiGHS warm-started) and as the LP of
+// engine (its own matrix: a kept basis certified, else the dual simplex, else HiGHS) and as the LP of
 // test/helpers/reserve.lp.ts (written from the statement, HiGHS's text reader, a fresh solver). The
 // engine's plan must reach the LP optimum (relative gap ≤ 1e-7), return its own objective, keep SOC
 // within the bands at every hour's start and end and never exceed the power headroom. Each case runs
