@@ -12,8 +12,9 @@
 //     d = c − Aᵀy (every column is bounded; a price on a row's infinite side makes UB infinite);
 //   - the gap: UB(y) − cᵀx ≤ 1e-9 × max(1, |cᵀx|).
 // A plan that passes is optimal to 1e-9 relative by that inequality alone, however the factors were
-// computed. When it fails (the basis changed), HiGHS solves the horizon from that same basis and
-// the basis it ends with is factorised for the next horizons.
+// computed. When it fails on every kept basis (the basis changed), a dual simplex from the first
+// kept basis solves the horizon (storage.reserves.dual.ts; its end basis factorised and certified
+// the same way), else HiGHS from its own last basis; either's end basis is kept for the next horizons.
 
 /** The LP's data in the form both paths share: the matrix by rows (CSR), costs and bounds. */
 export interface LpData {
@@ -30,14 +31,14 @@ export interface LpData {
 }
 
 /** HiGHS's basis status codes (highs.constants.basisStatus). */
-const LOWER = 0;
-const BASIC = 1;
-const UPPER = 2;
+export const LOWER = 0;
+export const BASIC = 1;
+export const UPPER = 2;
 
 /** A bound this large is HiGHS's infinity. */
-const INFINITE = 1e20;
+export const INFINITE = 1e20;
 /** Feasibility and gap tolerances of the certificate (relative to max(1, the scale)). */
-const PRIMAL_TOL = 1e-9;
+export const PRIMAL_TOL = 1e-9;
 const GAP_TOL = 1e-9;
 /** The quick look's tolerance on a nonbasic price's sign (the proof decides). */
 const DUAL_LOOK = 1e-7;
@@ -111,6 +112,17 @@ export interface BasisFactor {
   uStart: Int32Array;
   uStep: Int32Array;
   uValue: Float64Array;
+  /** By step, the row prices; whether each row's price is on a finite side (so in d). */
+  y: Float64Array;
+  priced: Uint8Array;
+  /** The reduced costs c − Aᵀy. */
+  d: Float64Array;
+  /** The path's costVersion that y, priced and d were computed for (−1: none). */
+  dualVersion: number;
+  /** By step, its row's entries in nonbasic columns (in the row's order): columns and values. */
+  nbStart: Int32Array;
+  nbCol: Int32Array;
+  nbValue: Float64Array;
 }
 
 /** The factorisation's scratch space, kept clear between factorisations. */
@@ -150,19 +162,20 @@ export interface BasisPath {
   csc: Csc;
   /** The matrix by rows. */
   csr: { starts: Int32Array; cols: Int32Array; values: Float64Array };
-  /** The bases kept, the last used first (at most KEPT). */
+  /** The bases kept, in the order they are tried (at most KEPT; a new one comes first, the last goes). */
   factors: BasisFactor[];
   /** Horizons in a row that HiGHS solved (no kept basis certified). */
   misses: number;
+  /** The basis certified for the last horizon certified. */
+  lastHeld: BasisFactor | null;
   cols: number;
   rows: number;
   x: Float64Array;
-  /** The reduced costs c − Aᵀy. */
-  d: Float64Array;
-  /** By step: the kernel's right-hand side and its columns' values, then its costs and row prices. */
+  /** By step: the kernel's right-hand side and its columns' values. */
   kernel: Float64Array;
-  /** The row activities A x. */
-  activity: Float64Array;
+  /** The costs the bases' prices are computed for, and their version (bumped when one changes). */
+  cost: Float64Array;
+  costVersion: number;
 }
 
 export function basisPath(lp: LpData): BasisPath {
@@ -172,12 +185,13 @@ export function basisPath(lp: LpData): BasisPath {
     csr: { starts: Int32Array.from(lp.starts), cols: Int32Array.from(lp.index), values: Float64Array.from(lp.value) },
     factors: [],
     misses: 0,
+    lastHeld: null,
     cols: lp.cols,
     rows: m,
     x: new Float64Array(lp.cols),
-    d: new Float64Array(lp.cols),
     kernel: new Float64Array(m),
-    activity: new Float64Array(m),
+    cost: Float64Array.from(lp.cost),
+    costVersion: 0,
   };
 }
 
@@ -311,7 +325,12 @@ function clear(sc: Scratch, m: number): void {
  * columns, square) is factorised (sparse Gaussian elimination, column singletons first, then the
  * sparsest column with a threshold-partial pivot), and a basic row's price is 0.
  */
-export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, rowStatus: Int32Array): boolean {
+export function factorBasis(
+  path: BasisPath,
+  lp: Pick<LpData, 'rows' | 'cols'>,
+  colStatus: Int32Array,
+  rowStatus: Int32Array,
+): boolean {
   const m = lp.rows;
   const n = lp.cols;
   const basicCols: number[] = [];
@@ -380,6 +399,20 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
     stepUp[k] = nbRowUp[pivotRow[k]];
     stepCol[k] = basicCols[pivotPos[k]];
   }
+  // Each step's row's entries in nonbasic columns, in the row's order (the kernel's right-hand side).
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
+  const nbStart = new Int32Array(r + 1);
+  const nbCol: number[] = [];
+  const nbValue: number[] = [];
+  for (let k = 0; k < r; k++) {
+    const i = stepRow[k];
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) {
+      if (state[rowCols[e]] === BASIC) continue;
+      nbCol.push(rowCols[e]);
+      nbValue.push(rowValues[e]);
+    }
+    nbStart[k + 1] = nbCol.length;
+  }
   path.factors.unshift({
     state,
     nbCols: Int32Array.from(nbCols),
@@ -389,18 +422,32 @@ export function factorBasis(path: BasisPath, lp: LpData, colStatus: Int32Array, 
     stepCol,
     pivot,
     lStart,
-    lStep: Int32Array.from(w.lRow, (l) => rowStep[l]),
+    lStep: renumbered(w.lRow, rowStep),
     lValue: Float64Array.from(w.lValue),
     uStart,
-    uStep: Int32Array.from(w.uPos, (p) => posStep[p]),
+    uStep: renumbered(w.uPos, posStep),
     uValue: Float64Array.from(w.uValue),
+    y: new Float64Array(r),
+    priced: new Uint8Array(r),
+    d: new Float64Array(n),
+    dualVersion: -1,
+    nbStart,
+    nbCol: Int32Array.from(nbCol),
+    nbValue: Float64Array.from(nbValue),
   });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
 }
 
+/** Each entry of `list` through `step`. */
+function renumbered(list: number[], step: Int32Array): Int32Array {
+  const out = new Int32Array(list.length);
+  for (let e = 0; e < list.length; e++) out[e] = step[list[e]];
+  return out;
+}
+
 /** Solves K z = b in place, b and z indexed by step (b: step k's row's right-hand side; z: step k's column's value). */
-function ftran(f: BasisFactor, b: Float64Array): void {
+export function ftran(f: BasisFactor, b: Float64Array): void {
   const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
   const r = pivot.length;
   for (let k = 0; k < r; k++) {
@@ -419,7 +466,7 @@ function ftran(f: BasisFactor, b: Float64Array): void {
 }
 
 /** Solves Kᵀ y = c in place, c and y indexed by step (c: step k's column's cost; y: step k's row's price). */
-function btran(f: BasisFactor, c: Float64Array): void {
+export function btran(f: BasisFactor, c: Float64Array): void {
   const { pivot, lStart, lStep, lValue, uStart, uStep, uValue } = f;
   const r = pivot.length;
   for (let k = 0; k < r; k++) {
@@ -446,13 +493,25 @@ function btran(f: BasisFactor, c: Float64Array): void {
 export function certify(path: BasisPath, lp: LpBounds): boolean {
   const { factors } = path;
   path.misses++;
+  const { cost } = lp;
+  for (let j = 0; j < path.cols; j++) {
+    if (cost[j] !== path.cost[j]) {
+      path.cost.set(cost);
+      path.costVersion++;
+      break;
+    }
+  }
   for (let k = 0; k < factors.length; k++) {
     const f = factors[k];
     if (certifyOn(path, f, lp)) {
-      if (k > 0) {
+      // The first basis tried is the one that held for the last two horizons: a basis that holds for
+      // one day between days of another (a weekend, a cloudy day) comes second, not first.
+      const to = path.lastHeld === f ? 0 : 1;
+      if (k > to) {
         factors.splice(k, 1);
-        factors.unshift(f);
+        factors.splice(to, 0, f);
       }
+      path.lastHeld = f;
       path.misses = 0;
       return true;
     }
@@ -470,82 +529,76 @@ export interface LpBounds {
 }
 
 /**
- * The certificate on one kept basis, in as few passes as it takes: the basic columns' values (one
- * solve on the kernel) and a quick look at their bounds; the row activities A x (the nonbasic
- * columns' part kept from the right-hand side, the basic columns' scattered), each within its row's
- * bounds; the row prices (one solve), the rows' part of the bound, and the reduced costs from the
- * rows that have a price (by the matrix's rows: at most the kernel's, a quarter of them here); then
- * each column's reduced cost's sign looked at, and its part of the bound.
+ * The certificate on one kept basis, in as few passes as it takes: the nonbasic columns at their
+ * bounds; the kernel's right-hand side from its rows alone (by the matrix's rows), one solve for the
+ * basic columns' values and a quick look at their bounds (where a basis that no longer fits nearly
+ * always fails, before any pass over the whole matrix); then every row's activity A x (a dot product
+ * by the matrix's rows) within its bounds; the row prices and reduced costs (kept with the basis
+ * while the costs do not change: the same arithmetic on the same numbers) and the rows' part of the
+ * bound; then each column's reduced cost's sign looked at, and its part of the bound.
  */
-function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
+export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
   const m = path.rows;
   const n = path.cols;
-  const { x, d, activity, kernel } = path;
-  const { starts, rows, values } = path.csc;
+  const { x, kernel } = path;
   const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
-  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state } = f;
+  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state, nbStart, nbCol, nbValue } = f;
   const r = stepCol.length;
-  // The nonbasic columns at their bounds, and their part of A x.
-  activity.fill(0);
+  // The nonbasic columns at their bounds.
   for (let k = 0; k < nbCols.length; k++) {
     const j = nbCols[k];
     const value = nbColUp[k] === 1 ? colUpper[j] : colLower[j];
     if (Math.abs(value) >= INFINITE) return false;
     x[j] = value;
-    if (value === 0) continue;
-    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * value;
   }
-  // The kernel's right-hand side: each of its rows at the bound its status names, less that part.
+  // The kernel's right-hand side: each of its rows at the bound its status names, less the nonbasic
+  // columns' part of its activity (summed in the row's column order).
   for (let k = 0; k < r; k++) {
     const i = stepRow[k];
     const value = stepUp[k] === 1 ? rowUpper[i] : rowLower[i];
     if (Math.abs(value) >= INFINITE) return false;
-    kernel[k] = value - activity[i];
+    let nonbasic = 0;
+    for (let e = nbStart[k], e1 = nbStart[k + 1]; e < e1; e++) {
+      const xj = x[nbCol[e]];
+      if (xj !== 0) nonbasic += nbValue[e] * xj;
+    }
+    kernel[k] = value - nonbasic;
   }
   ftran(f, kernel);
-  // A quick look at each basic column's bounds (its value then taken into them), and its part of
-  // A x; then, from the matrix, every row within its bounds.
+  // A quick look at each basic column's bounds (its value then taken into them).
   for (let k = 0; k < r; k++) {
     const j = stepCol[k];
     const value = kernel[k];
     const lo = colLower[j];
     const hi = colUpper[j];
     if (below(value, lo) || above(value, hi)) return false;
-    const xj = Math.min(hi, Math.max(lo, value));
-    x[j] = xj;
-    if (xj === 0) continue;
-    for (let e = starts[j], e1 = starts[j + 1]; e < e1; e++) activity[rows[e]] += values[e] * xj;
+    x[j] = Math.min(hi, Math.max(lo, value));
   }
+  // From the matrix, every row within its bounds.
   for (let i = 0; i < m; i++) {
-    const a = activity[i];
+    let a = 0;
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) a += rowValues[e] * x[rowCols[e]];
     const lo = rowLower[i];
     const hi = rowUpper[i];
-    if ((lo > -INFINITE && below(a, lo)) || (hi < INFINITE && above(a, hi))) {
-      return false;
-    }
+    if ((lo > -INFINITE && below(a, lo)) || (hi < INFINITE && above(a, hi))) return false;
   }
-  // The row prices: Kᵀ y_K = c_B; a row whose activity is basic has the price 0. Maximising, a
-  // nonbasic price's sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its
-  // y), then the proof.
-  for (let k = 0; k < r; k++) kernel[k] = cost[stepCol[k]];
-  btran(f, kernel);
-  // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). A price on a row's infinite side
-  // is left 0 (it would make the bound infinite): y is any vector, the bound stays valid. The reduced
-  // costs d = c − Aᵀy from the rows with a price (a basic row's is 0), by the matrix's rows.
-  d.set(cost);
+  if (f.dualVersion !== path.costVersion && !duals(path, f, cost, rowLower, rowUpper)) return false;
+  // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). Maximising, a nonbasic price's
+  // sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its y). A price on a
+  // row's infinite side was left out of d (it would make the bound infinite: y is any vector, the
+  // bound stays valid); should a row's side have changed from infinite to finite or back since d was
+  // computed, the horizon is not certified here.
+  const { y, d, priced } = f;
   let bound = 0;
   for (let k = 0; k < r; k++) {
-    const yi = kernel[k];
+    const yi = y[k];
     if (yi === 0) continue;
-    const i = stepRow[k];
-    const lo = rowLower[i];
-    const hi = rowUpper[i];
-    if (lo !== hi && (stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return false;
-    const side = yi > 0 ? hi : lo;
-    if (Math.abs(side) >= INFINITE) continue;
-    bound += yi * side;
-    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) d[rowCols[e]] -= rowValues[e] * yi;
+    const side = pricedSide(f, k, yi, rowLower, rowUpper);
+    if (Number.isNaN(side)) return false;
+    const finite = Math.abs(side) < INFINITE;
+    if (finite !== (priced[k] === 1)) return false;
+    if (finite) bound += yi * side;
   }
   // The columns: each nonbasic price's sign looked at, their part of the bound, and the objective.
   let objective = 0;
@@ -562,6 +615,53 @@ function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
     objective += cost[j] * xj;
   }
   return bound - objective <= GAP_TOL * Math.max(1, Math.abs(objective));
+}
+
+/**
+ * The basis's row prices (Kᵀ y_K = c_B; a row whose activity is basic has the price 0) and reduced
+ * costs d = c − Aᵀy, from the rows that have a price on a finite side (by the matrix's rows), kept
+ * with the basis for the path's current costs. False (nothing kept) when a price's sign already
+ * rules the basis out.
+ */
+function duals(
+  path: BasisPath,
+  f: BasisFactor,
+  cost: Float64Array,
+  rowLower: Float64Array,
+  rowUpper: Float64Array,
+): boolean {
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
+  const { stepRow, stepCol, y, d, priced } = f;
+  const r = stepCol.length;
+  for (let k = 0; k < r; k++) y[k] = cost[stepCol[k]];
+  btran(f, y);
+  d.set(cost);
+  for (let k = 0; k < r; k++) {
+    const yi = y[k];
+    priced[k] = 0;
+    if (yi === 0) continue;
+    const side = pricedSide(f, k, yi, rowLower, rowUpper);
+    if (Number.isNaN(side)) return false;
+    if (Math.abs(side) >= INFINITE) continue;
+    priced[k] = 1;
+    const i = stepRow[k];
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) d[rowCols[e]] -= rowValues[e] * yi;
+  }
+  f.dualVersion = path.costVersion;
+  return true;
+}
+
+/**
+ * Step k's row's side its price yi multiplies in the bound (its upper bound for a positive price,
+ * its lower for a negative); NaN when the price's sign rules the basis out (maximising, a row at its
+ * lower bound takes a price ≤ 0, at its upper ≥ 0; an equality row either).
+ */
+function pricedSide(f: BasisFactor, k: number, yi: number, rowLower: Float64Array, rowUpper: Float64Array): number {
+  const i = f.stepRow[k];
+  const lo = rowLower[i];
+  const hi = rowUpper[i];
+  if (lo !== hi && (f.stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return Number.NaN;
+  return yi > 0 ? hi : lo;
 }
 
 /** Whether v lies below lo (above hi) by more than PRIMAL_TOL of the bound's scale, max(1, |bound|). */
