@@ -1,21 +1,28 @@
 // Same-run A/B of bench #1's battery rows (bench/figures.engine.ts): the default scenario (#1), the
 // cycling battery (120 MW export limit, evening prices ×1.8) and the flat-load row (battery on `load`),
 // with two checkouts' engines loaded into this process and run in alternating rounds; engine-thread
-// CPU (process.threadCpuUsage) and wall, medians over the rounds.
-// Usage: node bench/engine.rows.ab.ts <base checkout> <other checkout> [rounds=10]
+// CPU (process.threadCpuUsage) and wall, medians over the rounds. With --hourly, each engine writes
+// its hourly results into arrays it reuses from one call to the next, as the worker's engine thread
+// does (HourlyBuffers: solar and wind given, a battery's and a load's added by the engine where the
+// checkout does so); without, every call makes fresh ones (bench #1's way).
+// Usage: node bench/engine.rows.ab.ts <base checkout> <other checkout> [rounds=10] [--hourly]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import { CYCLING_BATTERY, LOAD_BATTERY } from './figures.engine.ts';
 import { median } from './stats.ts';
 
-const args = process.argv.slice(2);
+const args = process.argv.slice(2).filter((a) => a !== '--hourly');
+const reuse = process.argv.includes('--hourly');
 const roots = args.filter((a) => !/^\d+$/.test(a));
 const [rounds = 10] = args.filter((a) => /^\d+$/.test(a)).map(Number);
 if (roots.length !== 2) throw new Error('usage: node bench/engine.rows.ab.ts <base> <other> [rounds]');
 const engines: ((inputs: unknown) => unknown)[] = [];
-for (const root of roots)
-  engines.push((await import(pathToFileURL(resolve(root, 'worker/engine/index.ts')).href)).calculate);
+for (const root of roots) {
+  const calculate = (await import(pathToFileURL(resolve(root, 'worker/engine/index.ts')).href)).calculate;
+  const hourly = { solar: new Float64Array(25 * 8760), wind: new Float64Array(25 * 8760) };
+  engines.push(reuse ? (inputs) => calculate(inputs, { hourly }) : calculate);
+}
 const rows = {
   one: resolvedInputs(),
   cycling: resolvedInputs(CYCLING_BATTERY),
@@ -46,6 +53,7 @@ for (let e = 0; e < engines.length; e++) {
   console.log(
     JSON.stringify({
       checkout: roots[e],
+      hourly: reuse ? 'reused' : 'fresh',
       cpuMs: { one: m(cpu[e].one), cycling: m(cpu[e].cycling), load: m(cpu[e].load), loadMinusOne: m(diff(cpu[e])) },
       wallMs: {
         one: m(wall[e].one),
