@@ -35,7 +35,8 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
  * `defaults` gives them, a missing one its default.
  */
 export function checkoutsAndCounts(usage: string, defaults: readonly number[]): { roots: string[]; counts: number[] } {
-  const args = process.argv.slice(2);
+  // Flags (--name) are the tool's own.
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const roots = args.filter((a) => !/^\d+$/.test(a));
   if (roots.length !== 2) throw new Error(`usage: ${usage}`);
   const given = args.filter((a) => /^\d+$/.test(a)).map(Number);

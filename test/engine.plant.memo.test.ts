@@ -120,6 +120,7 @@ t.test('each variant through the memo and reused arrays gives the bytes of its i
     if (hit) hits++;
   }
   t.ok(hourly.storage, 'the battery series were written into the reused arrays');
+  t.ok(hourly.load, "the load's series were written into the reused arrays");
   t.equal(plantMemo.hits, hits);
 });
 

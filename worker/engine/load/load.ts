@@ -27,11 +27,29 @@ export interface LoadModel {
   peak: Uint8Array;
 }
 
-/** The load of the inputs, or null without one. */
-export function prepareLoad(inputs: ResolvedInputs): LoadModel | null {
+/**
+ * The load's hourly series of a calculation (25 × 8,760 each, every hour written), for a caller that
+ * keeps none of a result's arrays and passes the same ones every time (HourlyBuffers.load).
+ */
+export interface LoadBuffers {
+  mw: Float64Array;
+  delivered: Float64Array;
+  direct: Float64Array;
+  battery: Float64Array;
+  unmet: Float64Array;
+  excess: Float64Array;
+}
+
+export function loadBuffers(): LoadBuffers {
+  const a = () => new Float64Array(HOURS);
+  return { mw: a(), delivered: a(), direct: a(), battery: a(), unmet: a(), excess: a() };
+}
+
+/** The load of the inputs, or null without one. `buffers`: where to write its hours (fresh arrays without). */
+export function prepareLoad(inputs: ResolvedInputs, buffers?: LoadBuffers): LoadModel | null {
   const load = inputs.load;
   if (!load) return null;
-  const mw = new Float64Array(HOURS);
+  const mw = buffers?.mw ?? new Float64Array(HOURS);
   const given = load.hourly_mw;
   const years = given ? given.length / HOURS_PER_YEAR : 1;
   for (let i = 0; i < YEARS; i++) {
@@ -75,12 +93,17 @@ export function excessPrices(load: LoadModel, market: MerchantPrices, i: number,
   for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
 }
 
+/** excessPriceHours' array, reused from one calculation to the next (an engine thread runs one at a time). */
+let excessScratch: Float64Array | null = null;
+
 /**
  * What an excess MWh earns in each hour of the 25 years (0 when excess is curtailed), computed once
- * for the battery's dispatch and the load's accounts.
+ * for the battery's dispatch and the load's accounts. The array is reused by the next calculation
+ * (every hour written): no result keeps it.
  */
 export function excessPriceHours(load: LoadModel, market: MerchantPrices): Float64Array {
-  const out = new Float64Array(HOURS);
+  excessScratch ??= new Float64Array(HOURS);
+  const out = excessScratch;
   for (let i = 0; i < YEARS; i++)
     excessPrices(load, market, i, out.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR));
   return out;
@@ -135,18 +158,24 @@ export interface LoadYears {
  * from solar and wind in proportion (and from the grid series), so they keep their meaning:
  * produced and not curtailed. The clean share of what the battery delivers is tracked as a pool:
  * energy charged from the grid is never clean, and losses and discharge take from both parts in
- * proportion to what is stored.
+ * proportion to what is stored. `buffers`: where to write its hourly series (fresh arrays without).
  */
-export function serveLoad(load: LoadModel, excessPrice: Float64Array, hours: ServedHours): LoadYears {
+export function serveLoad(
+  load: LoadModel,
+  excessPrice: Float64Array,
+  hours: ServedHours,
+  buffers?: LoadBuffers,
+): LoadYears {
   const a = () => new Float64Array(YEARS);
+  const fresh = () => new Float64Array(HOURS);
   const out: LoadYears = {
     hourly: {
       load: load.mw,
-      delivered: new Float64Array(HOURS),
-      direct: new Float64Array(HOURS),
-      battery: new Float64Array(HOURS),
-      unmet: new Float64Array(HOURS),
-      excess: new Float64Array(HOURS),
+      delivered: buffers?.delivered ?? fresh(),
+      direct: buffers?.direct ?? fresh(),
+      battery: buffers?.battery ?? fresh(),
+      unmet: buffers?.unmet ?? fresh(),
+      excess: buffers?.excess ?? fresh(),
     },
     load: a(),
     delivered: a(),

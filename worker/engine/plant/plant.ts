@@ -6,7 +6,7 @@ import { type HourlyRecord, seriesByName } from '../../../shared/hourly.series.t
 import type { CapacityInputs, ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { RevenueLines, ScenarioResult } from '../../../shared/schemas/result.ts';
 import { CalculationInputError } from '../engine.error.ts';
-import { type LoadModel, type LoadYears, loadAnnual, serveLoad } from '../load/load.ts';
+import { type LoadBuffers, type LoadModel, type LoadYears, loadAnnual, serveLoad } from '../load/load.ts';
 import { plantCapacityCredit } from '../market/market.capacity.ts';
 import {
   emptyMarketYear,
@@ -80,6 +80,8 @@ export interface HourlyBuffers {
   wind: Float64Array;
   /** The battery's (charge, discharge, SOC, grid): added by the first calculation with a battery, reused by the next. */
   storage?: StorageBuffers;
+  /** The load's (its MWh, delivered, direct, from the battery, unmet, excess): added by the first calculation with a load. */
+  load?: LoadBuffers;
 }
 
 /**
@@ -182,8 +184,8 @@ export function batteryYears(
 }
 
 /** With a load: its hours served by the plant's (and the battery's). */
-export function loadYears(load: PricedLoad | null, out: PlantYears): void {
-  if (load) out.load = serveLoadOf(load, out, out.storageContext?.battery ?? null);
+export function loadYears(load: PricedLoad | null, out: PlantYears, hourly?: HourlyBuffers): void {
+  if (load) out.load = serveLoadOf(load, out, out.storageContext?.battery ?? null, hourly?.load);
 }
 
 /**
@@ -254,19 +256,29 @@ export function revenueYears(
 }
 
 /** The load served by the plant's hours (and the battery's, when there is one). */
-function serveLoadOf(load: PricedLoad, out: PlantYears, battery: StorageInputs | null): LoadYears {
+function serveLoadOf(
+  load: PricedLoad,
+  out: PlantYears,
+  battery: StorageInputs | null,
+  buffers: LoadBuffers | undefined,
+): LoadYears {
   const st = out.storage;
   const hours = { solar: out.solarHourly, wind: out.windHourly };
-  if (!st || !battery) return serveLoad(load.model, load.excessPrice, hours);
-  return serveLoad(load.model, load.excessPrice, {
-    ...hours,
-    charge: st.run.charge,
-    fromGrid: st.run.fromGrid,
-    discharge: st.run.discharge,
-    soc: st.run.soc,
-    grid: st.grid,
-    battery: batteryConstants(battery),
-  });
+  if (!st || !battery) return serveLoad(load.model, load.excessPrice, hours, buffers);
+  return serveLoad(
+    load.model,
+    load.excessPrice,
+    {
+      ...hours,
+      charge: st.run.charge,
+      fromGrid: st.run.fromGrid,
+      discharge: st.run.discharge,
+      soc: st.run.soc,
+      grid: st.grid,
+      battery: batteryConstants(battery),
+    },
+    buffers,
+  );
 }
 
 /** With a load: the year's revenue, the contract's and the excess sold (the PPA and merchant lines are 0). */

@@ -9,7 +9,7 @@ import type { ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { WindRose } from '../../../shared/schemas/result.ts';
 import { solvePpaPrice } from '../finance/finance.solve.ts';
 import { type FinanceResult, financeModel } from '../finance/finance.ts';
-import { excessPriceHours, loadKpis, prepareLoad } from '../load/load.ts';
+import { excessPriceHours, loadBuffers, loadKpis, prepareLoad } from '../load/load.ts';
 import { type MarketModel, prepareMarket } from '../market/market.ts';
 import { type Generation, generationProfiles, type ProgressReporter, resourceRose } from './generation.ts';
 import type { PlantMemo, PlantMemoUse } from './plant.memo.ts';
@@ -135,11 +135,13 @@ export const STAGES: readonly Stage[] = [
     // A buyer's load (load/): each hour served directly, from the battery, or not.
     name: 'load',
     prepare: (r) => {
-      const model = prepareLoad(r.inputs);
+      const hourly = r.options.hourly;
+      if (hourly && r.inputs.load) hourly.load ??= loadBuffers();
+      const model = prepareLoad(r.inputs, hourly?.load);
       // The prices its excess earns, once (after the market's prepare), for the battery and the load.
       r.load = model && { model, excessPrice: excessPriceHours(model, r.market) };
     },
-    run: (r) => loadYears(r.load, r.plant),
+    run: (r) => loadYears(r.load, r.plant, r.options.hourly),
     kpis: (r) => {
       if (!r.plant.load) return;
       Object.assign(r.finance.kpis, loadKpis(r.inputs, r.plant.load));

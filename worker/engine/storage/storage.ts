@@ -205,10 +205,18 @@ export function runStorage(
   const replaceAt = s.replacement.at_capacity_percent;
   const state = { soc: initialSoc, direction: 0 };
   life.turn(100 - s.initial_soc_percent);
+  // The day's battery, made anew only when its capacity or its year changes (no garbage a day).
+  let b: HorizonBattery | null = null;
+  let bYear = -1;
+  let bCapacity = Number.NaN;
   for (let from = 0; from < HOURS; from += HOURS_PER_DAY) {
     const year = Math.floor(from / HOURS_PER_YEAR);
     const capacity = (s.energy_mwh * life.capacityPercent) / 100;
-    const b = horizonBattery(s, capacity, dischargeCost(year));
+    if (!b || year !== bYear || !Object.is(capacity, bCapacity)) {
+      b = horizonBattery(s, capacity, dischargeCost(year));
+      bYear = year;
+      bCapacity = capacity;
+    }
     w.battery = b;
     nextHorizon(s, plant, from, w, strategy);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
