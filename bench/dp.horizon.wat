@@ -69,45 +69,30 @@
         (br $hour)))
     (i32.const 0))
 
-  ;; Appends a piece (length, slope, owner) to hour t's merged function at index n, or joins it to
-  ;; the last one when that has the same owner and slope; returns the new count.
-  (func $put (param $base i32) (param $n i32) (param $l f64) (param $s f64) (param $o i32) (result i32)
-    (local $k i32)
-    (local.set $k (i32.sub (i32.add (local.get $base) (local.get $n)) (i32.const 1)))
-    (if (i32.gt_s (local.get $n) (i32.const 0))
-      (then
-        (if (i32.eq (i32.load8_u (i32.add (global.get $OWN) (local.get $k))) (local.get $o))
-          (then
-            (if (f64.eq (call $ld (global.get $SLOPE) (local.get $k)) (local.get $s))
-              (then
-                (call $st (global.get $LEN) (local.get $k)
-                  (f64.add (call $ld (global.get $LEN) (local.get $k)) (local.get $l)))
-                (return (local.get $n))))))))
-    (local.set $k (i32.add (local.get $base) (local.get $n)))
-    (call $st (global.get $LEN) (local.get $k) (local.get $l))
-    (call $st (global.get $SLOPE) (local.get $k) (local.get $s))
-    (i32.store8 (i32.add (global.get $OWN) (local.get $k)) (local.get $o))
-    (i32.add (local.get $n) (i32.const 1)))
-
   ;; Hour t's merged pieces (storage.dispatch.ts `merge`): V_{t+1} from its skip on, `span` MWh of
-  ;; it (the terminal value: one piece of slope 0), and the reward's nf pieces, by decreasing slope.
-  (func $merge (param $t i32) (param $nf i32) (param $last i32) (param $span f64) (result i32)
-    (local $base i32) (local $n i32) (local $j i32) (local $i i32) (local $end i32)
+  ;; it (the terminal value: one piece of slope 0), and the reward's pieces (nf8 = 8 × their count),
+  ;; by decreasing slope; neighbours of one owner and one slope become one piece. The last piece is
+  ;; kept in locals (pl, ps, po; po = −1: none yet) and stored when the next one starts: the same
+  ;; sums as the JS's `len[k] += …`, without reading back what was just written. Returns the count.
+  (func $merge (param $t i32) (param $nf8 i32) (param $last i32) (param $span f64) (result i32)
+    (local $oi i32) (local $o8 i32) (local $n i32) (local $j8 i32) (local $i8 i32) (local $end8 i32)
     (local $cut f64) (local $remaining f64) (local $vl f64) (local $vs f64) (local $haveV i32)
-    (local $l f64) (local $drop f64)
-    (local.set $base (i32.mul (local.get $t) (global.get $MAXP)))
-    (local.set $i (i32.add (local.get $base) (global.get $MAXP)))
+    (local $l f64) (local $drop f64) (local $fs f64) (local $pl f64) (local $ps f64) (local $po i32)
+    (local.set $oi (i32.mul (local.get $t) (i32.const 292)))
+    (local.set $o8 (i32.shl (local.get $oi) (i32.const 3)))
+    ;; V_{t+1}'s first piece: 292 × 8 bytes on.
+    (local.set $i8 (i32.add (local.get $o8) (i32.const 2336)))
     (local.set $vl (local.get $span))
+    (local.set $po (i32.const -1))
     (if (local.get $last)
       (then
-        (local.set $end (local.get $i))
+        (local.set $end8 (local.get $i8))
         (local.set $haveV (i32.const 1)))
       (else
-        (local.set $end
-          (i32.add (local.get $i)
-            (i32.load (i32.add (global.get $COUNT)
-              (i32.shl (i32.add (local.get $t) (i32.const 1)) (i32.const 2))))))
-        (local.set $cut (call $ld (global.get $SKIP) (i32.add (local.get $t) (i32.const 1))))
+        (local.set $end8
+          (i32.add (local.get $i8)
+            (i32.shl (i32.load offset=4228 (i32.shl (local.get $t) (i32.const 2))) (i32.const 3))))
+        (local.set $cut (f64.load offset=3848 (i32.shl (local.get $t) (i32.const 3))))
         (local.set $remaining (local.get $span))))
     (block $out
       (loop $step
@@ -115,117 +100,140 @@
           (then
             (block $found
               (loop $scan
-                (br_if $found (i32.ge_s (local.get $i) (local.get $end)))
-                (br_if $found (i32.eqz (f64.gt (local.get $remaining) (global.get $EPS))))
-                (local.set $l (call $ld (global.get $LEN) (local.get $i)))
-                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br_if $found (i32.ge_u (local.get $i8) (local.get $end8)))
+                (br_if $found (i32.eqz (f64.gt (local.get $remaining) (f64.const 1e-9))))
+                (local.set $l (f64.load offset=4608 (local.get $i8)))
+                (local.set $i8 (i32.add (local.get $i8) (i32.const 8)))
                 (if (f64.gt (local.get $cut) (f64.const 0))
                   (then
                     (local.set $drop (f64.min (local.get $cut) (local.get $l)))
                     (local.set $cut (f64.sub (local.get $cut) (local.get $drop)))
                     (local.set $l (f64.sub (local.get $l) (local.get $drop)))
-                    (br_if $scan (f64.le (local.get $l) (global.get $EPS)))))
+                    (br_if $scan (f64.le (local.get $l) (f64.const 1e-9)))))
                 (if (f64.gt (local.get $l) (local.get $remaining))
                   (then (local.set $l (local.get $remaining))))
                 (local.set $remaining (f64.sub (local.get $remaining) (local.get $l)))
                 (local.set $vl (local.get $l))
-                (local.set $vs (call $ld (global.get $SLOPE) (i32.sub (local.get $i) (i32.const 1))))
+                ;; slope[i − 1]: SLOPE − 8 = 116728.
+                (local.set $vs (f64.load offset=116728 (local.get $i8)))
                 (local.set $haveV (i32.const 1))))))
         ;; The hour's pieces steeper than V's current one (V's first on a tie); all once V is used up.
         (block $fdone
           (loop $fl
-            (br_if $fdone (i32.ge_s (local.get $j) (local.get $nf)))
+            (br_if $fdone (i32.ge_u (local.get $j8) (local.get $nf8)))
+            (local.set $fs (f64.load offset=4464 (local.get $j8)))
             (if (local.get $haveV)
-              (then
-                (br_if $fdone
-                  (i32.eqz (f64.gt (call $ld (global.get $FSLOPE) (local.get $j)) (local.get $vs))))))
-            (local.set $n
-              (call $put (local.get $base) (local.get $n)
-                (call $ld (global.get $FLEN) (local.get $j))
-                (call $ld (global.get $FSLOPE) (local.get $j))
-                (i32.const 0)))
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+              (then (br_if $fdone (i32.eqz (f64.gt (local.get $fs) (local.get $vs))))))
+            (if (i32.and (i32.eqz (local.get $po)) (f64.eq (local.get $ps) (local.get $fs)))
+              (then (local.set $pl (f64.add (local.get $pl) (f64.load offset=4416 (local.get $j8)))))
+              (else
+                (if (i32.ge_s (local.get $po) (i32.const 0))
+                  (then
+                    (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+                    (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+                    (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+                    (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+                (local.set $pl (f64.load offset=4416 (local.get $j8)))
+                (local.set $ps (local.get $fs))
+                (local.set $po (i32.const 0))))
+            (local.set $j8 (i32.add (local.get $j8) (i32.const 8)))
             (br $fl)))
         (br_if $out (i32.eqz (local.get $haveV)))
-        (local.set $n (call $put (local.get $base) (local.get $n) (local.get $vl) (local.get $vs) (i32.const 1)))
+        (if (i32.and (i32.eq (local.get $po) (i32.const 1)) (f64.eq (local.get $ps) (local.get $vs)))
+          (then (local.set $pl (f64.add (local.get $pl) (local.get $vl))))
+          (else
+            (if (i32.ge_s (local.get $po) (i32.const 0))
+              (then
+                (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+                (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+                (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+                (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+            (local.set $pl (local.get $vl))
+            (local.set $ps (local.get $vs))
+            (local.set $po (i32.const 1))))
         (local.set $haveV (i32.const 0))
         (br $step)))
+    (if (i32.ge_s (local.get $po) (i32.const 0))
+      (then
+        (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+        (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+        (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))))
     (local.get $n))
 
-  ;; A reward piece at index n (length, slope); returns n + 1.
-  (func $piece (param $n i32) (param $l f64) (param $s f64) (result i32)
-    (call $st (global.get $FLEN) (local.get $n) (local.get $l))
-    (call $st (global.get $FSLOPE) (local.get $n) (local.get $s))
-    (i32.add (local.get $n) (i32.const 1)))
-
-  ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers).
+  ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers). t8 = 8t,
+  ;; n8 = 8 × the reward's pieces so far (written at fLen 4416, fSlope 4464).
   (func $backward (param $hours i32) (param $power f64) (param $span f64) (param $etaIn f64) (param $etaOut f64)
     (param $cc f64) (param $dc f64)
-    (local $t i32) (local $n i32) (local $p f64) (local $free f64) (local $priced f64) (local $pricedCost f64)
-    (local $pricedFirst i32) (local $a1 f64) (local $a2 f64) (local $charging f64) (local $l f64)
-    (local $margin f64) (local $y f64)
+    (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $free f64) (local $priced f64)
+    (local $pricedCost f64) (local $pricedFirst i32) (local $a1 f64) (local $a2 f64) (local $charging f64)
+    (local $l f64) (local $margin f64) (local $y f64)
     (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
     (block $done
       (loop $hour
         (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
-        (local.set $p (call $ld (global.get $PRICE) (local.get $t)))
-        (local.set $free (f64.min (local.get $power) (call $ld (global.get $FREE) (local.get $t))))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
+        (local.set $p (f64.load offset=0 (local.get $t8)))
+        (local.set $free (f64.min (local.get $power) (f64.load offset=384 (local.get $t8))))
         (local.set $priced
-          (f64.min (f64.sub (local.get $power) (local.get $free)) (call $ld (global.get $PRICED) (local.get $t))))
-        (local.set $n (i32.const 0))
+          (f64.min (f64.sub (local.get $power) (local.get $free)) (f64.load offset=768 (local.get $t8))))
+        (local.set $n8 (i32.const 0))
         (local.set $pricedCost (f64.add (local.get $p) (local.get $cc)))
         (local.set $pricedFirst (f64.ge (local.get $pricedCost) (local.get $cc)))
         (local.set $a1 (select (local.get $priced) (local.get $free) (local.get $pricedFirst)))
         (local.set $a2 (select (local.get $free) (local.get $priced) (local.get $pricedFirst)))
         (local.set $charging (f64.const 0))
-        (if (f64.gt (local.get $a1) (global.get $EPS))
+        (if (f64.gt (local.get $a1) (f64.const 1e-9))
           (then
             (local.set $l (f64.mul (local.get $a1) (local.get $etaIn)))
-            (local.set $n
-              (call $piece (local.get $n) (local.get $l)
-                (f64.div (select (local.get $pricedCost) (local.get $cc) (local.get $pricedFirst)) (local.get $etaIn))))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (select (local.get $pricedCost) (local.get $cc) (local.get $pricedFirst)) (local.get $etaIn)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $a2) (global.get $EPS))
+        (if (f64.gt (local.get $a2) (f64.const 1e-9))
           (then
             (local.set $l (f64.mul (local.get $a2) (local.get $etaIn)))
-            (local.set $n
-              (call $piece (local.get $n) (local.get $l)
-                (f64.div (select (local.get $cc) (local.get $pricedCost) (local.get $pricedFirst)) (local.get $etaIn))))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (select (local.get $cc) (local.get $pricedCost) (local.get $pricedFirst)) (local.get $etaIn)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
         ;; margin = p − dischargeCost − 0 (no multiplier): the − 0 changes no value.
         (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
-        (local.set $y (f64.min (local.get $power) (call $ld (global.get $ROOM) (local.get $t))))
+        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
         (if (f64.gt (local.get $margin) (f64.const 0))
           (then
-            (if (f64.gt (local.get $y) (global.get $EPS))
+            (if (f64.gt (local.get $y) (f64.const 1e-9))
               (then
-                (local.set $n
-                  (call $piece (local.get $n) (f64.div (local.get $y) (local.get $etaOut))
-                    (f64.mul (local.get $margin) (local.get $etaOut))))))))
-        (i32.store (i32.add (global.get $COUNT) (i32.shl (local.get $t) (i32.const 2)))
-          (call $merge (local.get $t) (local.get $n)
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $y) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $margin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+        (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
+          (call $merge (local.get $t) (local.get $n8)
             (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
-        (call $st (global.get $SKIP) (local.get $t) (local.get $charging))
+        (f64.store offset=3840 (local.get $t8) (local.get $charging))
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
 
   ;; The backward pass with a load (`backwardLoad`, no multipliers).
   (func $backwardLoad (param $hours i32) (param $power f64) (param $span f64) (param $eta f64) (param $etaOut f64)
     (param $c f64) (param $dc f64)
-    (local $t i32) (local $n i32) (local $p f64) (local $excessFirst i32) (local $cost0 f64) (local $cost1 f64)
-    (local $left f64) (local $take0 f64) (local $take1 f64) (local $take2 f64) (local $charging f64)
-    (local $l f64) (local $y f64) (local $toLoad f64) (local $loadMargin f64) (local $toExcess f64)
-    (local $excessMargin f64) (local $free f64) (local $priced f64)
+    (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $excessFirst i32) (local $cost0 f64)
+    (local $cost1 f64) (local $left f64) (local $take0 f64) (local $take1 f64) (local $take2 f64)
+    (local $charging f64) (local $l f64) (local $y f64) (local $toLoad f64) (local $loadMargin f64)
+    (local $toExcess f64) (local $excessMargin f64) (local $free f64) (local $priced f64)
     (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
     (block $done
       (loop $hour
         (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
-        (local.set $p (call $ld (global.get $PRICE) (local.get $t)))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
+        (local.set $p (f64.load offset=0 (local.get $t8)))
         (local.set $excessFirst (f64.lt (local.get $p) (f64.const 0)))
         (local.set $cost0 (select (f64.add (local.get $p) (local.get $c)) (local.get $c) (local.get $excessFirst)))
         (local.set $cost1 (select (local.get $c) (f64.add (local.get $p) (local.get $c)) (local.get $excessFirst)))
-        (local.set $free (call $ld (global.get $FREE) (local.get $t)))
-        (local.set $priced (call $ld (global.get $PRICED) (local.get $t)))
+        (local.set $free (f64.load offset=384 (local.get $t8)))
+        (local.set $priced (f64.load offset=768 (local.get $t8)))
         (local.set $left (local.get $power))
         (local.set $take0
           (f64.min (local.get $left) (select (local.get $priced) (local.get $free) (local.get $excessFirst))))
@@ -233,87 +241,92 @@
         (local.set $take1
           (f64.min (local.get $left) (select (local.get $free) (local.get $priced) (local.get $excessFirst))))
         (local.set $left (f64.sub (local.get $left) (local.get $take1)))
-        (local.set $take2 (f64.min (local.get $left) (call $ld (global.get $GRID) (local.get $t))))
-        (local.set $n (i32.const 0))
+        (local.set $take2 (f64.min (local.get $left) (f64.load offset=2304 (local.get $t8))))
+        (local.set $n8 (i32.const 0))
         (local.set $charging (f64.const 0))
-        (if (f64.gt (local.get $take2) (global.get $EPS))
+        (if (f64.gt (local.get $take2) (f64.const 1e-9))
           (then
             (local.set $l (f64.mul (local.get $take2) (local.get $eta)))
-            (local.set $n
-              (call $piece (local.get $n) (local.get $l)
-                (f64.div (f64.add (call $ld (global.get $GRIDPRICE) (local.get $t)) (local.get $c)) (local.get $eta))))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (f64.add (f64.load offset=2688 (local.get $t8)) (local.get $c)) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $take1) (global.get $EPS))
+        (if (f64.gt (local.get $take1) (f64.const 1e-9))
           (then
             (local.set $l (f64.mul (local.get $take1) (local.get $eta)))
-            (local.set $n (call $piece (local.get $n) (local.get $l) (f64.div (local.get $cost1) (local.get $eta))))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost1) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $take0) (global.get $EPS))
+        (if (f64.gt (local.get $take0) (f64.const 1e-9))
           (then
             (local.set $l (f64.mul (local.get $take0) (local.get $eta)))
-            (local.set $n (call $piece (local.get $n) (local.get $l) (f64.div (local.get $cost0) (local.get $eta))))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost0) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (local.set $y (f64.min (local.get $power) (call $ld (global.get $ROOM) (local.get $t))))
-        (local.set $toLoad (f64.min (local.get $y) (call $ld (global.get $UNMET) (local.get $t))))
+        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
+        (local.set $toLoad (f64.min (local.get $y) (f64.load offset=1536 (local.get $t8))))
         ;; value − dischargeCost − 0 (no multiplier).
-        (local.set $loadMargin (f64.sub (call $ld (global.get $VALUE) (local.get $t)) (local.get $dc)))
+        (local.set $loadMargin (f64.sub (f64.load offset=1920 (local.get $t8)) (local.get $dc)))
         (if (f64.gt (local.get $loadMargin) (f64.const 0))
           (then
-            (if (f64.gt (local.get $toLoad) (global.get $EPS))
+            (if (f64.gt (local.get $toLoad) (f64.const 1e-9))
               (then
-                (local.set $n
-                  (call $piece (local.get $n) (f64.div (local.get $toLoad) (local.get $etaOut))
-                    (f64.mul (local.get $loadMargin) (local.get $etaOut))))))))
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toLoad) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $loadMargin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
         (local.set $toExcess (f64.sub (local.get $y) (f64.max (f64.const 0) (local.get $toLoad))))
         (local.set $excessMargin (f64.sub (local.get $p) (local.get $dc)))
         (if (f64.gt (local.get $excessMargin) (f64.const 0))
           (then
-            (if (f64.gt (local.get $toExcess) (global.get $EPS))
+            (if (f64.gt (local.get $toExcess) (f64.const 1e-9))
               (then
-                (local.set $n
-                  (call $piece (local.get $n) (f64.div (local.get $toExcess) (local.get $etaOut))
-                    (f64.mul (local.get $excessMargin) (local.get $etaOut))))))))
-        (i32.store (i32.add (global.get $COUNT) (i32.shl (local.get $t) (i32.const 2)))
-          (call $merge (local.get $t) (local.get $n)
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toExcess) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $excessMargin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+        (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
+          (call $merge (local.get $t) (local.get $n8)
             (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
-        (call $st (global.get $SKIP) (local.get $t) (local.get $charging))
+        (f64.store offset=3840 (local.get $t8) (local.get $charging))
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
 
   ;; The plan's first `hours` hours from the value functions (`forward`).
   (func $forward (param $hours i32) (param $soc0 f64) (param $socMin f64) (param $etaIn f64) (param $etaOut f64)
-    (local $t i32) (local $s f64) (local $base i32) (local $w f64) (local $z f64) (local $i i32) (local $end i32)
+    (local $t i32) (local $t8 i32) (local $s f64) (local $w f64) (local $z f64) (local $i i32) (local $end i32)
     (local $step f64) (local $u f64) (local $moves i32)
     (local.set $s (local.get $soc0))
     (block $done
       (loop $hour
         (br_if $done (i32.ge_s (local.get $t) (local.get $hours)))
-        (local.set $base (i32.mul (local.get $t) (global.get $MAXP)))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
         (local.set $w
           (f64.max (f64.const 0)
-            (f64.add (f64.sub (local.get $s) (local.get $socMin)) (call $ld (global.get $SKIP) (local.get $t)))))
+            (f64.add (f64.sub (local.get $s) (local.get $socMin)) (f64.load offset=3840 (local.get $t8)))))
         (local.set $z (local.get $socMin))
-        (local.set $i (local.get $base))
-        (local.set $end
-          (i32.add (local.get $base) (i32.load (i32.add (global.get $COUNT) (i32.shl (local.get $t) (i32.const 2))))))
+        ;; Piece indices of hour t: from 292t.
+        (local.set $i (i32.mul (local.get $t) (i32.const 292)))
+        (local.set $end (i32.add (local.get $i) (i32.load offset=4224 (i32.shl (local.get $t) (i32.const 2)))))
         (block $walked
           (loop $walk
-            (br_if $walked (i32.ge_s (local.get $i) (local.get $end)))
+            (br_if $walked (i32.ge_u (local.get $i) (local.get $end)))
             (br_if $walked (i32.eqz (f64.gt (local.get $w) (f64.const 0))))
-            (local.set $step (f64.min (local.get $w) (call $ld (global.get $LEN) (local.get $i))))
-            (if (i32.load8_u (i32.add (global.get $OWN) (local.get $i)))
+            (local.set $step (f64.min (local.get $w) (f64.load offset=4608 (i32.shl (local.get $i) (i32.const 3)))))
+            (if (i32.load8_u offset=228864 (local.get $i))
               (then (local.set $z (f64.add (local.get $z) (local.get $step)))))
             (local.set $w (f64.sub (local.get $w) (local.get $step)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $walk)))
         (local.set $u (f64.sub (local.get $z) (local.get $s)))
-        (call $st (global.get $CHARGE) (local.get $t)
-          (select (f64.div (local.get $u) (local.get $etaIn)) (f64.const 0) (f64.gt (local.get $u) (global.get $EPS))))
-        (call $st (global.get $DISCHARGE) (local.get $t)
+        (f64.store offset=3072 (local.get $t8)
+          (select (f64.div (local.get $u) (local.get $etaIn)) (f64.const 0) (f64.gt (local.get $u) (f64.const 1e-9))))
+        (f64.store offset=3456 (local.get $t8)
           (select (f64.mul (f64.neg (local.get $u)) (local.get $etaOut)) (f64.const 0)
-            (f64.lt (local.get $u) (f64.neg (global.get $EPS)))))
+            (f64.lt (local.get $u) (f64.const -1e-9))))
         (local.set $moves
-          (i32.or (f64.gt (local.get $u) (global.get $EPS)) (f64.lt (local.get $u) (f64.neg (global.get $EPS)))))
+          (i32.or (f64.gt (local.get $u) (f64.const 1e-9)) (f64.lt (local.get $u) (f64.const -1e-9))))
         (local.set $s (select (local.get $z) (local.get $s) (local.get $moves)))
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $hour))))
