@@ -1,6 +1,6 @@
 // Issue 39's probe: the battery's horizon DP (HorizonSolver.solve without a daily limit, the rolling
 // horizon's call: value false, 24 planned hours) as a hand-written WebAssembly kernel
-// (bench/dp.horizon.wat, assembled here by the npm package `wabt`), against today's JavaScript, on
+// (worker/engine/storage/storage.dispatch.wat), against today's JavaScript, on
 // the horizons the engine really solves for bench #1's load row and cycling battery row.
 //
 //   node bench/dp.wasm.probe.ts capture [file]        runs the engine on both rows once, recording every
@@ -9,12 +9,10 @@
 //   node bench/dp.wasm.probe.ts [file] [rounds=15] [block=4]  checks the kernel's plans bit for bit against the JS
 //                                                     solver's and the engine's, then times them
 //
-// `wabt` is not a dependency of the project: install it outside the checkout
-// (`npm install --prefix /tmp/wabt wabt`) and point WABT at its index.js (default
-// /tmp/wabt/node_modules/wabt/index.js).
+// The kernel is the one the engine loads (storage.dispatch.wasm.ts, built from storage.dispatch.wat
+// by scripts/wasm.build.ts); the JavaScript side is `new HorizonSolver(false)`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
 import {
@@ -96,99 +94,28 @@ async function capture(file: string): Promise<void> {
   console.log(`written ${file}`);
 }
 
-interface Kernel {
-  memory: { buffer: ArrayBuffer };
-  solve: (
-    hours: number,
-    planned: number,
-    load: number,
-    soc0: number,
-    power: number,
-    socMin: number,
-    socMax: number,
-    etaIn: number,
-    etaOut: number,
-    chargeCost: number,
-    dischargeCost: number,
-  ) => void;
-}
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: object };
-}
-
-interface Wabt {
-  parseWat(
-    name: string,
-    text: string,
-  ): { resolveNames(): void; validate(): void; toBinary(o: object): { buffer: Uint8Array }; destroy(): void };
-}
-
-async function kernel(): Promise<{ k: Kernel; bytes: number }> {
-  const wabtPath = process.env.WABT ?? '/tmp/wabt/node_modules/wabt/index.js';
-  const init = (await import(pathToFileURL(wabtPath).href)).default as () => Promise<Wabt>;
-  const wabt = await init();
-  const text = readFileSync(new URL('./dp.horizon.wat', import.meta.url), 'utf8');
-  const mod = wabt.parseWat('dp.horizon.wat', text);
-  mod.resolveNames();
-  mod.validate();
-  const { buffer } = mod.toBinary({});
-  mod.destroy();
-  writeFileSync('/tmp/dp.horizon.wasm', buffer);
-  // (The project's TypeScript libraries do not declare WebAssembly's classes.)
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  const instance = new wasm.Instance(new wasm.Module(buffer), {});
-  return { k: instance.exports as unknown as Kernel, bytes: buffer.length };
-}
-
-/** Byte offsets of the kernel's inputs and outputs (bench/dp.horizon.wat's header). */
-const OFFSETS = { price: 0, free: 384, priced: 768, room: 1152, unmet: 1536, value: 1920, grid: 2304, gridPrice: 2688 };
-
 async function probe(file: string, rounds: number, block: number): Promise<void> {
   const rows = deserialize(readFileSync(file)) as Rows;
-  const { k, bytes } = await kernel();
-  const mem = k.memory.buffer;
-  const view = (byte: number) => new Float64Array(mem, byte, HORIZON);
-  // The kernel's inputs in the order of a call's arrays (serve is not read by the DP: a scratch slot).
-  const serveScratch = new Float64Array(HORIZON);
-  const kIn = [
-    view(OFFSETS.price),
-    view(OFFSETS.free),
-    view(OFFSETS.priced),
-    view(OFFSETS.room),
-    serveScratch,
-    view(OFFSETS.unmet),
-    view(OFFSETS.value),
-    view(OFFSETS.grid),
-    view(OFFSETS.gridPrice),
-  ];
-  const kCharge = view(3072);
-  const kDischarge = view(3456);
-
-  // The JS side as the engine holds it: one solver, horizon and plan per strategy (storage.ts's work space).
+  // Each side as the engine holds it: one solver, horizon and plan per strategy (storage.ts's work
+  // space). `kernel`: the horizon's arrays and the plan are the kernel's memory (as storage.ts now
+  // makes them); `copied`: plain arrays, which solve copies into the kernel and the plan out of it.
   const a = () => new Float64Array(HORIZON);
-  const space = (withLoad: boolean) => {
-    const load = withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
-    const h: HorizonHours = {
-      hours: HORIZON,
-      price: a(),
-      free: a(),
-      priced: a(),
-      room: a(),
-      ...(load ? { load } : {}),
-    };
-    const arrays = [
-      h.price,
-      h.free,
-      h.priced,
-      h.room,
-      ...(load ? [load.serve, load.unmet, load.value, load.grid, load.gridPrice] : []),
-    ];
-    const plan: HorizonPlan = { charge: a(), discharge: a() };
-    return { h, arrays, plan, solver: new HorizonSolver() };
+  const space = (withLoad: boolean, mode: 'js' | 'kernel' | 'copied') => {
+    const solver = new HorizonSolver(mode !== 'js');
+    const k = mode === 'kernel' ? solver.kernelArrays() : null;
+    const load = withLoad
+      ? k
+        ? { serve: a(), ...k.load }
+        : { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() }
+      : undefined;
+    const base = k ? k.hours : { price: a(), free: a(), priced: a(), room: a() };
+    const h: HorizonHours = { hours: HORIZON, ...base, ...(load ? { load } : {}) };
+    const arrays = [h.price, h.free, h.priced, h.room, ...(load ? Object.values(load) : [])];
+    const plan: HorizonPlan = k ? k.plan : { charge: a(), discharge: a() };
+    return { h, arrays, plan, solver };
   };
-  const spaces = { load: space(true), cycling: space(false) };
+  const modes = ['js', 'kernel', 'copied'] as const;
+  const spaces = modes.map((mode) => ({ load: space(true, mode), cycling: space(false, mode) }));
 
   for (const name of ['load', 'cycling'] as const) {
     const row = rows[name];
@@ -198,30 +125,14 @@ async function probe(file: string, rounds: number, block: number): Promise<void>
       throw new Error(`${name}: a daily limit or a value call; the kernel has only the rolling horizon's path`);
   }
 
-  const fill = (name: keyof Rows, c: Call) => {
-    const s = spaces[name];
+  const solve = (side: number, name: keyof Rows, c: Call) => {
+    const s = spaces[side][name];
     s.h.hours = c.hours;
     for (let i = 0; i < c.arrays.length; i++) s.arrays[i].set(c.arrays[i]);
+    s.solver.solve(rows[name].batteries[c.b], s.h, c.soc0, s.plan, false, c.planned);
   };
-  const fillKernel = (c: Call) => {
-    for (let i = 0; i < c.arrays.length; i++) kIn[i].set(c.arrays[i]);
-  };
-  const callKernel = (b: HorizonBattery, c: Call) =>
-    k.solve(
-      c.hours,
-      c.planned,
-      c.load ? 1 : 0,
-      c.soc0,
-      b.powerMw,
-      b.socMinMwh,
-      b.socMaxMwh,
-      b.etaIn,
-      b.etaOut,
-      b.chargeCost,
-      b.dischargeCost,
-    );
 
-  // Identity: the kernel's plan, the JS solver's replayed and the engine's recorded, bit for bit.
+  // Identity: each side's plan and the engine's recorded one, bit for bit.
   const bits = (x: Float64Array, n: number) => new BigUint64Array(x.buffer, x.byteOffset, n);
   const same = (x: Float64Array, y: Float64Array, n: number) => {
     const bx = bits(x, n);
@@ -231,40 +142,33 @@ async function probe(file: string, rounds: number, block: number): Promise<void>
   };
   for (const name of ['load', 'cycling'] as const) {
     const row = rows[name];
-    const s = spaces[name];
-    let differ = 0;
-    let engineDiffer = 0;
+    const differ = modes.map(() => 0);
     let hours = 0;
-    let nonzero = 0;
+    let moving = 0;
     for (const c of row.calls) {
-      const b = row.batteries[c.b];
       const n = Math.min(c.hours, c.planned);
-      fill(name, c);
-      s.plan.charge.fill(Number.NaN);
-      s.plan.discharge.fill(Number.NaN);
-      s.solver.solve(b, s.h, c.soc0, s.plan, false, c.planned);
-      kCharge.fill(Number.NaN);
-      kDischarge.fill(Number.NaN);
-      fillKernel(c);
-      callKernel(b, c);
-      if (!same(s.plan.charge, kCharge, n) || !same(s.plan.discharge, kDischarge, n)) differ++;
-      if (!same(c.charge, kCharge, n) || !same(c.discharge, kDischarge, n)) engineDiffer++;
+      for (let side = 0; side < modes.length; side++) {
+        const { plan } = spaces[side][name];
+        plan.charge.fill(Number.NaN);
+        plan.discharge.fill(Number.NaN);
+        solve(side, name, c);
+        if (!same(c.charge, plan.charge, n) || !same(c.discharge, plan.discharge, n)) differ[side]++;
+      }
       hours += c.hours;
-      for (let t = 0; t < n; t++) if (kCharge[t] !== 0 || kDischarge[t] !== 0) nonzero++;
+      for (let t = 0; t < n; t++) if (c.charge[t] !== 0 || c.discharge[t] !== 0) moving++;
     }
     console.log(
       JSON.stringify({
         row: name,
         solves: row.calls.length,
         hours,
-        planHoursMoving: nonzero,
-        differFromJs: differ,
-        differFromEngine: engineDiffer,
+        planHoursMoving: moving,
+        differFromEngine: Object.fromEntries(modes.map((m, i) => [m, differ[i]])),
       }),
     );
   }
 
-  // Timing: each sample is one pass over a row's recorded horizons. The same horizon copies on every side.
+  // Timing: each sample is `block` passes over a row's recorded horizons; the same copies on every side.
   const sides = [
     'js',
     'wasm (inputs written into its memory)',
@@ -272,36 +176,20 @@ async function probe(file: string, rounds: number, block: number): Promise<void>
     'copies alone',
   ] as const;
   const run = (side: number, name: keyof Rows) => {
-    const row = rows[name];
-    const s = spaces[name];
-    const { calls, batteries } = row;
-    if (side === 0) {
+    const { calls } = rows[name];
+    if (side < 3) for (const c of calls) solve(side, name, c);
+    else {
+      const s = spaces[0][name];
       for (const c of calls) {
-        fill(name, c);
-        s.solver.solve(batteries[c.b], s.h, c.soc0, s.plan, false, c.planned);
+        s.h.hours = c.hours;
+        for (let i = 0; i < c.arrays.length; i++) s.arrays[i].set(c.arrays[i]);
       }
-    } else if (side === 1) {
-      for (const c of calls) {
-        fillKernel(c);
-        callKernel(batteries[c.b], c);
-      }
-    } else if (side === 2) {
-      for (const c of calls) {
-        fill(name, c);
-        for (let i = 0; i < s.arrays.length; i++) kIn[i].set(s.arrays[i].subarray(0, c.hours));
-        callKernel(batteries[c.b], c);
-        s.plan.charge.set(kCharge.subarray(0, 24));
-        s.plan.discharge.set(kDischarge.subarray(0, 24));
-      }
-    } else {
-      for (const c of calls) fill(name, c);
     }
   };
   const cases = ['load', 'cycling'] as const;
   const times = alternated(sides.length, cases, run, { rounds, block, warmups: 5 });
   const m = (x: number[]) => Number(median(x).toFixed(2));
   const out: Record<string, unknown> = {
-    wasmBytes: bytes,
     rounds,
     block,
     loadavg: os.loadavg().map((x) => Number(x.toFixed(2))),

@@ -1,40 +1,16 @@
-;; The battery's horizon DP (worker/engine/storage/storage.dispatch.ts, HorizonSolver) without a daily
-;; limit, as a WebAssembly kernel: a probe for issue 39 (bench/dp.wasm.probe.ts). The same IEEE
-;; operations in the same order as the JavaScript: `solve(…, value = false, planned)`, with and without
-;; a load. Inputs and outputs live in the module's memory at fixed offsets (bytes):
+;; The battery's horizon DP (storage.dispatch.ts, HorizonSolver) without a daily limit, as a
+;; hand-written WebAssembly kernel (issue 39): `solve(…, value = false, planned)`, the rolling
+;; horizon's call, with and without a load. The same IEEE operations in the same order as the
+;; JavaScript (f64.min/max are Math.min/max on numbers that are not NaN), so the plans are the same
+;; bits; bench/dp.wasm.probe.ts checks that on captured horizons. Inputs and outputs live in the
+;; module's memory at fixed byte offsets (the loads' and stores' constant offsets below):
 ;;   price 0, free 384, priced 768, room 1152, unmet 1536, value 1920, grid 2304, gridPrice 2688
-;;   (48 f64 each); charge 3072, discharge 3456 (the plan, 48 f64 each).
+;;   (48 f64 each); the plan's charge 3072 and discharge 3456 (48 f64 each).
 ;; Work space: skip 3840 (48 f64), count 4224 (48 i32), the hour's reward pieces fLen 4416 and
-;; fSlope 4464 (6 f64 each), then len, slope (48 × 292 f64 each) and own (48 × 292 bytes).
+;; fSlope 4464 (6 f64 each), then the merged pieces' len 4608 and slope 116736 (48 × 292 f64 each:
+;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes). EPS = 1e-9.
 (module
   (memory (export "memory") 4)
-
-  (global $EPS f64 (f64.const 1e-9))
-  ;; MAX_PIECES = 6 × 48 + 4
-  (global $MAXP i32 (i32.const 292))
-  (global $PRICE i32 (i32.const 0))
-  (global $FREE i32 (i32.const 384))
-  (global $PRICED i32 (i32.const 768))
-  (global $ROOM i32 (i32.const 1152))
-  (global $UNMET i32 (i32.const 1536))
-  (global $VALUE i32 (i32.const 1920))
-  (global $GRID i32 (i32.const 2304))
-  (global $GRIDPRICE i32 (i32.const 2688))
-  (global $CHARGE i32 (i32.const 3072))
-  (global $DISCHARGE i32 (i32.const 3456))
-  (global $SKIP i32 (i32.const 3840))
-  (global $COUNT i32 (i32.const 4224))
-  (global $FLEN i32 (i32.const 4416))
-  (global $FSLOPE i32 (i32.const 4464))
-  (global $LEN i32 (i32.const 4608))
-  (global $SLOPE i32 (i32.const 116736))
-  (global $OWN i32 (i32.const 228864))
-
-  ;; f64 element i of the array at byte offset `base`.
-  (func $ld (param $base i32) (param $i i32) (result f64)
-    (f64.load (i32.add (local.get $base) (i32.shl (local.get $i) (i32.const 3)))))
-  (func $st (param $base i32) (param $i i32) (param $v f64)
-    (f64.store (i32.add (local.get $base) (i32.shl (local.get $i) (i32.const 3))) (local.get $v)))
 
   ;; Whether an empty battery can earn anything (storage.dispatch.ts `worthwhile`): 1 or 0.
   (func $worthwhile (param $hours i32) (param $etaIn f64) (param $etaOut f64) (param $cc f64) (param $dc f64)
@@ -46,22 +22,22 @@
     (block $done
       (loop $hour
         (br_if $done (i32.ge_s (local.get $t) (local.get $hours)))
-        (local.set $p (call $ld (global.get $PRICE) (local.get $t)))
+        (local.set $p (f64.load offset=0 (i32.shl (local.get $t) (i32.const 3))))
         (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
         (if (f64.lt (local.get $cheapest) (f64.const inf))
           (then
             (if (f64.gt (local.get $margin) (f64.const 0))
               (then
-                (if (f64.gt (call $ld (global.get $ROOM) (local.get $t)) (global.get $EPS))
+                (if (f64.gt (f64.load offset=1152 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9))
                   (then
                     (if (f64.gt (f64.mul (local.get $margin) (local.get $roundTrip)) (local.get $cheapest))
                       (then (return (i32.const 1))))))))))
-        (local.set $priced (f64.gt (call $ld (global.get $PRICED) (local.get $t)) (global.get $EPS)))
+        (local.set $priced (f64.gt (f64.load offset=768 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9)))
         (if (local.get $priced)
           (then
             (if (f64.lt (f64.add (local.get $p) (local.get $cc)) (f64.const 0))
               (then (return (i32.const 1))))))
-        (if (f64.gt (call $ld (global.get $FREE) (local.get $t)) (global.get $EPS))
+        (if (f64.gt (f64.load offset=384 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9))
           (then (local.set $cheapest (f64.min (local.get $cheapest) (local.get $cc)))))
         (if (local.get $priced)
           (then (local.set $cheapest (f64.min (local.get $cheapest) (f64.add (local.get $p) (local.get $cc))))))
@@ -333,13 +309,14 @@
 
   ;; HorizonSolver.solve(b, h, soc0, out, false, planned) without a daily limit: the idle shortcut
   ;; (no load, an empty battery, nothing worth doing: every hour 0), else backward then forward.
+  ;; Returns how many of the plan's hours it wrote (the later ones are left as they were).
   (func (export "solve") (param $hours i32) (param $planned i32) (param $load i32) (param $soc0 f64)
     (param $power f64) (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64)
-    (param $cc f64) (param $dc f64)
-    (local $t i32) (local $span f64)
+    (param $cc f64) (param $dc f64) (result i32)
+    (local $t8 i32) (local $span f64) (local $n i32)
     (if (i32.eqz (local.get $load))
       (then
-        (if (f64.le (local.get $soc0) (f64.add (local.get $socMin) (global.get $EPS)))
+        (if (f64.le (local.get $soc0) (f64.add (local.get $socMin) (f64.const 1e-9)))
           (then
             (if (i32.eqz
                   (call $worthwhile (local.get $hours) (local.get $etaIn) (local.get $etaOut) (local.get $cc)
@@ -347,12 +324,12 @@
               (then
                 (block $zeroed
                   (loop $zero
-                    (br_if $zeroed (i32.ge_s (local.get $t) (local.get $hours)))
-                    (call $st (global.get $CHARGE) (local.get $t) (f64.const 0))
-                    (call $st (global.get $DISCHARGE) (local.get $t) (f64.const 0))
-                    (local.set $t (i32.add (local.get $t) (i32.const 1)))
+                    (br_if $zeroed (i32.ge_s (local.get $t8) (i32.shl (local.get $hours) (i32.const 3))))
+                    (f64.store offset=3072 (local.get $t8) (f64.const 0))
+                    (f64.store offset=3456 (local.get $t8) (f64.const 0))
+                    (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
                     (br $zero)))
-                (return)))))))
+                (return (local.get $hours))))))))
     (local.set $span (f64.sub (local.get $socMax) (local.get $socMin)))
     (if (local.get $load)
       (then
@@ -361,7 +338,7 @@
       (else
         (call $backward (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
           (local.get $etaOut) (local.get $cc) (local.get $dc))))
-    (call $forward
-      (select (local.get $hours) (local.get $planned) (i32.lt_s (local.get $hours) (local.get $planned)))
-      (local.get $soc0) (local.get $socMin) (local.get $etaIn) (local.get $etaOut)))
+    (local.set $n (select (local.get $hours) (local.get $planned) (i32.lt_s (local.get $hours) (local.get $planned))))
+    (call $forward (local.get $n) (local.get $soc0) (local.get $socMin) (local.get $etaIn) (local.get $etaOut))
+    (local.get $n))
 )
