@@ -219,19 +219,22 @@ export class HorizonSolver {
     this.kernel ??= newKernel();
     const k = this.kernel;
     const n = h.hours;
-    const into = (a: Float64Array, i: number) => {
-      if (a !== k.inputs[i]) k.inputs[i].set(a.subarray(0, n));
-    };
-    into(h.price, 0);
-    into(h.free, 1);
-    into(h.priced, 2);
-    into(h.room, 3);
     const l = h.load;
-    if (l) {
-      into(l.unmet, 4);
-      into(l.value, 5);
-      into(l.grid, 6);
-      into(l.gridPrice, 7);
+    // Arrays that are not the kernel's own are copied in (the engine's are its own: nothing to do).
+    if (h.price !== k.inputs[0] || h.free !== k.inputs[1] || h.priced !== k.inputs[2] || h.room !== k.inputs[3]) {
+      k.inputs[0].set(h.price.subarray(0, n));
+      k.inputs[1].set(h.free.subarray(0, n));
+      k.inputs[2].set(h.priced.subarray(0, n));
+      k.inputs[3].set(h.room.subarray(0, n));
+    }
+    if (
+      l &&
+      (l.unmet !== k.inputs[4] || l.value !== k.inputs[5] || l.grid !== k.inputs[6] || l.gridPrice !== k.inputs[7])
+    ) {
+      k.inputs[4].set(l.unmet.subarray(0, n));
+      k.inputs[5].set(l.value.subarray(0, n));
+      k.inputs[6].set(l.grid.subarray(0, n));
+      k.inputs[7].set(l.gridPrice.subarray(0, n));
     }
     const written = k.solve(
       n,
