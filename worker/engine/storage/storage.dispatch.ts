@@ -21,6 +21,7 @@
 // is solved by column generation (Dantzig–Wolfe, storage.master.ts): the program, with each day's
 // discharge priced at the master's duals, supplies the vertices, and the master mixes them.
 
+import { KERNEL_WASM_BASE64 } from './storage.dispatch.wasm.ts';
 import { CycleMaster, MAX_COLUMNS } from './storage.master.ts';
 
 /** The battery as the horizon problem sees it (MWh, MW, fractions). */
@@ -92,8 +93,60 @@ const MAX_HOURS = 48;
 const MAX_PIECES = 6 * MAX_HOURS + 4;
 const EPS = 1e-9;
 
+/**
+ * The rolling horizon's path (no daily limit, the plan alone) as a WebAssembly kernel
+ * (storage.dispatch.wat: the same operations in the same order as `backward`, `backwardLoad`, `merge`
+ * and `forward`, so the same bits), with its inputs and outputs as views of its memory.
+ */
+interface Kernel {
+  solve(
+    hours: number,
+    planned: number,
+    load: number,
+    soc0: number,
+    power: number,
+    socMin: number,
+    socMax: number,
+    etaIn: number,
+    etaOut: number,
+    chargeCost: number,
+    dischargeCost: number,
+  ): number;
+  /** price, free, priced, room, unmet, value, grid, gridPrice: the kernel's inputs. */
+  inputs: Float64Array[];
+  charge: Float64Array;
+  discharge: Float64Array;
+}
+
+/** (The project's TypeScript libraries do not declare WebAssembly's classes.) */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+let kernelModule: object | null = null;
+
+function newKernel(): Kernel {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  kernelModule ??= new wasm.Module(Buffer.from(KERNEL_WASM_BASE64, 'base64'));
+  const exports = new wasm.Instance(kernelModule, {}).exports;
+  const buffer = (exports.memory as { buffer: ArrayBuffer }).buffer;
+  const view = (i: number) => new Float64Array(buffer, i * MAX_HOURS * 8, MAX_HOURS);
+  return {
+    solve: exports.solve as Kernel['solve'],
+    inputs: [0, 1, 2, 3, 4, 5, 6, 7].map(view),
+    charge: view(8),
+    discharge: view(9),
+  };
+}
+
 /** Work space reused between horizons: a horizon allocates nothing. */
 export class HorizonSolver {
+  private kernel: Kernel | null = null;
+  /** Whether the rolling horizon's path runs in the kernel (false: all in JavaScript, as before). */
+  private readonly useKernel: boolean;
+  constructor(useKernel = true) {
+    this.useKernel = useKernel;
+  }
   private readonly len = new Float64Array(MAX_HOURS * MAX_PIECES);
   private readonly slope = new Float64Array(MAX_HOURS * MAX_PIECES);
   /** 1 when the piece belongs to V_{t+1}, 0 when it belongs to hour t's reward. */
@@ -127,6 +180,10 @@ export class HorizonSolver {
    */
   solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true, planned = h.hours): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
+    if (this.useKernel && !value && !Number.isFinite(b.dailyDischargeMwh)) {
+      this.solveInKernel(b, h, soc0, out, planned);
+      return Number.NaN;
+    }
     this.penalty.fill(0);
     if (!h.load && soc0 <= b.socMinMwh + EPS && !worthwhile(b, h)) return idle(out, h.hours);
     if (!value && !Number.isFinite(b.dailyDischargeMwh)) {
@@ -141,6 +198,59 @@ export class HorizonSolver {
     for (let d = 0; d < days; d++) binding ||= dayDischarge(out, h.hours, d) > b.dailyDischargeMwh * (1 + 1e-9);
     if (!binding) return value ? objective(b, h, out) : Number.NaN;
     return this.limitDays(b, h, soc0, out, days);
+  }
+
+  /**
+   * Arrays for a horizon and its plan that are the kernel's own memory: a horizon filled into them
+   * and a plan read from them are not copied (`solve` copies any other arrays in and out).
+   */
+  kernelArrays(): { hours: Omit<HorizonHours, 'hours' | 'load'>; load: Omit<LoadHours, 'serve'>; plan: HorizonPlan } {
+    this.kernel ??= newKernel();
+    const [price, free, priced, room, unmet, value, grid, gridPrice] = this.kernel.inputs;
+    return {
+      hours: { price, free, priced, room },
+      load: { unmet, value, grid, gridPrice },
+      plan: { charge: this.kernel.charge, discharge: this.kernel.discharge },
+    };
+  }
+
+  /** The rolling horizon's path (storage.dispatch.wat): `backward` and `forward` to `planned` hours, or idle. */
+  private solveInKernel(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, planned: number): void {
+    this.kernel ??= newKernel();
+    const k = this.kernel;
+    const n = h.hours;
+    const l = h.load;
+    // Arrays that are not the kernel's own are copied in (the engine's are its own: nothing to do).
+    if (h.price !== k.inputs[0] || h.free !== k.inputs[1] || h.priced !== k.inputs[2] || h.room !== k.inputs[3]) {
+      k.inputs[0].set(h.price.subarray(0, n));
+      k.inputs[1].set(h.free.subarray(0, n));
+      k.inputs[2].set(h.priced.subarray(0, n));
+      k.inputs[3].set(h.room.subarray(0, n));
+    }
+    if (
+      l &&
+      (l.unmet !== k.inputs[4] || l.value !== k.inputs[5] || l.grid !== k.inputs[6] || l.gridPrice !== k.inputs[7])
+    ) {
+      k.inputs[4].set(l.unmet.subarray(0, n));
+      k.inputs[5].set(l.value.subarray(0, n));
+      k.inputs[6].set(l.grid.subarray(0, n));
+      k.inputs[7].set(l.gridPrice.subarray(0, n));
+    }
+    const written = k.solve(
+      n,
+      planned,
+      l ? 1 : 0,
+      soc0,
+      b.powerMw,
+      b.socMinMwh,
+      b.socMaxMwh,
+      b.etaIn,
+      b.etaOut,
+      b.chargeCost,
+      b.dischargeCost,
+    );
+    if (out.charge !== k.charge) out.charge.set(k.charge.subarray(0, written));
+    if (out.discharge !== k.discharge) out.discharge.set(k.discharge.subarray(0, written));
   }
 
   /**

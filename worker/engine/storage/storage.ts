@@ -141,15 +141,18 @@ function workSpace(strategy: DispatchStrategy): Work {
 
 function newWorkSpace(strategy: DispatchStrategy): Work {
   const a = () => new Float64Array(HORIZON);
-  const load = strategy.withLoad ? { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() } : undefined;
-  const hours = { hours: HORIZON, price: a(), free: a(), priced: a(), room: a(), ...(load ? { load } : {}) };
+  // The horizon's arrays and the plan are the solver's kernel's memory: filled and read in place.
+  const solver = new HorizonSolver();
+  const kernel = solver.kernelArrays();
+  const load = strategy.withLoad ? { serve: a(), ...kernel.load } : undefined;
+  const hours = { hours: HORIZON, ...kernel.hours, ...(load ? { load } : {}) };
   const { price, free, priced, room } = hours;
   return {
     strategy,
     hours,
     arrays: [price, free, priced, room, ...(load ? Object.values(load) : [])],
-    plan: { charge: a(), discharge: a() },
-    solver: new HorizonSolver(),
+    plan: kernel.plan,
+    solver,
     reserves: undefined,
     battery: null,
   };

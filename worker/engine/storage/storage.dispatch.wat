@@ -1,0 +1,344 @@
+;; The battery's horizon DP (storage.dispatch.ts, HorizonSolver) without a daily limit, as a
+;; hand-written WebAssembly kernel (issue 39): `solve(…, value = false, planned)`, the rolling
+;; horizon's call, with and without a load. The same IEEE operations in the same order as the
+;; JavaScript (f64.min/max are Math.min/max on numbers that are not NaN), so the plans are the same
+;; bits; bench/dp.wasm.probe.ts checks that on captured horizons. Inputs and outputs live in the
+;; module's memory at fixed byte offsets (the loads' and stores' constant offsets below):
+;;   price 0, free 384, priced 768, room 1152, unmet 1536, value 1920, grid 2304, gridPrice 2688
+;;   (48 f64 each); the plan's charge 3072 and discharge 3456 (48 f64 each).
+;; Work space: skip 3840 (48 f64), count 4224 (48 i32), the hour's reward pieces fLen 4416 and
+;; fSlope 4464 (6 f64 each), then the merged pieces' len 4608 and slope 116736 (48 × 292 f64 each:
+;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes). EPS = 1e-9.
+(module
+  (memory (export "memory") 4)
+
+  ;; Whether an empty battery can earn anything (storage.dispatch.ts `worthwhile`): 1 or 0.
+  (func $worthwhile (param $hours i32) (param $etaIn f64) (param $etaOut f64) (param $cc f64) (param $dc f64)
+    (result i32)
+    (local $t i32) (local $cheapest f64) (local $roundTrip f64) (local $p f64) (local $margin f64)
+    (local $priced i32)
+    (local.set $cheapest (f64.const inf))
+    (local.set $roundTrip (f64.mul (local.get $etaIn) (local.get $etaOut)))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.ge_s (local.get $t) (local.get $hours)))
+        (local.set $p (f64.load offset=0 (i32.shl (local.get $t) (i32.const 3))))
+        (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
+        (if (f64.lt (local.get $cheapest) (f64.const inf))
+          (then
+            (if (f64.gt (local.get $margin) (f64.const 0))
+              (then
+                (if (f64.gt (f64.load offset=1152 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9))
+                  (then
+                    (if (f64.gt (f64.mul (local.get $margin) (local.get $roundTrip)) (local.get $cheapest))
+                      (then (return (i32.const 1))))))))))
+        (local.set $priced (f64.gt (f64.load offset=768 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9)))
+        (if (local.get $priced)
+          (then
+            (if (f64.lt (f64.add (local.get $p) (local.get $cc)) (f64.const 0))
+              (then (return (i32.const 1))))))
+        (if (f64.gt (f64.load offset=384 (i32.shl (local.get $t) (i32.const 3))) (f64.const 1e-9))
+          (then (local.set $cheapest (f64.min (local.get $cheapest) (local.get $cc)))))
+        (if (local.get $priced)
+          (then (local.set $cheapest (f64.min (local.get $cheapest) (f64.add (local.get $p) (local.get $cc))))))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $hour)))
+    (i32.const 0))
+
+  ;; Hour t's merged pieces (storage.dispatch.ts `merge`): V_{t+1} from its skip on, `span` MWh of
+  ;; it (the terminal value: one piece of slope 0), and the reward's pieces (nf8 = 8 × their count),
+  ;; by decreasing slope; neighbours of one owner and one slope become one piece. The last piece is
+  ;; kept in locals (pl, ps, po; po = −1: none yet) and stored when the next one starts: the same
+  ;; sums as the JS's `len[k] += …`, without reading back what was just written. Returns the count.
+  (func $merge (param $t i32) (param $nf8 i32) (param $last i32) (param $span f64) (result i32)
+    (local $oi i32) (local $o8 i32) (local $n i32) (local $j8 i32) (local $i8 i32) (local $end8 i32)
+    (local $cut f64) (local $remaining f64) (local $vl f64) (local $vs f64) (local $haveV i32)
+    (local $l f64) (local $drop f64) (local $fs f64) (local $pl f64) (local $ps f64) (local $po i32)
+    (local.set $oi (i32.mul (local.get $t) (i32.const 292)))
+    (local.set $o8 (i32.shl (local.get $oi) (i32.const 3)))
+    ;; V_{t+1}'s first piece: 292 × 8 bytes on.
+    (local.set $i8 (i32.add (local.get $o8) (i32.const 2336)))
+    (local.set $vl (local.get $span))
+    (local.set $po (i32.const -1))
+    (if (local.get $last)
+      (then
+        (local.set $end8 (local.get $i8))
+        (local.set $haveV (i32.const 1)))
+      (else
+        (local.set $end8
+          (i32.add (local.get $i8)
+            (i32.shl (i32.load offset=4228 (i32.shl (local.get $t) (i32.const 2))) (i32.const 3))))
+        (local.set $cut (f64.load offset=3848 (i32.shl (local.get $t) (i32.const 3))))
+        (local.set $remaining (local.get $span))))
+    (block $out
+      (loop $step
+        (if (i32.eqz (local.get $haveV))
+          (then
+            (block $found
+              (loop $scan
+                (br_if $found (i32.ge_u (local.get $i8) (local.get $end8)))
+                (br_if $found (i32.eqz (f64.gt (local.get $remaining) (f64.const 1e-9))))
+                (local.set $l (f64.load offset=4608 (local.get $i8)))
+                (local.set $i8 (i32.add (local.get $i8) (i32.const 8)))
+                (if (f64.gt (local.get $cut) (f64.const 0))
+                  (then
+                    (local.set $drop (f64.min (local.get $cut) (local.get $l)))
+                    (local.set $cut (f64.sub (local.get $cut) (local.get $drop)))
+                    (local.set $l (f64.sub (local.get $l) (local.get $drop)))
+                    (br_if $scan (f64.le (local.get $l) (f64.const 1e-9)))))
+                (if (f64.gt (local.get $l) (local.get $remaining))
+                  (then (local.set $l (local.get $remaining))))
+                (local.set $remaining (f64.sub (local.get $remaining) (local.get $l)))
+                (local.set $vl (local.get $l))
+                ;; slope[i − 1]: SLOPE − 8 = 116728.
+                (local.set $vs (f64.load offset=116728 (local.get $i8)))
+                (local.set $haveV (i32.const 1))))))
+        ;; The hour's pieces steeper than V's current one (V's first on a tie); all once V is used up.
+        (block $fdone
+          (loop $fl
+            (br_if $fdone (i32.ge_u (local.get $j8) (local.get $nf8)))
+            (local.set $fs (f64.load offset=4464 (local.get $j8)))
+            (if (local.get $haveV)
+              (then (br_if $fdone (i32.eqz (f64.gt (local.get $fs) (local.get $vs))))))
+            (if (i32.and (i32.eqz (local.get $po)) (f64.eq (local.get $ps) (local.get $fs)))
+              (then (local.set $pl (f64.add (local.get $pl) (f64.load offset=4416 (local.get $j8)))))
+              (else
+                (if (i32.ge_s (local.get $po) (i32.const 0))
+                  (then
+                    (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+                    (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+                    (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+                    (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+                (local.set $pl (f64.load offset=4416 (local.get $j8)))
+                (local.set $ps (local.get $fs))
+                (local.set $po (i32.const 0))))
+            (local.set $j8 (i32.add (local.get $j8) (i32.const 8)))
+            (br $fl)))
+        (br_if $out (i32.eqz (local.get $haveV)))
+        (if (i32.and (i32.eq (local.get $po) (i32.const 1)) (f64.eq (local.get $ps) (local.get $vs)))
+          (then (local.set $pl (f64.add (local.get $pl) (local.get $vl))))
+          (else
+            (if (i32.ge_s (local.get $po) (i32.const 0))
+              (then
+                (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+                (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+                (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+                (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+            (local.set $pl (local.get $vl))
+            (local.set $ps (local.get $vs))
+            (local.set $po (i32.const 1))))
+        (local.set $haveV (i32.const 0))
+        (br $step)))
+    (if (i32.ge_s (local.get $po) (i32.const 0))
+      (then
+        (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+        (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+        (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+    (local.get $n))
+
+  ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers). t8 = 8t,
+  ;; n8 = 8 × the reward's pieces so far (written at fLen 4416, fSlope 4464).
+  (func $backward (param $hours i32) (param $power f64) (param $span f64) (param $etaIn f64) (param $etaOut f64)
+    (param $cc f64) (param $dc f64)
+    (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $free f64) (local $priced f64)
+    (local $pricedCost f64) (local $pricedFirst i32) (local $a1 f64) (local $a2 f64) (local $charging f64)
+    (local $l f64) (local $margin f64) (local $y f64)
+    (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
+        (local.set $p (f64.load offset=0 (local.get $t8)))
+        (local.set $free (f64.min (local.get $power) (f64.load offset=384 (local.get $t8))))
+        (local.set $priced
+          (f64.min (f64.sub (local.get $power) (local.get $free)) (f64.load offset=768 (local.get $t8))))
+        (local.set $n8 (i32.const 0))
+        (local.set $pricedCost (f64.add (local.get $p) (local.get $cc)))
+        (local.set $pricedFirst (f64.ge (local.get $pricedCost) (local.get $cc)))
+        (local.set $a1 (select (local.get $priced) (local.get $free) (local.get $pricedFirst)))
+        (local.set $a2 (select (local.get $free) (local.get $priced) (local.get $pricedFirst)))
+        (local.set $charging (f64.const 0))
+        (if (f64.gt (local.get $a1) (f64.const 1e-9))
+          (then
+            (local.set $l (f64.mul (local.get $a1) (local.get $etaIn)))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (select (local.get $pricedCost) (local.get $cc) (local.get $pricedFirst)) (local.get $etaIn)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+        (if (f64.gt (local.get $a2) (f64.const 1e-9))
+          (then
+            (local.set $l (f64.mul (local.get $a2) (local.get $etaIn)))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (select (local.get $cc) (local.get $pricedCost) (local.get $pricedFirst)) (local.get $etaIn)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+        ;; margin = p − dischargeCost − 0 (no multiplier): the − 0 changes no value.
+        (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
+        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
+        (if (f64.gt (local.get $margin) (f64.const 0))
+          (then
+            (if (f64.gt (local.get $y) (f64.const 1e-9))
+              (then
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $y) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $margin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+        (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
+          (call $merge (local.get $t) (local.get $n8)
+            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
+        (f64.store offset=3840 (local.get $t8) (local.get $charging))
+        (local.set $t (i32.sub (local.get $t) (i32.const 1)))
+        (br $hour))))
+
+  ;; The backward pass with a load (`backwardLoad`, no multipliers).
+  (func $backwardLoad (param $hours i32) (param $power f64) (param $span f64) (param $eta f64) (param $etaOut f64)
+    (param $c f64) (param $dc f64)
+    (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $excessFirst i32) (local $cost0 f64)
+    (local $cost1 f64) (local $left f64) (local $take0 f64) (local $take1 f64) (local $take2 f64)
+    (local $charging f64) (local $l f64) (local $y f64) (local $toLoad f64) (local $loadMargin f64)
+    (local $toExcess f64) (local $excessMargin f64) (local $free f64) (local $priced f64)
+    (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
+        (local.set $p (f64.load offset=0 (local.get $t8)))
+        (local.set $excessFirst (f64.lt (local.get $p) (f64.const 0)))
+        (local.set $cost0 (select (f64.add (local.get $p) (local.get $c)) (local.get $c) (local.get $excessFirst)))
+        (local.set $cost1 (select (local.get $c) (f64.add (local.get $p) (local.get $c)) (local.get $excessFirst)))
+        (local.set $free (f64.load offset=384 (local.get $t8)))
+        (local.set $priced (f64.load offset=768 (local.get $t8)))
+        (local.set $left (local.get $power))
+        (local.set $take0
+          (f64.min (local.get $left) (select (local.get $priced) (local.get $free) (local.get $excessFirst))))
+        (local.set $left (f64.sub (local.get $left) (local.get $take0)))
+        (local.set $take1
+          (f64.min (local.get $left) (select (local.get $free) (local.get $priced) (local.get $excessFirst))))
+        (local.set $left (f64.sub (local.get $left) (local.get $take1)))
+        (local.set $take2 (f64.min (local.get $left) (f64.load offset=2304 (local.get $t8))))
+        (local.set $n8 (i32.const 0))
+        (local.set $charging (f64.const 0))
+        (if (f64.gt (local.get $take2) (f64.const 1e-9))
+          (then
+            (local.set $l (f64.mul (local.get $take2) (local.get $eta)))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8)
+              (f64.div (f64.add (f64.load offset=2688 (local.get $t8)) (local.get $c)) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+        (if (f64.gt (local.get $take1) (f64.const 1e-9))
+          (then
+            (local.set $l (f64.mul (local.get $take1) (local.get $eta)))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost1) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+        (if (f64.gt (local.get $take0) (f64.const 1e-9))
+          (then
+            (local.set $l (f64.mul (local.get $take0) (local.get $eta)))
+            (f64.store offset=4416 (local.get $n8) (local.get $l))
+            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost0) (local.get $eta)))
+            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
+        (local.set $toLoad (f64.min (local.get $y) (f64.load offset=1536 (local.get $t8))))
+        ;; value − dischargeCost − 0 (no multiplier).
+        (local.set $loadMargin (f64.sub (f64.load offset=1920 (local.get $t8)) (local.get $dc)))
+        (if (f64.gt (local.get $loadMargin) (f64.const 0))
+          (then
+            (if (f64.gt (local.get $toLoad) (f64.const 1e-9))
+              (then
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toLoad) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $loadMargin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+        (local.set $toExcess (f64.sub (local.get $y) (f64.max (f64.const 0) (local.get $toLoad))))
+        (local.set $excessMargin (f64.sub (local.get $p) (local.get $dc)))
+        (if (f64.gt (local.get $excessMargin) (f64.const 0))
+          (then
+            (if (f64.gt (local.get $toExcess) (f64.const 1e-9))
+              (then
+                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toExcess) (local.get $etaOut)))
+                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $excessMargin) (local.get $etaOut)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+        (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
+          (call $merge (local.get $t) (local.get $n8)
+            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
+        (f64.store offset=3840 (local.get $t8) (local.get $charging))
+        (local.set $t (i32.sub (local.get $t) (i32.const 1)))
+        (br $hour))))
+
+  ;; The plan's first `hours` hours from the value functions (`forward`).
+  (func $forward (param $hours i32) (param $soc0 f64) (param $socMin f64) (param $etaIn f64) (param $etaOut f64)
+    (local $t i32) (local $t8 i32) (local $s f64) (local $w f64) (local $z f64) (local $i i32) (local $end i32)
+    (local $step f64) (local $u f64) (local $moves i32)
+    (local.set $s (local.get $soc0))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.ge_s (local.get $t) (local.get $hours)))
+        (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
+        (local.set $w
+          (f64.max (f64.const 0)
+            (f64.add (f64.sub (local.get $s) (local.get $socMin)) (f64.load offset=3840 (local.get $t8)))))
+        (local.set $z (local.get $socMin))
+        ;; Piece indices of hour t: from 292t.
+        (local.set $i (i32.mul (local.get $t) (i32.const 292)))
+        (local.set $end (i32.add (local.get $i) (i32.load offset=4224 (i32.shl (local.get $t) (i32.const 2)))))
+        (block $walked
+          (loop $walk
+            (br_if $walked (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $walked (i32.eqz (f64.gt (local.get $w) (f64.const 0))))
+            (local.set $step (f64.min (local.get $w) (f64.load offset=4608 (i32.shl (local.get $i) (i32.const 3)))))
+            (if (i32.load8_u offset=228864 (local.get $i))
+              (then (local.set $z (f64.add (local.get $z) (local.get $step)))))
+            (local.set $w (f64.sub (local.get $w) (local.get $step)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $walk)))
+        (local.set $u (f64.sub (local.get $z) (local.get $s)))
+        (f64.store offset=3072 (local.get $t8)
+          (select (f64.div (local.get $u) (local.get $etaIn)) (f64.const 0) (f64.gt (local.get $u) (f64.const 1e-9))))
+        (f64.store offset=3456 (local.get $t8)
+          (select (f64.mul (f64.neg (local.get $u)) (local.get $etaOut)) (f64.const 0)
+            (f64.lt (local.get $u) (f64.const -1e-9))))
+        (local.set $moves
+          (i32.or (f64.gt (local.get $u) (f64.const 1e-9)) (f64.lt (local.get $u) (f64.const -1e-9))))
+        (local.set $s (select (local.get $z) (local.get $s) (local.get $moves)))
+        (local.set $t (i32.add (local.get $t) (i32.const 1)))
+        (br $hour))))
+
+  ;; HorizonSolver.solve(b, h, soc0, out, false, planned) without a daily limit: the idle shortcut
+  ;; (no load, an empty battery, nothing worth doing: every hour 0), else backward then forward.
+  ;; Returns how many of the plan's hours it wrote (the later ones are left as they were).
+  (func (export "solve") (param $hours i32) (param $planned i32) (param $load i32) (param $soc0 f64)
+    (param $power f64) (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64)
+    (param $cc f64) (param $dc f64) (result i32)
+    (local $t8 i32) (local $span f64) (local $n i32)
+    (if (i32.eqz (local.get $load))
+      (then
+        (if (f64.le (local.get $soc0) (f64.add (local.get $socMin) (f64.const 1e-9)))
+          (then
+            (if (i32.eqz
+                  (call $worthwhile (local.get $hours) (local.get $etaIn) (local.get $etaOut) (local.get $cc)
+                    (local.get $dc)))
+              (then
+                (block $zeroed
+                  (loop $zero
+                    (br_if $zeroed (i32.ge_s (local.get $t8) (i32.shl (local.get $hours) (i32.const 3))))
+                    (f64.store offset=3072 (local.get $t8) (f64.const 0))
+                    (f64.store offset=3456 (local.get $t8) (f64.const 0))
+                    (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
+                    (br $zero)))
+                (return (local.get $hours))))))))
+    (local.set $span (f64.sub (local.get $socMax) (local.get $socMin)))
+    (if (local.get $load)
+      (then
+        (call $backwardLoad (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
+          (local.get $etaOut) (local.get $cc) (local.get $dc)))
+      (else
+        (call $backward (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
+          (local.get $etaOut) (local.get $cc) (local.get $dc))))
+    (local.set $n (select (local.get $hours) (local.get $planned) (i32.lt_s (local.get $hours) (local.get $planned))))
+    (call $forward (local.get $n) (local.get $soc0) (local.get $socMin) (local.get $etaIn) (local.get $etaOut))
+    (local.get $n))
+)
