@@ -279,7 +279,12 @@ function commitDay(
     run.charge[i] = x;
     run.discharge[i] = y;
     run.soc[i] = soc;
-    strategy.sources(plant, hours, i, t, x, run);
+    // An hour that does not charge takes nothing from any source (every strategy's sources give +0 there).
+    if (x > 0) strategy.sources(plant, hours, i, t, x, run);
+    else {
+      run.fromSurplus[i] = 0;
+      run.fromGrid[i] = 0;
+    }
   }
   state.soc = soc;
   state.direction = turned;
