@@ -288,12 +288,17 @@ function serveHours(
     // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
     let cleanPart = Math.min(D, direct);
     if (battery && soc) {
-      const share = stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
+      // Nothing in the store from the grid (±0): the share is exactly 1, as its formula gives.
+      const share = gridStored === 0 ? 1 : stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
       cleanPart += (D - cleanPart) * share;
-      // The grid's part of the store: losses and discharge take from both parts in proportion.
+      // The grid's part of the store: losses and discharge take from both parts in proportion. With
+      // none stored and none charged now, it stays +0 (what the formula gives for any finite SOC).
       const after = soc[k];
-      const g1 = x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
-      gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+      if (gridStored !== 0 || g !== 0 || !Number.isFinite(after)) {
+        const g1 =
+          x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
+        gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+      } else gridStored = 0;
       stored = after;
     }
     if (E > 0 && !sell) {
