@@ -1,13 +1,28 @@
 // #1: the engine alone, default scenario, in this process before anything else runs. Beside it,
 // for context, what the worker's engine thread does after the engine: serializing the result
 // (JSON with the hourly arrays, gzip, int32 kWh), which every figure that runs the worker pays too.
+import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
+import type { ResolvedInputs } from '../shared/schemas/inputs.ts';
 import { resolvedInputs } from '../test/fixtures/inputs.ts';
-import { calculate, loadReserveSolver } from '../worker/engine/index.ts';
+import { calculate as engine, type HourlyBuffers, loadReserveSolver } from '../worker/engine/index.ts';
 import { serializeResult } from '../worker/result/index.ts';
 import { median } from './stats.ts';
 import type { Row } from './table.ts';
 
+/**
+ * How #1's rows get their hourly arrays: `reused`, one set written by every calculation, as the
+ * worker's engine thread does (HourlyBuffers, worker/engine.thread.ts; since 2026-11-29); `fresh`,
+ * new arrays each call (before; `npm run bench -- --fresh-hourly`).
+ */
+export type HourlyArrays = 'reused' | 'fresh';
+
+/** What #1's rows say of their arrays. */
+export const hourlyArraysText = (a: HourlyArrays): string =>
+  a === 'reused' ? "hourly arrays reused, as the worker's engine thread does" : 'fresh hourly arrays each run';
+
 export interface EngineFigures {
+  /** How every row of #1 got its hourly arrays (all alike). */
+  hourly: HourlyArrays;
   engineMs: number;
   /** The default scenario on PVWatts v5 (the default is v8), run beside #1 in the same loop. */
   v5Ms: number;
@@ -82,7 +97,14 @@ export const LOAD_BATTERY: Overrides = {
   storage: { power_mw: 100, energy_mwh: 400, dispatch: { strategy: 'load' } },
 };
 
-export function measureEngine(warmup: number, runs: number): EngineFigures {
+export function measureEngine(warmup: number, runs: number, hourly: HourlyArrays = 'reused'): EngineFigures {
+  // Every row alike: with `reused`, the engine thread's way (no profile cache or plant memo: each
+  // run computes its weather and plant), so a result's arrays hold only until the next calculation.
+  const buffers: HourlyBuffers | undefined =
+    hourly === 'reused'
+      ? { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) }
+      : undefined;
+  const calculate = (inputs: ResolvedInputs) => engine(inputs, { hourly: buffers });
   const inputs = resolvedInputs();
   const onV5 = resolvedInputs({ solar: { model: 'pvwatts_v5' } });
   const solving = resolvedInputs({
@@ -100,7 +122,7 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
   const flipRuns: number[] = [];
   const loadRuns: number[] = [];
   const workingRuns: number[] = [];
-  const engine: number[] = [];
+  const defaultRuns: number[] = [];
   const v5: number[] = [];
   const solved: number[] = [];
   const serialize: number[] = [];
@@ -122,6 +144,9 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
     const t5 = performance.now();
     const cycling = calculate(working);
     if (i >= warmup) workingRuns.push(performance.now() - t5);
+    // The size of a battery that cycles daily (the default scenario's flat prices leave it mostly
+    // idle), read before the next calculation writes over its arrays.
+    batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', cycling).statements_gzip?.length ?? 0;
     const t6 = performance.now();
     calculate(serving);
     if (i >= warmup) loadRuns.push(performance.now() - t6);
@@ -138,17 +163,16 @@ export function measureEngine(warmup: number, runs: number): EngineFigures {
       calculate(reserving);
       if (i >= warmup) withReserves.push(performance.now() - t9);
     }
-    // The size of a battery that cycles daily (the default scenario's flat prices leave it mostly idle).
-    batteryGzipBytes = serializeResult('01936f3e-0000-7000-8000-000000000043', cycling).statements_gzip?.length ?? 0;
     if (i >= warmup) {
-      engine.push(t1 - t0);
+      defaultRuns.push(t1 - t0);
       serialize.push(t2 - t1);
       solved.push(t3 - t2);
       withBattery.push(t4 - t3);
     }
   }
   return {
-    engineMs: median(engine),
+    hourly,
+    engineMs: median(defaultRuns),
     v5Ms: median(v5),
     solvedMs: median(solved),
     serializeMs: median(serialize),

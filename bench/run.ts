@@ -10,6 +10,7 @@
 //   --dyno=512|1024|2560  #14's dyno size and the settings docs/sizing.md gives it (default 512)
 //   --profile         web and worker processes write CPU profiles (see bench/profile.summary.ts)
 //   --keep-logs       keep the processes' logs (and profiles) and print where they are
+//   --fresh-hourly    #1's rows with new hourly arrays each call (before 2026-11-29), not reused as the engine thread does
 //   --peer=ssc        SAM's engine beside ours (#30, bench/peer.ssc.ts): wall and CPU time, targets judged on
 //                     CPU; alone unless --only names groups
 //   --ssc-source=DIR  where NREL/ssc's source is (a checkout or a bare git dir); built once, cached
@@ -22,7 +23,7 @@ import { type Cluster, startCluster } from './cluster.ts';
 import { type Bench, FULL, poolCache, QUICK } from './context.ts';
 import { diskPerScenario } from './figures.disk.ts';
 import { DYNO_FULL, DYNO_PROFILES, DYNO_QUICK, dyno } from './figures.dyno.ts';
-import { batteryRows, flipRow, measureEngine, modelRow } from './figures.engine.ts';
+import { batteryRows, flipRow, hourlyArraysText, measureEngine, modelRow } from './figures.engine.ts';
 import { FAIR_FULL, FAIR_QUICK, fairShare } from './figures.fairshare.ts';
 import { createThroughput, list, statements } from './figures.http.ts';
 import { LIBRARY_FULL, LIBRARY_QUICK, library } from './figures.library.ts';
@@ -87,10 +88,15 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const skipped: string[] = [];
 step(`#1 engine: ${sizes.engineRuns} runs of the default scenario`);
-const engine = measureEngine(sizes.engineWarmup, sizes.engineRuns);
+// #1's rows run as the worker's engine thread runs the engine (its hourly arrays reused); --fresh-hourly: new arrays each call, as before 2026-11-29.
+const engine = measureEngine(
+  sizes.engineWarmup,
+  sizes.engineRuns,
+  process.argv.includes('--fresh-hourly') ? 'fresh' : 'reused',
+);
 rows.push({
   n: '1',
-  figure: `Engine, default scenario, median (${sizes.engineRuns} runs)`,
+  figure: `Engine, default scenario, median (${sizes.engineRuns} runs; every #1 row with ${hourlyArraysText(engine.hourly)})`,
   value: engine.engineMs,
   unit: 'ms',
   target: '≤ 70 ms',
