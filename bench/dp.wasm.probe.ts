@@ -37,6 +37,8 @@ interface Call {
   /** price, free, priced, room (and serve, unmet, value, grid, gridPrice with a load), `hours` each. */
   arrays: Float64Array[];
   load: boolean;
+  /** With a load: the horizon's serving weight (LoadHours.weight). */
+  weight: number;
   charge: Float64Array;
   discharge: Float64Array;
 }
@@ -72,6 +74,7 @@ async function capture(file: string): Promise<void> {
       value,
       arrays,
       load: !!h.load,
+      weight: h.load ? h.load.weight : 0,
       charge: out.charge.slice(0, n),
       discharge: out.discharge.slice(0, n),
     });
@@ -105,12 +108,12 @@ async function probe(file: string, rounds: number, block: number): Promise<void>
     const k = mode === 'kernel' ? solver.kernelArrays() : null;
     const load = withLoad
       ? k
-        ? { serve: a(), ...k.load }
-        : { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() }
+        ? { serve: a(), ...k.load, weight: 0, laterDearest: 0 }
+        : { serve: a(), unmet: a(), value: a(), weight: 0, grid: a(), gridPrice: a(), laterDearest: 0 }
       : undefined;
     const base = k ? k.hours : { price: a(), free: a(), priced: a(), room: a() };
     const h: HorizonHours = { hours: HORIZON, ...base, ...(load ? { load } : {}) };
-    const arrays = [h.price, h.free, h.priced, h.room, ...(load ? Object.values(load) : [])];
+    const arrays = [h.price, h.free, h.priced, h.room, ...(load ? LOAD_NAMES.map((n) => load[n]) : [])];
     const plan: HorizonPlan = k ? k.plan : { charge: a(), discharge: a() };
     return { h, arrays, plan, solver };
   };
@@ -129,6 +132,7 @@ async function probe(file: string, rounds: number, block: number): Promise<void>
     const s = spaces[side][name];
     s.h.hours = c.hours;
     for (let i = 0; i < c.arrays.length; i++) s.arrays[i].set(c.arrays[i]);
+    if (s.h.load) s.h.load.weight = c.weight;
     s.solver.solve(rows[name].batteries[c.b], s.h, c.soc0, s.plan, false, c.planned);
   };
 

@@ -32,14 +32,16 @@ function lp(b: HorizonBattery, h: HorizonHours, soc0: number): string {
     const p = h.price[t];
     const c = b.dischargeCost;
     const room = Math.min(b.powerMw, h.room[t]);
-    const lMax = l.value[t] - c > 0 ? Math.min(room, l.unmet[t]) : 0;
+    // A MWh delivered to the load is worth its contract price plus the horizon's weight.
+    const w = l.value[t] + l.weight;
+    const lMax = w - c > 0 ? Math.min(room, l.unmet[t]) : 0;
     const eMax = p - c > 0 ? room : 0;
     obj.push(
-      `${l.value[t] - c} l${t}`,
+      `${w - c} l${t}`,
       `${p - c} e${t}`,
       `${-(p + b.chargeCost)} q${t}`,
       `${-(l.gridPrice[t] + b.chargeCost)} g${t}`,
-      `${-(l.value[t] + b.chargeCost)} v${t}`,
+      `${-(w + b.chargeCost)} v${t}`,
       `${-b.chargeCost} f${t}`,
     );
     rows.push(`c${t}: f${t} + q${t} + g${t} + v${t} <= ${b.powerMw}`);

@@ -36,9 +36,11 @@ function horizon(r: () => number, withLoad: boolean, hours: number): HorizonHour
     h.load = {
       serve: a(amount),
       unmet: a(amount),
-      value: a(() => 1e4 + Math.round(r() * 50)),
+      value: a(() => Math.round(r() * 50)),
+      weight: 1e4 + Math.round(r() * 100) / 8,
       grid: a(amount),
       gridPrice: a(price),
+      laterDearest: 0,
     };
   return h;
 }
@@ -91,8 +93,9 @@ t.test('the kernel plans what the JavaScript plans, bit for bit', async (t) => {
     const k: HorizonHours = { hours, ...own.hours };
     for (const n of ['price', 'free', 'priced', 'room'] as const) k[n].set(h[n]);
     if (h.load) {
-      k.load = { serve: h.load.serve, ...own.load };
-      for (const n of ['unmet', 'value', 'grid', 'gridPrice'] as const) k.load[n].set(h.load[n]);
+      const load = { serve: h.load.serve, ...own.load, weight: h.load.weight, laterDearest: 0 };
+      for (const n of ['unmet', 'value', 'grid', 'gridPrice'] as const) load[n].set(h.load[n]);
+      k.load = load;
     }
     own.plan.charge.fill(Number.NaN);
     own.plan.discharge.fill(Number.NaN);

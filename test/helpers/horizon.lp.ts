@@ -111,7 +111,7 @@ export class OptimalityCheck {
     const a = () => new Float64Array(HORIZON_HOURS);
     const h: HorizonHours = { hours: HORIZON_HOURS, price: a(), free: a(), priced: a(), room: a() };
     if (battery.dispatch.strategy === 'load')
-      h.load = { serve: a(), unmet: a(), value: a(), grid: a(), gridPrice: a() };
+      h.load = { serve: a(), unmet: a(), value: a(), weight: 0, grid: a(), gridPrice: a(), laterDearest: 0 };
     const plan = { charge: a(), discharge: a() };
     const mine: number[] = [];
     const withLimit = battery.dispatch.max_cycles_per_day !== null;

@@ -56,18 +56,23 @@ export interface HorizonHours {
 /**
  * A load's hours (strategy `load`). `price` is then what an excess MWh sells for (0 when curtailed),
  * `priced` the plant's excess over the load (charged at `price`), `free` the energy the limit would
- * curtail (and curtailed excess). A MWh delivered to the load is worth `value` (a weight far above
- * every price, plus the contract price: the most load first, then the most revenue). Charging may
- * draw, dearest last, on the grid (`grid` MWh at `gridPrice`; only in hours the plant meets the load)
- * and on the plant's output that serves the load (`serve`, at `value`); discharge serves the `unmet`
- * load first, then sells into the rest of the room.
+ * curtail (and curtailed excess). A MWh delivered to the load is worth `value + weight`: the contract
+ * price plus a weight far above every price, the horizon's (the most load first, then the most
+ * revenue). Charging may draw, dearest last, on the grid (`grid` MWh at `gridPrice`; only in hours the
+ * plant meets the load) and on the plant's output that serves the load (`serve`, at `value + weight`);
+ * discharge serves the `unmet` load first, then sells into the rest of the room.
  */
 export interface LoadHours {
   serve: Float64Array;
   unmet: Float64Array;
+  /** Each hour's contract price; a MWh delivered to the load is worth `value[t] + weight`. */
   value: Float64Array;
+  /** The serving weight of the whole horizon, added to every hour's `value`. */
+  weight: number;
   grid: Float64Array;
   gridPrice: Float64Array;
+  /** The fill's: the dearest price of the hours from the 25th on (the next horizon's first day). */
+  laterDearest: number;
 }
 
 /** A planned dispatch: AC MWh in and out each hour. */
@@ -111,6 +116,7 @@ interface Kernel {
     etaOut: number,
     chargeCost: number,
     dischargeCost: number,
+    weight: number,
   ): number;
   /** price, free, priced, room, unmet, value, grid, gridPrice: the kernel's inputs. */
   inputs: Float64Array[];
@@ -204,7 +210,11 @@ export class HorizonSolver {
    * Arrays for a horizon and its plan that are the kernel's own memory: a horizon filled into them
    * and a plan read from them are not copied (`solve` copies any other arrays in and out).
    */
-  kernelArrays(): { hours: Omit<HorizonHours, 'hours' | 'load'>; load: Omit<LoadHours, 'serve'>; plan: HorizonPlan } {
+  kernelArrays(): {
+    hours: Omit<HorizonHours, 'hours' | 'load'>;
+    load: Pick<LoadHours, 'unmet' | 'value' | 'grid' | 'gridPrice'>;
+    plan: HorizonPlan;
+  } {
     this.kernel ??= newKernel();
     const [price, free, priced, room, unmet, value, grid, gridPrice] = this.kernel.inputs;
     return {
@@ -248,6 +258,7 @@ export class HorizonSolver {
       b.etaOut,
       b.chargeCost,
       b.dischargeCost,
+      l ? l.weight : 0,
     );
     if (out.charge !== k.charge) out.charge.set(k.charge.subarray(0, written));
     if (out.discharge !== k.discharge) out.discharge.set(k.discharge.subarray(0, written));
@@ -311,7 +322,7 @@ export class HorizonSolver {
     let lo = 0;
     let hi = 1;
     for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * Math.abs(h.price[t]) + 1);
-    if (h.load) for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * h.load.value[t] + 1);
+    if (h.load) for (let t = 0; t < h.hours; t++) hi = Math.max(hi, 2 * (h.load.value[t] + h.load.weight) + 1);
     const all = this.mu;
     for (let i = 0; i < 64 && hi - lo > 1e-9 * (1 + hi); i++) {
       all.fill((lo + hi) / 2);
@@ -370,7 +381,7 @@ export class HorizonSolver {
     const { len: fLen, slope: fSlope } = this.reward;
     this.span = b.socMaxMwh - b.socMinMwh;
     const { price, free, priced, room } = h;
-    const { unmet, value, grid, gridPrice } = l;
+    const { unmet, value, weight, grid, gridPrice } = l;
     const c = b.chargeCost;
     const eta = b.etaIn;
     const etaOut = b.etaOut;
@@ -411,7 +422,7 @@ export class HorizonSolver {
       }
       const y = Math.min(power, room[t]);
       const toLoad = Math.min(y, unmet[t]);
-      const loadMargin = value[t] - dischargeCost - penalty[t];
+      const loadMargin = value[t] + weight - dischargeCost - penalty[t];
       if (loadMargin > 0 && toLoad > EPS) {
         fLen[n] = toLoad / etaOut;
         fSlope[n] = loadMargin * etaOut;
@@ -579,7 +590,7 @@ function loadTiers(
   amount[excessFirst ? 0 : 1] = h.priced[t];
   cost[2] = l.gridPrice[t] + c;
   amount[2] = l.grid[t];
-  cost[3] = l.value[t] + c;
+  cost[3] = l.value[t] + l.weight + c;
   amount[3] = l.serve[t];
 }
 
@@ -599,7 +610,7 @@ function loadObjective(b: HorizonBattery, h: HorizonHours, l: LoadHours, plan: H
     }
     const y = plan.discharge[t];
     const toLoad = Math.min(y, l.unmet[t]);
-    sum += toLoad * l.value[t] + (y - toLoad) * h.price[t] - b.dischargeCost * y;
+    sum += toLoad * (l.value[t] + l.weight) + (y - toLoad) * h.price[t] - b.dischargeCost * y;
   }
   return sum;
 }

@@ -5,7 +5,8 @@
 ;; bits; bench/dp.wasm.probe.ts checks that on captured horizons. Inputs and outputs live in the
 ;; module's memory at fixed byte offsets (the loads' and stores' constant offsets below):
 ;;   price 0, free 384, priced 768, room 1152, unmet 1536, value 1920, grid 2304, gridPrice 2688
-;;   (48 f64 each); the plan's charge 3072 and discharge 3456 (48 f64 each).
+;;   (48 f64 each; `value` is each hour's contract price, the serving weight a parameter of `solve`);
+;;   the plan's charge 3072 and discharge 3456 (48 f64 each).
 ;; Work space: skip 3840 (48 f64), count 4224 (48 i32), the hour's reward pieces fLen 4416 and
 ;; fSlope 4464 (6 f64 each), then the merged pieces' len 4608 and slope 116736 (48 × 292 f64 each:
 ;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes). EPS = 1e-9.
@@ -194,7 +195,7 @@
 
   ;; The backward pass with a load (`backwardLoad`, no multipliers).
   (func $backwardLoad (param $hours i32) (param $power f64) (param $span f64) (param $eta f64) (param $etaOut f64)
-    (param $c f64) (param $dc f64)
+    (param $c f64) (param $dc f64) (param $weight f64)
     (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $excessFirst i32) (local $cost0 f64)
     (local $cost1 f64) (local $left f64) (local $take0 f64) (local $take1 f64) (local $take2 f64)
     (local $charging f64) (local $l f64) (local $y f64) (local $toLoad f64) (local $loadMargin f64)
@@ -244,8 +245,9 @@
             (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
         (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
         (local.set $toLoad (f64.min (local.get $y) (f64.load offset=1536 (local.get $t8))))
-        ;; value − dischargeCost − 0 (no multiplier).
-        (local.set $loadMargin (f64.sub (f64.load offset=1920 (local.get $t8)) (local.get $dc)))
+        ;; value + weight − dischargeCost − 0 (no multiplier).
+        (local.set $loadMargin
+          (f64.sub (f64.add (f64.load offset=1920 (local.get $t8)) (local.get $weight)) (local.get $dc)))
         (if (f64.gt (local.get $loadMargin) (f64.const 0))
           (then
             (if (f64.gt (local.get $toLoad) (f64.const 1e-9))
@@ -312,7 +314,7 @@
   ;; Returns how many of the plan's hours it wrote (the later ones are left as they were).
   (func (export "solve") (param $hours i32) (param $planned i32) (param $load i32) (param $soc0 f64)
     (param $power f64) (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64)
-    (param $cc f64) (param $dc f64) (result i32)
+    (param $cc f64) (param $dc f64) (param $weight f64) (result i32)
     (local $t8 i32) (local $span f64) (local $n i32)
     (if (i32.eqz (local.get $load))
       (then
@@ -334,7 +336,7 @@
     (if (local.get $load)
       (then
         (call $backwardLoad (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
-          (local.get $etaOut) (local.get $cc) (local.get $dc)))
+          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $weight)))
       (else
         (call $backward (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
           (local.get $etaOut) (local.get $cc) (local.get $dc))))

@@ -3,7 +3,7 @@
 // how much a committed hour may charge, and where that charge came from. `arbitrage` and `capture`
 // sell into the market (arbitrage may also charge from the plant's sale); `load` serves a buyer's
 // load first, then sells its excess.
-import { HOURS_PER_YEAR } from '../../../shared/calendar.ts';
+import { HOURS_PER_DAY, HOURS_PER_YEAR } from '../../../shared/calendar.ts';
 import type { StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { HorizonHours, LoadHours } from './storage.dispatch.ts';
 import type { PlantHours, StorageRun } from './storage.ts';
@@ -70,17 +70,23 @@ const LOAD: DispatchStrategy = {
   fill(s, plant, from, h, gridMw, first = 0) {
     const load = plant.load as NonNullable<PlantHours['load']>;
     const { price, free, priced, room } = h;
-    const { serve: served, unmet: short, grid, gridPrice, value } = tiers(h);
+    const l = tiers(h);
+    const { serve: served, unmet: short, grid, gridPrice, value } = l;
     const { delivered, surplus } = plant;
     const { mw, sell, contract, backupPrice, backupFactor } = load;
-    let dearest = 0;
-    // The hours already there: only their contract price (the weight below is the horizon's).
-    for (let t = 0; t < first; t++) {
-      value[t] = contract[Math.floor((from + t) / HOURS_PER_YEAR)];
-      dearest = Math.max(dearest, Math.abs(price[t]), Math.abs(gridPrice[t]), Math.abs(value[t]));
-    }
+    // The dearest price of the hours already there is the previous fill's of its second day (the same
+    // hours, the same prices: a maximum does not depend on the order it is taken in).
+    let dearest = first > 0 ? l.laterDearest : 0;
+    let later = 0;
+    // The year of the first new hour, counted on from there (a horizon crosses at most one year's end).
+    let year = Math.floor((from + first) / HOURS_PER_YEAR);
+    let yearStart = year * HOURS_PER_YEAR;
     for (let t = first; t < h.hours; t++) {
       const i = from + t;
+      if (i - yearStart === HOURS_PER_YEAR) {
+        year++;
+        yearStart = i;
+      }
       const a = delivered[i];
       const f = surplus[i];
       const serve = Math.min(a, mw[i]);
@@ -95,14 +101,17 @@ const LOAD: DispatchStrategy = {
       short[t] = unmet;
       // The grid only where the plant meets the load, and never cheaper than the excess sells for.
       grid[t] = unmet > 0 ? 0 : gridMw;
-      const year = Math.floor(i / HOURS_PER_YEAR);
-      const backup = backupPrice[i - year * HOURS_PER_YEAR] * backupFactor[year];
-      gridPrice[t] = Math.max(backup, p, 0);
+      const backup = backupPrice[i - yearStart] * backupFactor[year];
+      const gp = Math.max(backup, p, 0);
+      gridPrice[t] = gp;
       value[t] = contract[year];
-      dearest = Math.max(dearest, Math.abs(p), Math.abs(gridPrice[t]), Math.abs(value[t]));
+      const d = Math.max(Math.abs(p), Math.abs(gp), Math.abs(value[t]));
+      if (t < HOURS_PER_DAY) dearest = Math.max(dearest, d);
+      else later = Math.max(later, d);
     }
-    const weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
-    for (let t = 0; t < h.hours; t++) value[t] += weight;
+    l.laterDearest = later;
+    dearest = Math.max(dearest, later);
+    l.weight = (SERVE_WEIGHT * (1 + dearest) * 100) / s.round_trip_efficiency_percent;
   },
   chargeable: (_plant, h, _i, t) => h.free[t] + h.priced[t] + tiers(h).grid[t] + tiers(h).serve[t],
   sources(plant, h, i, t, x, run) {

@@ -144,13 +144,19 @@ function newWorkSpace(strategy: DispatchStrategy): Work {
   // The horizon's arrays and the plan are the solver's kernel's memory: filled and read in place.
   const solver = new HorizonSolver();
   const kernel = solver.kernelArrays();
-  const load = strategy.withLoad ? { serve: a(), ...kernel.load } : undefined;
+  const load = strategy.withLoad ? { serve: a(), ...kernel.load, weight: 0, laterDearest: 0 } : undefined;
   const hours = { hours: HORIZON, ...kernel.hours, ...(load ? { load } : {}) };
   const { price, free, priced, room } = hours;
   return {
     strategy,
     hours,
-    arrays: [price, free, priced, room, ...(load ? Object.values(load) : [])],
+    arrays: [
+      price,
+      free,
+      priced,
+      room,
+      ...(load ? [load.serve, load.unmet, load.value, load.grid, load.gridPrice] : []),
+    ],
     plan: kernel.plan,
     solver,
     reserves: undefined,
