@@ -399,20 +399,7 @@ export function factorBasis(
     stepUp[k] = nbRowUp[pivotRow[k]];
     stepCol[k] = basicCols[pivotPos[k]];
   }
-  // Each step's row's entries in nonbasic columns, in the row's order (the kernel's right-hand side).
-  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
-  const nbStart = new Int32Array(r + 1);
-  const nbCol: number[] = [];
-  const nbValue: number[] = [];
-  for (let k = 0; k < r; k++) {
-    const i = stepRow[k];
-    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) {
-      if (state[rowCols[e]] === BASIC) continue;
-      nbCol.push(rowCols[e]);
-      nbValue.push(rowValues[e]);
-    }
-    nbStart[k + 1] = nbCol.length;
-  }
+  const { nbStart, nbCol, nbValue } = entriesOutsideBasis(path, state, stepRow);
   path.factors.unshift({
     state,
     nbCols: Int32Array.from(nbCols),
@@ -432,11 +419,34 @@ export function factorBasis(
     d: new Float64Array(n),
     dualVersion: -1,
     nbStart,
-    nbCol: Int32Array.from(nbCol),
-    nbValue: Float64Array.from(nbValue),
+    nbCol,
+    nbValue,
   });
   if (path.factors.length > KEPT) path.factors.pop();
   return true;
+}
+
+/** Each step's row's entries in nonbasic columns, in the row's order (the kernel's right-hand side). */
+function entriesOutsideBasis(
+  path: BasisPath,
+  state: Uint8Array,
+  stepRow: Int32Array,
+): { nbStart: Int32Array; nbCol: Int32Array; nbValue: Float64Array } {
+  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
+  const r = stepRow.length;
+  const nbStart = new Int32Array(r + 1);
+  const nbCol: number[] = [];
+  const nbValue: number[] = [];
+  for (let k = 0; k < r; k++) {
+    const i = stepRow[k];
+    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) {
+      if (state[rowCols[e]] === BASIC) continue;
+      nbCol.push(rowCols[e]);
+      nbValue.push(rowValues[e]);
+    }
+    nbStart[k + 1] = nbCol.length;
+  }
+  return { nbStart, nbCol: Int32Array.from(nbCol), nbValue: Float64Array.from(nbValue) };
 }
 
 /** Each entry of `list` through `step`. */

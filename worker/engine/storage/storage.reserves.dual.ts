@@ -210,16 +210,17 @@ function reducedCosts(s: Solve, lp: LpBounds): void {
 }
 
 /**
- * Solves the horizon from the path's most recently used kept basis; true when the end basis is
- * factorised, kept (first) and certified, with the plan's columns in path.x.
+ * The dual simplex's start: the path's most recently used kept basis, its nonbasic variables at
+ * their bounds (a reduced cost of the wrong sign moves its variable to the other bound), the basic
+ * values solved; null when a bound the start needs is infinite.
  */
-export function dualFromKept(path: BasisPath, lp: LpBounds): boolean {
+function startFromKept(path: BasisPath, lp: LpBounds): Solve | null {
   const f = path.factors[0];
-  if (!f) return false;
+  if (!f) return null;
   const w = workOf(path);
   const n = path.cols;
   const m = path.rows;
-  const { status, value, head, colStep, basicRows, xB, d, alpha, rows, positions } = w;
+  const { status, value, head, colStep, basicRows, xB, d, rows } = w;
   const { csc } = path;
   // The start: the kept basis's statuses, the nonbasic variables at their bounds.
   status.set(f.state);
@@ -240,7 +241,7 @@ export function dualFromKept(path: BasisPath, lp: LpBounds): boolean {
   for (let v = 0; v < n + m; v++) {
     if (status[v] === BASIC) continue;
     const bound = status[v] === UPPER ? upperOf(v, n, lp) : lowerOf(v, n, lp);
-    if (Math.abs(bound) >= INFINITE) return false;
+    if (Math.abs(bound) >= INFINITE) return null;
     value[v] = bound;
   }
   // Dual feasibility: a reduced cost of the wrong sign moves its variable to the other bound.
@@ -253,7 +254,7 @@ export function dualFromKept(path: BasisPath, lp: LpBounds): boolean {
     if (lo === hi) continue;
     if (st === LOWER ? d[v] >= -DUAL_TOL : d[v] <= DUAL_TOL) continue;
     const other = st === LOWER ? hi : lo;
-    if (Math.abs(other) >= INFINITE) return false;
+    if (Math.abs(other) >= INFINITE) return null;
     status[v] = st === LOWER ? UPPER : LOWER;
     value[v] = other;
   }
@@ -267,6 +268,21 @@ export function dualFromKept(path: BasisPath, lp: LpBounds): boolean {
     else for (let e = csc.starts[v], e1 = csc.starts[v + 1]; e < e1; e++) rows[csc.rows[e]] -= csc.values[e] * x;
   }
   ftranB(s, rows, xB);
+  return s;
+}
+
+/**
+ * Solves the horizon from the path's most recently used kept basis; true when the end basis is
+ * factorised, kept (first) and certified, with the plan's columns in path.x.
+ */
+export function dualFromKept(path: BasisPath, lp: LpBounds): boolean {
+  const s = startFromKept(path, lp);
+  if (!s) return false;
+  const { w } = s;
+  const n = path.cols;
+  const m = path.rows;
+  const { status, value, head, xB, d, alpha, rows, positions } = w;
+  const { csc } = path;
   for (let iteration = 0; ; iteration++) {
     // The leaving variable: the largest infeasibility.
     let p = -1;
