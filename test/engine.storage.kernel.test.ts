@@ -11,19 +11,9 @@ import {
   type HorizonPlan,
   HorizonSolver,
 } from '../worker/engine/storage/storage.dispatch.ts';
+import { Rng } from '../worker/engine/weather/random.ts';
 
 const HORIZON = 48;
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function horizon(r: () => number, withLoad: boolean, hours: number): HorizonHours {
   const a = (f: () => number) => Float64Array.from({ length: HORIZON }, f);
@@ -68,7 +58,8 @@ t.test('the kernel plans what the JavaScript plans, bit for bit', async (t) => {
   const copied = new HorizonSolver();
   const inPlace = new HorizonSolver();
   const own = inPlace.kernelArrays();
-  const r = random(39);
+  const rng = new Rng(39);
+  const r = () => rng.uniform();
   let differ = 0;
   let moving = 0;
   const cases = 3000;
