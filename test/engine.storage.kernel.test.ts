@@ -102,3 +102,73 @@ t.test('the kernel plans what the JavaScript plans, bit for bit', async (t) => {
   t.equal(differ, 0, `${cases} horizons, each through copies and in place: no plan differs in any bit`);
   t.ok(moving > cases / 2 && moving < cases, `most plans move the battery, not all (${moving} of ${cases})`);
 });
+
+t.test('a rolling horizon continued day by day plans what the JavaScript plans, bit for bit', async (t) => {
+  // storage.ts's call: each day's horizon is the last one's second day moved down and a new day, and
+  // `continued` lets the kernel keep the hours it has already seen. Batteries change now and then
+  // (a new capacity every few days, new costs as a year turns), some days are idle, and a load's
+  // horizon comes between: none of it may change a plan.
+  const js = new HorizonSolver(false);
+  const inPlace = new HorizonSolver();
+  const own = inPlace.kernelArrays();
+  const rng = new Rng(3939);
+  const r = () => rng.uniform();
+  const k: HorizonHours = { hours: HORIZON, ...own.hours };
+  const names = ['price', 'free', 'priced', 'room'] as const;
+  let b = battery(r);
+  let differ = 0;
+  let chained = 0;
+  let previousHours = 0;
+  const days = 1500;
+  for (let d = 0; d < days; d++) {
+    if (d % 50 === 0) b = battery(r);
+    else if (d % 7 === 0) b = { ...b, socMaxMwh: b.socMaxMwh * 0.999 };
+    else if (d % 61 === 0) b = { ...b, dischargeCost: b.dischargeCost + 0.5 };
+    const fresh = horizon(r, false, HORIZON);
+    const moved = d > 0 && previousHours === HORIZON;
+    for (const n of names) {
+      if (moved) k[n].copyWithin(0, 24, HORIZON);
+      k[n].set(fresh[n].subarray(moved ? 24 : 0), moved ? 24 : 0);
+    }
+    k.hours = d % 97 === 96 ? 24 : HORIZON;
+    previousHours = k.hours;
+    let soc0 = b.socMinMwh + r() * (b.socMaxMwh - b.socMinMwh);
+    if (d % 13 === 0) {
+      // An empty battery on flat prices with nothing free: the idle shortcut.
+      k.price.fill(30);
+      k.free.fill(0);
+      soc0 = b.socMinMwh;
+    }
+    if (d % 89 === 0) inPlace.solve(b, horizon(r, true, HORIZON), soc0, plan(), false, 24);
+    const h: HorizonHours = {
+      hours: k.hours,
+      price: k.price.slice(),
+      free: k.free.slice(),
+      priced: k.priced.slice(),
+      room: k.room.slice(),
+    };
+    const outJs = plan();
+    js.solve(b, h, soc0, outJs, false, 24);
+    inPlace.solve(b, k, soc0, own.plan, false, 24, moved);
+    if (moved) chained++;
+    const want = [...bits(outJs.charge.subarray(0, 24)), ...bits(outJs.discharge.subarray(0, 24))];
+    const got = [...bits(own.plan.charge.subarray(0, 24)), ...bits(own.plan.discharge.subarray(0, 24))];
+    if (want.some((v, j) => v !== got[j])) differ++;
+  }
+  t.equal(differ, 0, `${days} days, ${chained} of them continued: no plan differs in any bit`);
+
+  // The same call on a horizon whose first day is not the last one's second: the kept hours are then
+  // wrong, and plans differ (the reuse is real, and `continued` is the caller's promise).
+  let lied = 0;
+  for (let d = 0; d < 200; d++) {
+    const fresh = horizon(r, false, HORIZON);
+    for (const n of names) k[n].set(fresh[n]);
+    k.hours = HORIZON;
+    const soc0 = b.socMinMwh + r() * (b.socMaxMwh - b.socMinMwh);
+    const outJs = plan();
+    js.solve(b, { ...fresh, hours: HORIZON }, soc0, outJs, false, 24);
+    inPlace.solve(b, k, soc0, own.plan, false, 24, d > 0);
+    if (outJs.charge.some((v, j) => v !== own.plan.charge[j] && j < 24)) lied++;
+  }
+  t.ok(lied > 100, `a broken promise shows: ${lied} of 200 plans differ`);
+});

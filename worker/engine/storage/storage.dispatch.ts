@@ -117,6 +117,7 @@ interface Kernel {
     chargeCost: number,
     dischargeCost: number,
     weight: number,
+    continued: number,
   ): number;
   /** price, free, priced, room, unmet, value, grid, gridPrice: the kernel's inputs. */
   inputs: Float64Array[];
@@ -148,6 +149,8 @@ function newKernel(): Kernel {
 /** Work space reused between horizons: a horizon allocates nothing. */
 export class HorizonSolver {
   private kernel: Kernel | null = null;
+  /** Whether the last `solve` ran in the kernel. */
+  private kernelLast = false;
   /** Whether the rolling horizon's path runs in the kernel (false: all in JavaScript, as before). */
   private readonly useKernel: boolean;
   constructor(useKernel = true) {
@@ -182,12 +185,26 @@ export class HorizonSolver {
    * (NaN with `value` false: a caller that wants the plan alone skips a pass over the hours). With
    * `value` false, a caller that reads only the plan's first `planned` hours (the rolling horizon's
    * committed day) gets those alone when no daily limit is set: the forward pass stops there, and
-   * the later hours of `out` are left as they were.
+   * the later hours of `out` are left as they were. `continued`: this horizon's first 24 hours are
+   * the previous call's last 24, moved down (the rolling horizon's next day), so that the kernel may
+   * reuse what it computed of them that depends on those hours alone.
    */
-  solve(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, value = true, planned = h.hours): number {
+  solve(
+    b: HorizonBattery,
+    h: HorizonHours,
+    soc0: number,
+    out: HorizonPlan,
+    value = true,
+    planned = h.hours,
+    continued = false,
+  ): number {
     if (h.hours > MAX_HOURS) throw new Error(`a horizon is at most ${MAX_HOURS} hours`);
+    // The kernel keeps a horizon's hours for the next call only when its last call was the previous one.
+    const chained = continued && this.kernelLast;
+    this.kernelLast = false;
     if (this.useKernel && !value && !Number.isFinite(b.dailyDischargeMwh)) {
-      this.solveInKernel(b, h, soc0, out, planned);
+      this.solveInKernel(b, h, soc0, out, planned, chained);
+      this.kernelLast = true;
       return Number.NaN;
     }
     this.penalty.fill(0);
@@ -225,7 +242,14 @@ export class HorizonSolver {
   }
 
   /** The rolling horizon's path (storage.dispatch.wat): `backward` and `forward` to `planned` hours, or idle. */
-  private solveInKernel(b: HorizonBattery, h: HorizonHours, soc0: number, out: HorizonPlan, planned: number): void {
+  private solveInKernel(
+    b: HorizonBattery,
+    h: HorizonHours,
+    soc0: number,
+    out: HorizonPlan,
+    planned: number,
+    continued: boolean,
+  ): void {
     this.kernel ??= newKernel();
     const k = this.kernel;
     const n = h.hours;
@@ -259,6 +283,7 @@ export class HorizonSolver {
       b.chargeCost,
       b.dischargeCost,
       l ? l.weight : 0,
+      continued ? 1 : 0,
     );
     if (out.charge !== k.charge) out.charge.set(k.charge.subarray(0, written));
     if (out.discharge !== k.discharge) out.discharge.set(k.discharge.subarray(0, written));

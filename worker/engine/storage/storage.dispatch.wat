@@ -9,9 +9,23 @@
 ;;   the plan's charge 3072 and discharge 3456 (48 f64 each).
 ;; Work space: skip 3840 (48 f64), count 4224 (48 i32), the hour's reward pieces fLen 4416 and
 ;; fSlope 4464 (6 f64 each), then the merged pieces' len 4608 and slope 116736 (48 × 292 f64 each:
-;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes). EPS = 1e-9.
+;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); without a load, each hour's
+;; reward, kept for the next horizon, in a ring of 48 slots of 112 bytes from 242880: 6 f64 lengths
+;; then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96) and 8 × the pieces' count
+;; (i32, at 104); hour t's slot is (t + ring) mod 48. EPS = 1e-9.
 (module
   (memory (export "memory") 4)
+
+  ;; Whether the ring's slots hold the reward of the last call's 48 hours, no load, at these battery
+  ;; constants: the next horizon, moved down a day by its caller, then reuses its first 24 hours'
+  ;; (the same hours, the same values: the same bits), turning the ring by 24 instead of copying.
+  (global $kept (mut i32) (i32.const 0))
+  (global $ring (mut i32) (i32.const 0))
+  (global $keptPower (mut f64) (f64.const 0))
+  (global $keptEtaIn (mut f64) (f64.const 0))
+  (global $keptEtaOut (mut f64) (f64.const 0))
+  (global $keptCc (mut f64) (f64.const 0))
+  (global $keptDc (mut f64) (f64.const 0))
 
   ;; Whether an empty battery can earn anything (storage.dispatch.ts `worthwhile`): 1 or 0.
   (func $worthwhile (param $hours i32) (param $etaIn f64) (param $etaOut f64) (param $cc f64) (param $dc f64)
@@ -47,16 +61,18 @@
     (i32.const 0))
 
   ;; Hour t's merged pieces (storage.dispatch.ts `merge`): V_{t+1} from its skip on, `span` MWh of
-  ;; it (the terminal value: one piece of slope 0), and the reward's pieces (nf8 = 8 × their count),
-  ;; by decreasing slope; neighbours of one owner and one slope become one piece. The last piece is
+  ;; it (the terminal value: one piece of slope 0), and the reward's pieces (nf8 = 8 × their count,
+  ;; `fbase` bytes after fLen/fSlope: 0, or a ring slot's), by decreasing slope; neighbours of one owner and one slope become one piece. The last piece is
   ;; kept in locals (pl, ps, po; po = −1: none yet) and stored when the next one starts: the same
   ;; sums as the JS's `len[k] += …`, without reading back what was just written. Returns the count.
-  (func $merge (param $t i32) (param $nf8 i32) (param $last i32) (param $span f64) (result i32)
+  (func $merge (param $t i32) (param $nf8 i32) (param $last i32) (param $span f64) (param $fbase i32) (result i32)
     (local $oi i32) (local $o8 i32) (local $n i32) (local $j8 i32) (local $i8 i32) (local $end8 i32)
     (local $cut f64) (local $remaining f64) (local $vl f64) (local $vs f64) (local $haveV i32)
     (local $l f64) (local $drop f64) (local $fs f64) (local $pl f64) (local $ps f64) (local $po i32)
     (local.set $oi (i32.mul (local.get $t) (i32.const 292)))
     (local.set $o8 (i32.shl (local.get $oi) (i32.const 3)))
+    (local.set $j8 (local.get $fbase))
+    (local.set $nf8 (i32.add (local.get $fbase) (local.get $nf8)))
     ;; V_{t+1}'s first piece: 292 × 8 bytes on.
     (local.set $i8 (i32.add (local.get $o8) (i32.const 2336)))
     (local.set $vl (local.get $span))
@@ -138,58 +154,67 @@
         (local.set $n (i32.add (local.get $n) (i32.const 1)))))
     (local.get $n))
 
-  ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers). t8 = 8t,
-  ;; n8 = 8 × the reward's pieces so far (written at fLen 4416, fSlope 4464).
+  ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers). t8 = 8t;
+  ;; hour t's reward goes to its ring slot (b8: the slot's offset from fLen, n8 = b8 + 8 × the pieces
+  ;; so far); hours before `first` have theirs already (the previous horizon's second day).
   (func $backward (param $hours i32) (param $power f64) (param $span f64) (param $etaIn f64) (param $etaOut f64)
-    (param $cc f64) (param $dc f64)
+    (param $cc f64) (param $dc f64) (param $first i32)
     (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $free f64) (local $priced f64)
     (local $pricedCost f64) (local $pricedFirst i32) (local $a1 f64) (local $a2 f64) (local $charging f64)
-    (local $l f64) (local $margin f64) (local $y f64)
+    (local $l f64) (local $margin f64) (local $y f64) (local $b8 i32)
     (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
     (block $done
       (loop $hour
         (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
         (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
-        (local.set $p (f64.load offset=0 (local.get $t8)))
-        (local.set $free (f64.min (local.get $power) (f64.load offset=384 (local.get $t8))))
-        (local.set $priced
-          (f64.min (f64.sub (local.get $power) (local.get $free)) (f64.load offset=768 (local.get $t8))))
-        (local.set $n8 (i32.const 0))
-        (local.set $pricedCost (f64.add (local.get $p) (local.get $cc)))
-        (local.set $pricedFirst (f64.ge (local.get $pricedCost) (local.get $cc)))
-        (local.set $a1 (select (local.get $priced) (local.get $free) (local.get $pricedFirst)))
-        (local.set $a2 (select (local.get $free) (local.get $priced) (local.get $pricedFirst)))
-        (local.set $charging (f64.const 0))
-        (if (f64.gt (local.get $a1) (f64.const 1e-9))
+        (local.set $b8 (i32.add (local.get $t) (global.get $ring)))
+        (if (i32.ge_s (local.get $b8) (i32.const 48)) (then (local.set $b8 (i32.sub (local.get $b8) (i32.const 48)))))
+        (local.set $b8 (i32.add (i32.const 238464) (i32.mul (local.get $b8) (i32.const 112))))
+        (if (i32.ge_s (local.get $t) (local.get $first))
           (then
-            (local.set $l (f64.mul (local.get $a1) (local.get $etaIn)))
-            (f64.store offset=4416 (local.get $n8) (local.get $l))
-            (f64.store offset=4464 (local.get $n8)
-              (f64.div (select (local.get $pricedCost) (local.get $cc) (local.get $pricedFirst)) (local.get $etaIn)))
-            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
-            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $a2) (f64.const 1e-9))
-          (then
-            (local.set $l (f64.mul (local.get $a2) (local.get $etaIn)))
-            (f64.store offset=4416 (local.get $n8) (local.get $l))
-            (f64.store offset=4464 (local.get $n8)
-              (f64.div (select (local.get $cc) (local.get $pricedCost) (local.get $pricedFirst)) (local.get $etaIn)))
-            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
-            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        ;; margin = p − dischargeCost − 0 (no multiplier): the − 0 changes no value.
-        (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
-        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
-        (if (f64.gt (local.get $margin) (f64.const 0))
-          (then
-            (if (f64.gt (local.get $y) (f64.const 1e-9))
+            (local.set $p (f64.load offset=0 (local.get $t8)))
+            (local.set $free (f64.min (local.get $power) (f64.load offset=384 (local.get $t8))))
+            (local.set $priced
+              (f64.min (f64.sub (local.get $power) (local.get $free)) (f64.load offset=768 (local.get $t8))))
+            (local.set $n8 (local.get $b8))
+            (local.set $pricedCost (f64.add (local.get $p) (local.get $cc)))
+            (local.set $pricedFirst (f64.ge (local.get $pricedCost) (local.get $cc)))
+            (local.set $a1 (select (local.get $priced) (local.get $free) (local.get $pricedFirst)))
+            (local.set $a2 (select (local.get $free) (local.get $priced) (local.get $pricedFirst)))
+            (local.set $charging (f64.const 0))
+            (if (f64.gt (local.get $a1) (f64.const 1e-9))
               (then
-                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $y) (local.get $etaOut)))
-                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $margin) (local.get $etaOut)))
-                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+                (local.set $l (f64.mul (local.get $a1) (local.get $etaIn)))
+                (f64.store offset=4416 (local.get $n8) (local.get $l))
+                (f64.store offset=4464 (local.get $n8)
+                  (f64.div (select (local.get $pricedCost) (local.get $cc) (local.get $pricedFirst)) (local.get $etaIn)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+                (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+            (if (f64.gt (local.get $a2) (f64.const 1e-9))
+              (then
+                (local.set $l (f64.mul (local.get $a2) (local.get $etaIn)))
+                (f64.store offset=4416 (local.get $n8) (local.get $l))
+                (f64.store offset=4464 (local.get $n8)
+                  (f64.div (select (local.get $cc) (local.get $pricedCost) (local.get $pricedFirst)) (local.get $etaIn)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+                (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+            ;; margin = p − dischargeCost − 0 (no multiplier): the − 0 changes no value.
+            (local.set $margin (f64.sub (local.get $p) (local.get $dc)))
+            (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
+            (if (f64.gt (local.get $margin) (f64.const 0))
+              (then
+                (if (f64.gt (local.get $y) (f64.const 1e-9))
+                  (then
+                    (f64.store offset=4416 (local.get $n8) (f64.div (local.get $y) (local.get $etaOut)))
+                    (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $margin) (local.get $etaOut)))
+                    (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+            ;; The slot's charging at fLen + 96, its count at fLen + 104 (4512 and 4520 from b8).
+            (f64.store offset=4512 (local.get $b8) (local.get $charging))
+            (i32.store offset=4520 (local.get $b8) (i32.sub (local.get $n8) (local.get $b8)))))
+        (f64.store offset=3840 (local.get $t8) (f64.load offset=4512 (local.get $b8)))
         (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
-          (call $merge (local.get $t) (local.get $n8)
-            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
-        (f64.store offset=3840 (local.get $t8) (local.get $charging))
+          (call $merge (local.get $t) (i32.load offset=4520 (local.get $b8))
+            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span) (local.get $b8)))
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
 
@@ -266,7 +291,7 @@
                 (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
         (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
           (call $merge (local.get $t) (local.get $n8)
-            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span)))
+            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span) (i32.const 0)))
         (f64.store offset=3840 (local.get $t8) (local.get $charging))
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
@@ -312,10 +337,11 @@
   ;; HorizonSolver.solve(b, h, soc0, out, false, planned) without a daily limit: the idle shortcut
   ;; (no load, an empty battery, nothing worth doing: every hour 0), else backward then forward.
   ;; Returns how many of the plan's hours it wrote (the later ones are left as they were).
+  ;; `continued` 1: the horizon's first 24 hours are the last call's second day, moved down.
   (func (export "solve") (param $hours i32) (param $planned i32) (param $load i32) (param $soc0 f64)
     (param $power f64) (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64)
-    (param $cc f64) (param $dc f64) (param $weight f64) (result i32)
-    (local $t8 i32) (local $span f64) (local $n i32)
+    (param $cc f64) (param $dc f64) (param $weight f64) (param $continued i32) (result i32)
+    (local $t8 i32) (local $span f64) (local $n i32) (local $first i32)
     (if (i32.eqz (local.get $load))
       (then
         (if (f64.le (local.get $soc0) (f64.add (local.get $socMin) (f64.const 1e-9)))
@@ -331,15 +357,32 @@
                     (f64.store offset=3456 (local.get $t8) (f64.const 0))
                     (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
                     (br $zero)))
+                (global.set $kept (i32.const 0))
                 (return (local.get $hours))))))))
     (local.set $span (f64.sub (local.get $socMax) (local.get $socMin)))
     (if (local.get $load)
       (then
+        (global.set $kept (i32.const 0))
         (call $backwardLoad (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
           (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $weight)))
       (else
+        ;; The last call's second day, moved down: its hours' pieces and charging come with it.
+        (if (i32.and (i32.and (local.get $continued) (global.get $kept))
+              (i32.and
+                (i32.and (f64.eq (local.get $power) (global.get $keptPower)) (f64.eq (local.get $etaIn) (global.get $keptEtaIn)))
+                (i32.and (i32.and (f64.eq (local.get $etaOut) (global.get $keptEtaOut)) (f64.eq (local.get $cc) (global.get $keptCc)))
+                  (f64.eq (local.get $dc) (global.get $keptDc)))))
+          (then
+            (global.set $ring (i32.rem_u (i32.add (global.get $ring) (i32.const 24)) (i32.const 48)))
+            (local.set $first (i32.const 24))))
         (call $backward (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
-          (local.get $etaOut) (local.get $cc) (local.get $dc))))
+          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $first))
+        (global.set $kept (i32.eq (local.get $hours) (i32.const 48)))
+        (global.set $keptPower (local.get $power))
+        (global.set $keptEtaIn (local.get $etaIn))
+        (global.set $keptEtaOut (local.get $etaOut))
+        (global.set $keptCc (local.get $cc))
+        (global.set $keptDc (local.get $dc))))
     (local.set $n (select (local.get $hours) (local.get $planned) (i32.lt_s (local.get $hours) (local.get $planned))))
     (call $forward (local.get $n) (local.get $soc0) (local.get $socMin) (local.get $etaIn) (local.get $etaOut))
     (local.get $n))

@@ -173,15 +173,17 @@ export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h
 
 /**
  * The next day's horizon in the work space that holds the previous day's (`from` − 24): a full
- * previous horizon's second day is this one's first, moved down; its new hours are filled.
+ * previous horizon's second day is this one's first, moved down; its new hours are filled. Returns
+ * whether it moved one down.
  */
-function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work, strategy: DispatchStrategy): void {
+function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work, strategy: DispatchStrategy): boolean {
   const h = w.hours;
   const moved = from > 0 && h.hours === HORIZON;
   if (moved) for (const a of w.arrays) a.copyWithin(0, HOURS_PER_DAY, HORIZON);
   h.hours = Math.min(HORIZON, HOURS - from);
   const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
   strategy.fill(s, plant, from, h, gridMw, moved ? HOURS_PER_DAY : 0);
+  return moved;
 }
 
 /** Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh. */
@@ -227,12 +229,12 @@ export function runStorage(
       bCapacity = capacity;
     }
     w.battery = b;
-    nextHorizon(s, plant, from, w, strategy);
+    const moved = nextHorizon(s, plant, from, w, strategy);
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
     if (reserves && w.reserves) {
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
-    } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY);
+    } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY, moved);
     commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
