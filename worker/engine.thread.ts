@@ -90,7 +90,7 @@ const results = new ResultClient(resultPort, resultHeap);
 // calculation piled up as garbage between scavenges when variants reused cached profiles (a
 // 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
 // A battery's four series join them at its first calculation (HourlyBuffers.storage), and a load's
-// six at its first (HourlyBuffers.load): 10.5 MB more, kept.
+// six and its excess prices at its first (HourlyBuffers.load): 12.25 MB more, kept.
 const hourly: HourlyBuffers = {
   solar: new Float64Array(YEARS * HOURS_PER_YEAR),
   wind: new Float64Array(YEARS * HOURS_PER_YEAR),

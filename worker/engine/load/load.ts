@@ -38,11 +38,13 @@ export interface LoadBuffers {
   battery: Float64Array;
   unmet: Float64Array;
   excess: Float64Array;
+  /** What an excess MWh earns each hour (excessPriceHours). */
+  excessPrice: Float64Array;
 }
 
 export function loadBuffers(): LoadBuffers {
   const a = () => new Float64Array(HOURS);
-  return { mw: a(), delivered: a(), direct: a(), battery: a(), unmet: a(), excess: a() };
+  return { mw: a(), delivered: a(), direct: a(), battery: a(), unmet: a(), excess: a(), excessPrice: a() };
 }
 
 /** The load of the inputs, or null without one. `buffers`: where to write its hours (fresh arrays without). */
@@ -93,17 +95,16 @@ export function excessPrices(load: LoadModel, market: MerchantPrices, i: number,
   for (let h = 0; h < HOURS_PER_YEAR; h++) out[h] = load.sell ? price[h] * f : 0;
 }
 
-/** excessPriceHours' array, reused from one calculation to the next (an engine thread runs one at a time). */
-let excessScratch: Float64Array | null = null;
-
 /**
  * What an excess MWh earns in each hour of the 25 years (0 when excess is curtailed), computed once
- * for the battery's dispatch and the load's accounts. The array is reused by the next calculation
- * (every hour written): no result keeps it.
+ * for the battery's dispatch and the load's accounts, into `out` (every hour written): the caller's
+ * reused array (LoadBuffers.excessPrice), or a fresh one.
  */
-export function excessPriceHours(load: LoadModel, market: MerchantPrices): Float64Array {
-  excessScratch ??= new Float64Array(HOURS);
-  const out = excessScratch;
+export function excessPriceHours(
+  load: LoadModel,
+  market: MerchantPrices,
+  out: Float64Array = new Float64Array(HOURS),
+): Float64Array {
   for (let i = 0; i < YEARS; i++)
     excessPrices(load, market, i, out.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR));
   return out;

@@ -139,7 +139,7 @@ export const STAGES: readonly Stage[] = [
       if (hourly && r.inputs.load) hourly.load ??= loadBuffers();
       const model = prepareLoad(r.inputs, hourly?.load);
       // The prices its excess earns, once (after the market's prepare), for the battery and the load.
-      r.load = model && { model, excessPrice: excessPriceHours(model, r.market) };
+      r.load = model && { model, excessPrice: excessPriceHours(model, r.market, hourly?.load?.excessPrice) };
     },
     run: (r) => loadYears(r.load, r.plant, r.options.hourly),
     kpis: (r) => {
