@@ -153,14 +153,21 @@ interface HorizonProblem {
  */
 let socLo = new Float64Array(49);
 let socHi = new Float64Array(49);
+/** keep ** (t + 1) at t + 1, for the `keep` they were raised from: the same powers every horizon, computed once. */
+let keepPowers = new Float64Array(0);
+let keptKeep = Number.NaN;
 
 function socRanges(b: HorizonBattery, soc0: number, keep: number, hours: number): void {
   if (socLo.length < hours + 1) {
     socLo = new Float64Array(hours + 1);
     socHi = new Float64Array(hours + 1);
   }
+  if (keepPowers.length < hours + 1 || !Object.is(keep, keptKeep)) {
+    keepPowers = Float64Array.from({ length: Math.max(49, hours + 1) }, (_, i) => keep ** i);
+    keptKeep = keep;
+  }
   for (let t = -1; t < hours; t++) {
-    const idle = soc0 * keep ** (t + 1);
+    const idle = soc0 * keepPowers[t + 1];
     socLo[t + 1] = Math.min(b.socMinMwh, idle);
     socHi[t + 1] = Math.max(b.socMaxMwh, idle);
   }
@@ -443,7 +450,10 @@ function matrixKey(
   return lastKey.key;
 }
 
-/** Builds and solves the horizon's LP; the plan is written into `out`, its objective returned. */
+/**
+ * Builds and solves the horizon's LP; the plan is written into `out`, its objective returned (NaN
+ * with `value` false: the rolling horizon reads the plan alone).
+ */
 export function solveReserves(
   b: HorizonBattery,
   h: HorizonHours,
@@ -451,6 +461,7 @@ export function solveReserves(
   products: readonly ReserveProduct[],
   soc0: number,
   out: ReservePlan,
+  value = true,
 ): number {
   // What the matrix depends on: the horizon's length, its days with a cycle limit, the efficiencies,
   // the standing loss and the products.
@@ -494,7 +505,7 @@ export function solveReserves(
     out.discharge[t] = both ? Math.max(0, -u * b.etaOut) : discharge;
     for (let j = 0; j < products.length; j++) out.reserve[j][t] = Math.max(0, x[c + 4 + j]);
   }
-  return reserveObjective(b, h, m, products, out);
+  return value ? reserveObjective(b, h, m, products, out) : Number.NaN;
 }
 
 /** A plan's objective, as the LP counts it (free energy charged first, unless the price is negative). */

@@ -233,7 +233,7 @@ export function runStorage(
     // Above a faded capacity's maximum the energy stays (it is not lost): the plan discharges it first.
     if (reserves && w.reserves) {
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
-      solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan);
+      solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan, false);
     } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY, moved);
     commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
