@@ -24,9 +24,10 @@ export function ancillaryMarket(products: readonly AncillaryInputs[], market: Ma
     const a = p.price_per_mw_hour;
     for (let i = 0; i < YEARS; i++) {
       const factor = escalation(p.escalation_percent / 100, i + 1);
-      for (let h = 0; h < HOURS_PER_YEAR; h++) {
-        out[i * HOURS_PER_YEAR + h] = (typeof a === 'number' ? a : a[h]) * factor;
-      }
+      const year = out.subarray(i * HOURS_PER_YEAR, (i + 1) * HOURS_PER_YEAR);
+      // One price every hour, or a year of hourly prices (the choice made once, not every hour).
+      if (typeof a === 'number') year.fill(a * factor);
+      else for (let h = 0; h < HOURS_PER_YEAR; h++) year[h] = a[h] * factor;
     }
     return out;
   });
