@@ -19,12 +19,12 @@ import type { PlantMemoUse } from './plant.memo.ts';
 const HOURS = YEARS * HOURS_PER_YEAR;
 
 /** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
-let work: Record<'net' | 'fromSurplus' | 'fromGrid', Float64Array> | null = null;
+let work: Record<'fromSurplus' | 'fromGrid', Float64Array> | null = null;
 /** The plant's hours the battery is offered, when the caller keeps no PlantMemo (plant.memo.ts). */
 let offered: Record<'delivered' | 'surplus' | 'surplusSolar' | 'price', Float64Array> | null = null;
 
 function scratch(): NonNullable<typeof work> {
-  work ??= { net: new Float64Array(HOURS), fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
+  work ??= { fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
   return work;
 }
 
@@ -53,8 +53,12 @@ export function storageBuffers(): StorageBuffers {
 
 export interface StorageYears {
   run: StorageRun;
-  /** discharge − charge, each hour: the battery's net energy at the point of interconnection. */
-  net: Float64Array;
+  /**
+   * Per year, the battery's net energy at the point of interconnection (discharge − charge, each hour)
+   * weighted as marketYear weighs the plant's: Σ PPA factor × net and Σ merchant price × net.
+   */
+  netPpaMwh: Float64Array;
+  netValue: Float64Array;
   grid: Float64Array;
   /** Per year: MWh stored that the limit would have curtailed, from the plant in all, from the grid. */
   fromSurplus: Float64Array;
@@ -198,7 +202,7 @@ function loadHours(load: LoadModel) {
   return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
 }
 
-/** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */
+/** Hourly grid flows, the saved energy back to solar and wind, and the yearly sums (the net's too). */
 function settle(
   market: MarketModel,
   run: StorageRun,
@@ -211,7 +215,8 @@ function settle(
   const a = () => new Float64Array(YEARS);
   const out: StorageYears = {
     run,
-    net: scratch().net,
+    netPpaMwh: a(),
+    netValue: a(),
     grid: gridOut,
     fromSurplus: a(),
     fromPlant: a(),
@@ -222,7 +227,7 @@ function settle(
   };
   const tod = market.ppaMultiplier;
   const { charge, discharge, fromSurplus, fromGrid } = run;
-  const { net, grid } = out;
+  const grid = out.grid;
   const solar = hourly.solar;
   const wind = hourly.wind;
   for (let i = 0; i < YEARS; i++) {
@@ -233,6 +238,10 @@ function settle(
     let discharged = 0;
     let gainPpa = 0;
     let gainValue = 0;
+    // The battery's net, weighted here for marketYear: each hour's product as it formed it, summed in
+    // the same order (the same bits), without a 25-year net array written here and read there twice.
+    let netPpa = 0;
+    let netValue = 0;
     for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
       const stored = fromSurplus[k];
       // Read every hour, not only where the battery stored (~5 % of hours, scattered): a sequential
@@ -246,7 +255,9 @@ function settle(
       }
       const x = charge[k];
       const y = discharge[k];
-      net[k] = y - x;
+      const net = y - x;
+      netPpa += tod ? tod[h] * net : net;
+      netValue += merchant[h] * net;
       const g = solar[k] + wind[k] - x + y;
       grid[k] = g;
       saved += stored;
@@ -264,6 +275,8 @@ function settle(
     out.discharge[i] = discharged;
     out.gainPpaMwh[i] = gainPpa;
     out.gainValue[i] = gainValue;
+    out.netPpaMwh[i] = netPpa;
+    out.netValue[i] = netValue;
   }
   return out;
 }
