@@ -136,7 +136,8 @@ export function withPpaPrice(model: MarketModel, price: number): MarketModel {
 }
 
 /**
- * Revenue of one operating year (1-based) from delivered hourly MWh.
+ * Revenue of one operating year (1-based) from delivered hourly MWh and, with a battery, its net
+ * energy's two weighted sums of the year (MarketYear.storage, kept as given).
  * Writes into `out` so the yearly loop allocates nothing.
  */
 export function marketYear(
@@ -145,7 +146,7 @@ export function marketYear(
   solarMwh: Float64Array,
   windMwh: Float64Array,
   out: MarketYear,
-  storageNet?: Float64Array,
+  storage?: { ppaMwh: number; value: number },
   ancillary?: Record<string, number>,
 ): MarketYear {
   const price = merchantPriceOf(model, year);
@@ -169,19 +170,17 @@ export function marketYear(
   out.windValue = windValue;
   out.solarPpaMwh = tod ? weighted(tod, solarMwh) : solarSum;
   out.windPpaMwh = tod ? weighted(tod, windMwh) : windSum;
-  out.storage = storageNet
-    ? { ppaMwh: tod ? weighted(tod, storageNet) : weighted(null, storageNet), value: weighted(price, storageNet) }
-    : null;
+  out.storage = storage ?? null;
   if (ancillary) out.ancillary = ancillary;
   else delete out.ancillary;
   revenueOf(model, year, out, out.revenue);
   return out;
 }
 
-/** Σ weight × MWh over the year's hours (weight 1 when null). */
-function weighted(weight: Float64Array | null, mwh: Float64Array): number {
+/** Σ weight × MWh over the year's hours. */
+function weighted(weight: Float64Array, mwh: Float64Array): number {
   let sum = 0;
-  for (let h = 0; h < HOURS_PER_YEAR; h++) sum += (weight ? weight[h] : 1) * mwh[h];
+  for (let h = 0; h < HOURS_PER_YEAR; h++) sum += weight[h] * mwh[h];
   return sum;
 }
 

@@ -19,12 +19,12 @@ import type { PlantMemoUse } from './plant.memo.ts';
 const HOURS = YEARS * HOURS_PER_YEAR;
 
 /** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
-let work: Record<'net' | 'fromSurplus' | 'fromGrid', Float64Array> | null = null;
+let work: Record<'fromSurplus' | 'fromGrid', Float64Array> | null = null;
 /** The plant's hours the battery is offered, when the caller keeps no PlantMemo (plant.memo.ts). */
 let offered: Record<'delivered' | 'surplus' | 'surplusSolar' | 'price', Float64Array> | null = null;
 
 function scratch(): NonNullable<typeof work> {
-  work ??= { net: new Float64Array(HOURS), fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
+  work ??= { fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
   return work;
 }
 
@@ -53,8 +53,12 @@ export function storageBuffers(): StorageBuffers {
 
 export interface StorageYears {
   run: StorageRun;
-  /** discharge − charge, each hour: the battery's net energy at the point of interconnection. */
-  net: Float64Array;
+  /**
+   * Per year, the battery's net energy at the point of interconnection (discharge − charge, each hour)
+   * weighted as marketYear weighs the plant's: Σ PPA factor × net and Σ merchant price × net.
+   */
+  netPpaMwh: Float64Array;
+  netValue: Float64Array;
   grid: Float64Array;
   /** Per year: MWh stored that the limit would have curtailed, from the plant in all, from the grid. */
   fromSurplus: Float64Array;
@@ -198,7 +202,13 @@ function loadHours(load: LoadModel) {
   return { mw: load.mw, contract, backupPrice: load.backupPrice, backupFactor: backupFactorOf, sell: load.sell };
 }
 
-/** Hourly grid and net flows, the saved energy back to solar and wind, and the yearly sums. */
+/**
+ * A PPA time-of-delivery factor of 1 every hour, for settle without the market's: 1 × x is x exactly,
+ * and one product in the loop (no test of the factor each hour) makes settle's hours ~40 % faster.
+ */
+const NO_FACTORS = new Float64Array(HOURS_PER_YEAR).fill(1);
+
+/** Hourly grid flows, the saved energy back to solar and wind, and the yearly sums (the net's too). */
 function settle(
   market: MarketModel,
   run: StorageRun,
@@ -211,7 +221,8 @@ function settle(
   const a = () => new Float64Array(YEARS);
   const out: StorageYears = {
     run,
-    net: scratch().net,
+    netPpaMwh: a(),
+    netValue: a(),
     grid: gridOut,
     fromSurplus: a(),
     fromPlant: a(),
@@ -220,9 +231,9 @@ function settle(
     gainPpaMwh: a(),
     gainValue: a(),
   };
-  const tod = market.ppaMultiplier;
+  const tod = market.ppaMultiplier ?? NO_FACTORS;
   const { charge, discharge, fromSurplus, fromGrid } = run;
-  const { net, grid } = out;
+  const grid = out.grid;
   const solar = hourly.solar;
   const wind = hourly.wind;
   for (let i = 0; i < YEARS; i++) {
@@ -233,6 +244,10 @@ function settle(
     let discharged = 0;
     let gainPpa = 0;
     let gainValue = 0;
+    // The battery's net, weighted here for marketYear: each hour's product as it formed it, summed in
+    // the same order (the same bits), without a 25-year net array written here and read there twice.
+    let netPpa = 0;
+    let netValue = 0;
     for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
       const stored = fromSurplus[k];
       // Read every hour, not only where the battery stored (~5 % of hours, scattered): a sequential
@@ -246,7 +261,9 @@ function settle(
       }
       const x = charge[k];
       const y = discharge[k];
-      net[k] = y - x;
+      const net = y - x;
+      netPpa += tod[h] * net;
+      netValue += merchant[h] * net;
       const g = solar[k] + wind[k] - x + y;
       grid[k] = g;
       saved += stored;
@@ -255,7 +272,7 @@ function settle(
       discharged += y;
       // The export's change: grid − what the plant alone would have exported.
       const gain = g - delivered[k];
-      gainPpa += (tod ? tod[h] : 1) * gain;
+      gainPpa += tod[h] * gain;
       gainValue += merchant[h] * gain;
     }
     out.fromSurplus[i] = saved;
@@ -264,6 +281,8 @@ function settle(
     out.discharge[i] = discharged;
     out.gainPpaMwh[i] = gainPpa;
     out.gainValue[i] = gainValue;
+    out.netPpaMwh[i] = netPpa;
+    out.netValue[i] = netValue;
   }
   return out;
 }

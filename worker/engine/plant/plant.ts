@@ -226,7 +226,9 @@ export function revenueYears(
     const year = i + 1;
     const solarOut = out.solarHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
     const windOut = out.windHourly.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
-    const net = out.storage?.net.subarray(i * HOURS_PER_YEAR, year * HOURS_PER_YEAR);
+    // The battery's net energy, weighted by settle (plant.storage.ts) as it ran over the hours.
+    const storage = out.storage;
+    const net = storage ? { ppaMwh: storage.netPpaMwh[i], value: storage.netValue[i] } : undefined;
     marketOut.payments = {
       capacityCreditPercent: out.capacity?.percent ?? 0,
       accreditedMw: out.capacity?.accreditedMw ?? 0,

@@ -35,13 +35,18 @@ function market(fromSale: boolean): DispatchStrategy {
   return {
     withLoad: false,
     fill(_s, plant, from, h, gridMw, first = 0) {
+      const { delivered, surplus, price, limitMw } = plant;
+      // Without the operator's series, the fixed limit every hour (not asked for hour by hour).
+      const operator = plant.operatorMw !== undefined;
+      const { price: hPrice, free, priced, room } = h;
       for (let t = first; t < h.hours; t++) {
         const i = from + t;
-        const d = plant.delivered[i];
-        h.price[t] = plant.price[i];
-        h.free[t] = plant.surplus[i];
-        h.priced[t] = fromSale ? d + gridMw : gridMw;
-        h.room[t] = plant.surplus[i] > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - d);
+        const d = delivered[i];
+        const f = surplus[i];
+        hPrice[t] = price[i];
+        free[t] = f;
+        priced[t] = fromSale ? d + gridMw : gridMw;
+        room[t] = f > 0 ? 0 : Math.max(0, (operator ? exportLimitAt(plant, i) : limitMw) - d);
       }
     },
     chargeable: (plant, h, i, t) => plant.surplus[i] + h.priced[t],
