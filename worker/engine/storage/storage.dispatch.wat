@@ -60,11 +60,22 @@
         (br $hour)))
     (i32.const 0))
 
+  ;; A finished piece (length pl, slope ps, owner po) stored as hour t's n-th (o8 = 8 × 292t, oi =
+  ;; 292t), when there is one (po ≥ 0); returns the count after it.
+  (func $emit (param $o8 i32) (param $oi i32) (param $n i32) (param $pl f64) (param $ps f64) (param $po i32)
+    (result i32)
+    (if (i32.lt_s (local.get $po) (i32.const 0)) (then (return (local.get $n))))
+    (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
+    (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
+    (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
+    (i32.add (local.get $n) (i32.const 1)))
+
   ;; Hour t's merged pieces (storage.dispatch.ts `merge`): V_{t+1} from its skip on, `span` MWh of
   ;; it (the terminal value: one piece of slope 0), and the reward's pieces (nf8 = 8 × their count,
-  ;; `fbase` bytes after fLen/fSlope: 0, or a ring slot's), by decreasing slope; neighbours of one owner and one slope become one piece. The last piece is
-  ;; kept in locals (pl, ps, po; po = −1: none yet) and stored when the next one starts: the same
-  ;; sums as the JS's `len[k] += …`, without reading back what was just written. Returns the count.
+  ;; `fbase` bytes after fLen/fSlope: 0, or a ring slot's), by decreasing slope; neighbours of one
+  ;; owner and one slope become one piece. The last piece is kept in locals (pl, ps, po; po = −1:
+  ;; none yet) and stored ($emit) when the next one starts: the same sums as the JS's
+  ;; `len[k] += …`, without reading back what was just written. Returns the count.
   (func $merge (param $t i32) (param $nf8 i32) (param $last i32) (param $span f64) (param $fbase i32) (result i32)
     (local $oi i32) (local $o8 i32) (local $n i32) (local $j8 i32) (local $i8 i32) (local $end8 i32)
     (local $cut f64) (local $remaining f64) (local $vl f64) (local $vs f64) (local $haveV i32)
@@ -120,12 +131,7 @@
             (if (i32.and (i32.eqz (local.get $po)) (f64.eq (local.get $ps) (local.get $fs)))
               (then (local.set $pl (f64.add (local.get $pl) (f64.load offset=4416 (local.get $j8)))))
               (else
-                (if (i32.ge_s (local.get $po) (i32.const 0))
-                  (then
-                    (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
-                    (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
-                    (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
-                    (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+                (local.set $n (call $emit (local.get $o8) (local.get $oi) (local.get $n) (local.get $pl) (local.get $ps) (local.get $po)))
                 (local.set $pl (f64.load offset=4416 (local.get $j8)))
                 (local.set $ps (local.get $fs))
                 (local.set $po (i32.const 0))))
@@ -135,23 +141,13 @@
         (if (i32.and (i32.eq (local.get $po) (i32.const 1)) (f64.eq (local.get $ps) (local.get $vs)))
           (then (local.set $pl (f64.add (local.get $pl) (local.get $vl))))
           (else
-            (if (i32.ge_s (local.get $po) (i32.const 0))
-              (then
-                (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
-                (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
-                (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
-                (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+            (local.set $n (call $emit (local.get $o8) (local.get $oi) (local.get $n) (local.get $pl) (local.get $ps) (local.get $po)))
             (local.set $pl (local.get $vl))
             (local.set $ps (local.get $vs))
             (local.set $po (i32.const 1))))
         (local.set $haveV (i32.const 0))
         (br $step)))
-    (if (i32.ge_s (local.get $po) (i32.const 0))
-      (then
-        (f64.store offset=4608 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $pl))
-        (f64.store offset=116736 (i32.add (local.get $o8) (i32.shl (local.get $n) (i32.const 3))) (local.get $ps))
-        (i32.store8 offset=228864 (i32.add (local.get $oi) (local.get $n)) (local.get $po))
-        (local.set $n (i32.add (local.get $n) (i32.const 1)))))
+    (local.set $n (call $emit (local.get $o8) (local.get $oi) (local.get $n) (local.get $pl) (local.get $ps) (local.get $po)))
     (local.get $n))
 
   ;; The backward pass without a load (`backward` with `rewardPieces`, no multipliers). t8 = 8t;
