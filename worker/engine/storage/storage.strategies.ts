@@ -35,9 +35,7 @@ function market(fromSale: boolean): DispatchStrategy {
   return {
     withLoad: false,
     fill(_s, plant, from, h, gridMw, first = 0) {
-      const { delivered, surplus, price, limitMw } = plant;
-      // Without the operator's series, the fixed limit every hour (not asked for hour by hour).
-      const operator = plant.operatorMw !== undefined;
+      const { delivered, surplus, price } = plant;
       const { price: hPrice, free, priced, room } = h;
       for (let t = first; t < h.hours; t++) {
         const i = from + t;
@@ -46,7 +44,7 @@ function market(fromSale: boolean): DispatchStrategy {
         hPrice[t] = price[i];
         free[t] = f;
         priced[t] = fromSale ? d + gridMw : gridMw;
-        room[t] = f > 0 ? 0 : Math.max(0, (operator ? exportLimitAt(plant, i) : limitMw) - d);
+        room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - d);
       }
     },
     chargeable: (plant, h, i, t) => plant.surplus[i] + h.priced[t],
