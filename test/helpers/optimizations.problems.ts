@@ -2,6 +2,7 @@
 // scenario the service would calculate (validated, resolved, the shared profile cache), so the
 // exhaustive grid and the search see the same numbers. Used by the quality test and the bench.
 
+import { HOURS_PER_YEAR, YEARS } from '../../shared/calendar.ts';
 import { resolveInputs } from '../../shared/inputs.resolve.ts';
 import { pointerSegments, setAt } from '../../shared/json.pointer.ts';
 import {
@@ -17,7 +18,7 @@ import {
 } from '../../shared/optimizations.search.ts';
 import { inlineOnly } from '../../shared/resources.refs.ts';
 import { validateScenario } from '../../shared/validate.ts';
-import { calculate, type GenerationProfile } from '../../worker/engine/index.ts';
+import { calculate, type GenerationProfile, PlantMemo } from '../../worker/engine/index.ts';
 import { loadSizing } from './load.inputs.ts';
 
 export interface TestProblem {
@@ -192,6 +193,14 @@ export function engineEvaluator(problem: TestProblem): {
   calls: () => number;
 } {
   const profiles = new Map<string, GenerationProfile>();
+  // As the worker's engine thread calculates (worker/engine.thread.ts): hourly arrays reused, and the
+  // plant's hours before the battery kept while only the battery changes (the same results to the bit:
+  // test/engine.plant.memo.test.ts); only the KPIs are kept here.
+  const options = {
+    cache: profiles,
+    hourly: { solar: new Float64Array(YEARS * HOURS_PER_YEAR), wind: new Float64Array(YEARS * HOURS_PER_YEAR) },
+    plantMemo: new PlantMemo(),
+  };
   const memo = new Map<string, Metrics | null>();
   const evaluate = (values: readonly number[]) => {
     const key = values.join(',');
@@ -209,7 +218,7 @@ export function engineEvaluator(problem: TestProblem): {
         now: new Date('2026-06-15T12:00:00Z'),
       });
       try {
-        const r = calculate(inlineOnly(resolved), { cache: profiles });
+        const r = calculate(inlineOnly(resolved), options);
         metrics = r.kpis;
       } catch {
         metrics = null;

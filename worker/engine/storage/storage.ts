@@ -127,22 +127,23 @@ interface Work {
  * horizon's keep their shapes, and the optimised dispatch code that depends on those shapes is not
  * thrown away at every run (it was, about once a run, when they were made anew each time).
  */
-const spaces = new Map<DispatchStrategy, Work>();
+const spaces = [new Map<DispatchStrategy, Work>(), new Map<DispatchStrategy, Work>()];
 
-function workSpace(strategy: DispatchStrategy): Work {
-  let w = spaces.get(strategy);
+function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
+  const kept = spaces[useKernel ? 1 : 0];
+  let w = kept.get(strategy);
   if (!w) {
-    w = newWorkSpace(strategy);
-    spaces.set(strategy, w);
+    w = newWorkSpace(strategy, useKernel);
+    kept.set(strategy, w);
   }
   w.reserves = undefined;
   return w;
 }
 
-function newWorkSpace(strategy: DispatchStrategy): Work {
+function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   const a = () => new Float64Array(HORIZON);
   // The horizon's arrays and the plan are the solver's kernel's memory: filled and read in place.
-  const solver = new HorizonSolver();
+  const solver = new HorizonSolver(useKernel);
   const kernel = solver.kernelArrays();
   const load = strategy.withLoad ? { serve: a(), ...kernel.load, weight: 0, laterDearest: 0 } : undefined;
   const hours = { hours: HORIZON, ...kernel.hours, ...(load ? { load } : {}) };
@@ -186,7 +187,11 @@ function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work,
   return moved;
 }
 
-/** Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh. */
+/**
+ * Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh.
+ * `kernel` false: the horizon's DP in JavaScript alone (`new HorizonSolver(false)`), for the test that
+ * the WebAssembly kernel's 25 years are the same to the bit (test/engine.storage.kernel.years.test.ts).
+ */
 export function runStorage(
   s: StorageInputs,
   plant: PlantHours,
@@ -194,6 +199,7 @@ export function runStorage(
   work?: { fromSurplus: Float64Array; fromGrid: Float64Array } & Partial<
     Record<'charge' | 'discharge' | 'soc', Float64Array>
   >,
+  kernel = true,
 ): StorageRun {
   const run: StorageRun = {
     charge: work?.charge ?? new Float64Array(HOURS),
@@ -205,7 +211,7 @@ export function runStorage(
     replacements: new Int32Array(YEARS),
   };
   const strategy = strategyOf(s, plant);
-  const w = workSpace(strategy);
+  const w = workSpace(strategy, kernel);
   const reserves = plant.reserves && plant.reserves.products.length > 0 ? plant.reserves : undefined;
   if (reserves) {
     run.reserve = reserves.products.map(() => new Float64Array(HOURS));
