@@ -1,15 +1,17 @@
-// The battery's 25 years (storage.ts `runStorage`) with the horizon's DP in its WebAssembly kernel
-// (storage.dispatch.wat, the reward pieces kept from one day's horizon to the next) against the same
+// The battery's 25 years (storage.ts `runStorage`) with its WebAssembly kernel (storage.dispatch.wat:
+// the horizon's DP, the reward pieces kept from one day's horizon to the next, the horizon moved down
+// a day, and a market strategy's days committed into the kernel's own 25-year series) against the same
 // run all in JavaScript (`kernel` false): every hourly array, the yearly capacity and the replacements
 // the same to the bit, for batteries that cover the committed day's cases (clipped charge and
 // discharge, grid charging, negative prices, standing loss, cycle and calendar fade with
-// replacements, the operator's hourly limit, capture, and a load's strategy; a daily cycle limit,
-// which the kernel leaves to JavaScript, as a control). test/engine.storage.kernel.test.ts checks
-// the kernel horizon by horizon.
+// replacements, the operator's hourly limit, capture, and a load's strategy, which commits in
+// JavaScript; a daily cycle limit, whose DP the kernel leaves to JavaScript). Each kernel run twice:
+// into the kernel's series (`keptRunSeries`, as an engine thread runs it) and into new arrays (its
+// days committed in JavaScript). test/engine.storage.kernel.test.ts checks the kernel horizon by horizon.
 import t from 'tap';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
 import type { StorageInputs } from '../shared/schemas/inputs.ts';
-import { type PlantHours, runStorage, type StorageRun } from '../worker/engine/storage/storage.ts';
+import { keptRunSeries, type PlantHours, runStorage, type StorageRun } from '../worker/engine/storage/storage.ts';
 import { Rng } from '../worker/engine/weather/random.ts';
 import { resolvedInputs } from './fixtures/inputs.ts';
 
@@ -80,7 +82,7 @@ const CASES: [string, StorageInputs, (p: PlantHours) => PlantHours][] = [
     storage({ degradation: { cycle: cycleTable } }),
     (p) => ({ ...p, operatorMw: Float64Array.from({ length: HOURS_PER_YEAR }, (_, h) => (h % 24 > 18 ? 60 : 100)) }),
   ],
-  ['arbitrage with one cycle a day (JavaScript in both)', storage({ dispatch: { max_cycles_per_day: 1 } }), (p) => p],
+  ['arbitrage with one cycle a day (its DP in JavaScript)', storage({ dispatch: { max_cycles_per_day: 1 } }), (p) => p],
   [
     "a load's strategy",
     storage({ dispatch: { strategy: 'load' }, degradation: { cycle: cycleTable } }),
@@ -120,7 +122,11 @@ t.test('25 years with the kernel are those in JavaScript, to the bit', async (t)
     const cost = (y: number) => s.costs.variable_om_per_mwh * 1.02 ** y;
     const js = runStorage(s, plant, cost, undefined, false);
     const kernel = runStorage(s, plant, cost, undefined, true);
-    t.same(differences(js, kernel), [], `${name}: every hour and year identical`);
+    const kept = runStorage(s, plant, cost, keptRunSeries(), true);
+    t.equal(kept.charge, keptRunSeries().charge, `${name}: written into the kernel's series`);
+    const inPlace = { ...kept, ...Object.fromEntries(ARRAYS.map((a) => [a, kept[a].slice()])) };
+    t.same(differences(js, kernel), [], `${name}: every hour and year identical (days committed in JavaScript)`);
+    t.same(differences(js, inPlace), [], `${name}: every hour and year identical (into the kernel's series)`);
     const charged = js.charge.filter((x) => x > 0).length;
     t.ok(charged > HOURS / 20, `${name}: the battery works (${charged} charging hours)`);
     if (s.replacement.at_capacity_percent !== null)

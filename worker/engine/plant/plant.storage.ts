@@ -9,7 +9,7 @@ import { escalation } from '../escalation.ts';
 import { backupFactor, contractPrice, type LoadModel } from '../load/load.ts';
 import { hourPrices, type MarketModel, ppaPrice } from '../market/market.ts';
 import { merchantFactor, merchantPriceOf } from '../prices.ts';
-import { runStorage, type StorageRun } from '../storage/storage.ts';
+import { keptRunSeries, runStorage, type StorageRun } from '../storage/storage.ts';
 import type { Generation } from './generation.ts';
 import { profileYear } from './generation.ts';
 import { degradationFactor } from './hybrid.ts';
@@ -18,14 +18,16 @@ import type { PlantMemoUse } from './plant.memo.ts';
 
 const HOURS = YEARS * HOURS_PER_YEAR;
 
-/** Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a time). */
-let work: Record<'fromSurplus' | 'fromGrid', Float64Array> | null = null;
 /** The plant's hours the battery is offered, when the caller keeps no PlantMemo (plant.memo.ts). */
 let offered: Record<'delivered' | 'surplus' | 'surplusSolar' | 'price', Float64Array> | null = null;
 
-function scratch(): NonNullable<typeof work> {
-  work ??= { fromSurplus: new Float64Array(HOURS), fromGrid: new Float64Array(HOURS) };
-  return work;
+/**
+ * Work arrays of the plant's hours, reused between calculations (an engine thread runs one at a
+ * time): the battery run's own, in its kernel's memory (storage.ts `keptRunSeries`).
+ */
+function scratch(): Record<'fromSurplus' | 'fromGrid', Float64Array> {
+  const { fromSurplus, fromGrid } = keptRunSeries();
+  return { fromSurplus, fromGrid };
 }
 
 function offeredScratch(): NonNullable<typeof offered> {
@@ -46,9 +48,13 @@ export interface StorageBuffers {
   grid: Float64Array;
 }
 
+/**
+ * The charge, discharge and SOC series are the battery run's own, in its kernel's memory (storage.ts
+ * `keptRunSeries`: a market strategy's days are committed there, not copied); the grid's is new.
+ */
 export function storageBuffers(): StorageBuffers {
-  const a = () => new Float64Array(HOURS);
-  return { charge: a(), discharge: a(), soc: a(), grid: a() };
+  const { charge, discharge, soc } = keptRunSeries();
+  return { charge, discharge, soc, grid: new Float64Array(HOURS) };
 }
 
 export interface StorageYears {

@@ -21,6 +21,7 @@
 // is solved by column generation (Dantzig–Wolfe, storage.master.ts): the program, with each day's
 // discharge priced at the master's duals, supplies the vertices, and the master mixes them.
 
+import { HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import { KERNEL_WASM_BASE64 } from './storage.dispatch.wasm.ts';
 import { CycleMaster, MAX_COLUMNS } from './storage.master.ts';
 
@@ -49,6 +50,11 @@ export interface HorizonHours {
   priced: Float64Array;
   /** MWh of room under the export limit for discharge. */
   room: Float64Array;
+  /**
+   * MWh the plant exports without the battery, when the caller commits a market strategy's days in the
+   * kernel (storage.ts): read there, not by the solver.
+   */
+  delivered?: Float64Array;
   /** With a load (strategy `load`): what the load adds to each hour (docs/load.md). */
   load?: LoadHours;
 }
@@ -94,6 +100,8 @@ interface RewardPieces {
 }
 
 const MAX_HOURS = 48;
+/** The hours of a battery run (25 × 8,760), whose series the kernel's memory holds. */
+const RUN_HOURS = YEARS * HOURS_PER_YEAR;
 /** Each hour adds at most six pieces (four charging tiers with a load, and two discharges). */
 const MAX_PIECES = 6 * MAX_HOURS + 4;
 const EPS = 1e-9;
@@ -123,6 +131,52 @@ interface Kernel {
   inputs: Float64Array[];
   charge: Float64Array;
   discharge: Float64Array;
+  day: KernelDay;
+}
+
+/** A battery run's five 25-year series (storage.ts `StorageRun`'s, 219,000 hours each). */
+export interface RunSeries {
+  charge: Float64Array;
+  discharge: Float64Array;
+  soc: Float64Array;
+  fromSurplus: Float64Array;
+  fromGrid: Float64Array;
+}
+
+/**
+ * A market strategy's committed day in the kernel (storage.ts `commitDay` for `arbitrage` and
+ * `capture` without reserves; storage.dispatch.wat `commit`), written into the run's 25-year series
+ * in the kernel's memory (`series`), and the rolling horizon's move of its inputs' second day down to
+ * their first (`shift`). Every array is a view of the kernel's memory, which never grows.
+ */
+export interface KernelDay {
+  /** The inputs' hours 24–47 moved to 0–23 (`copyWithin(0, 24, 48)` on each input and `delivered`). */
+  shift(): void;
+  /**
+   * The plan's first 24 hours committed as hours `from` … `from` + 23 of `series`, from `soc` (MWh)
+   * and the last direction (1 charging, −1 discharging, 0 none yet); writes `turns` (each turn's depth
+   * of discharge, %) and `end`/`endDirection`. Returns the count of turns.
+   */
+  commit(
+    from: number,
+    keep: number,
+    capacity: number,
+    power: number,
+    socMin: number,
+    socMax: number,
+    etaIn: number,
+    etaOut: number,
+    soc: number,
+    direction: number,
+  ): number;
+  /** The horizon's MWh the plant exports without the battery, each hour (an input, as `price` is). */
+  delivered: Float64Array;
+  series: RunSeries;
+  turns: Float64Array;
+  /** The SOC at the day's end. */
+  end: Float64Array;
+  /** The direction at the day's end. */
+  endDirection: Int32Array;
 }
 
 /** (The project's TypeScript libraries do not declare WebAssembly's classes.) */
@@ -138,11 +192,22 @@ function newKernel(): Kernel {
   const exports = new wasm.Instance(kernelModule, {}).exports;
   const buffer = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const view = (i: number) => new Float64Array(buffer, i * MAX_HOURS * 8, MAX_HOURS);
+  // The run's 25-year series (storage.dispatch.wat `commit`), one after another from 262144.
+  const series = (i: number) => new Float64Array(buffer, 262144 + i * RUN_HOURS * 8, RUN_HOURS);
   return {
     solve: exports.solve as Kernel['solve'],
     inputs: [0, 1, 2, 3, 4, 5, 6, 7].map(view),
     charge: view(8),
     discharge: view(9),
+    day: {
+      shift: exports.shift as KernelDay['shift'],
+      commit: exports.commit as KernelDay['commit'],
+      delivered: new Float64Array(buffer, 248832, MAX_HOURS),
+      series: { charge: series(0), discharge: series(1), soc: series(2), fromSurplus: series(3), fromGrid: series(4) },
+      turns: new Float64Array(buffer, 249472, 24),
+      end: new Float64Array(buffer, 249664, 1),
+      endDirection: new Int32Array(buffer, 249672, 1),
+    },
   };
 }
 
@@ -231,6 +296,7 @@ export class HorizonSolver {
     hours: Omit<HorizonHours, 'hours' | 'load'>;
     load: Pick<LoadHours, 'unmet' | 'value' | 'grid' | 'gridPrice'>;
     plan: HorizonPlan;
+    day: KernelDay;
   } {
     this.kernel ??= newKernel();
     const [price, free, priced, room, unmet, value, grid, gridPrice] = this.kernel.inputs;
@@ -238,6 +304,7 @@ export class HorizonSolver {
       hours: { price, free, priced, room },
       load: { unmet, value, grid, gridPrice },
       plan: { charge: this.kernel.charge, discharge: this.kernel.discharge },
+      day: this.kernel.day,
     };
   }
 

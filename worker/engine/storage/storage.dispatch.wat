@@ -12,9 +12,13 @@
 ;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); without a load, each hour's
 ;; reward, kept for the next horizon, in a ring of 48 slots of 112 bytes from 242880: 6 f64 lengths
 ;; then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96) and 8 × the pieces' count
-;; (i32, at 104); hour t's slot is (t + ring) mod 48. EPS = 1e-9.
+;; (i32, at 104); hour t's slot is (t + ring) mod 48. A market strategy's committed day (`commit`):
+;; the horizon's delivered MWh 248832 (48 f64, an input as price … are), each turn's depth 249472 (24
+;; f64), the SOC and direction at the day's end 249664 (f64), 249672 (i32); the run's 25-year series
+;; (219,000 f64 each, hour i at 8i): charge 262144, discharge 2014144, SOC 3766144, from the surplus
+;; 5518144, from the grid 7270144 (to 9022144: 138 pages). EPS = 1e-9.
 (module
-  (memory (export "memory") 4)
+  (memory (export "memory") 138)
 
   ;; Whether the ring's slots hold the reward of the last call's 48 hours, no load, at these battery
   ;; constants: the next horizon, moved down a day by its caller, then reuses its first 24 hours'
@@ -330,7 +334,96 @@
         (local.set $t (i32.add (local.get $t) (i32.const 1)))
         (br $hour))))
 
-  ;; HorizonSolver.solve(b, h, soc0, out, false, planned) without a daily limit: the idle shortcut
+;; The rolling horizon's next day: each input's second day (hours 24–47) moved down to its first
+  ;; (`copyWithin(0, 24, 48)` on the eight arrays price … gridPrice, 192 bytes each, and delivered).
+  (func (export "shift")
+    (local $a i32)
+    (block $done
+      (loop $array
+        (br_if $done (i32.ge_u (local.get $a) (i32.const 3072)))
+        (memory.copy (local.get $a) (i32.add (local.get $a) (i32.const 192)) (i32.const 192))
+        (local.set $a (i32.add (local.get $a) (i32.const 384)))
+        (br $array)))
+    (memory.copy (i32.const 248832) (i32.const 249024) (i32.const 192)))
+
+  ;; A market strategy's committed day (storage.ts `commitDay` with `arbitrage` or `capture`, no
+  ;; reserves): the plan's first 24 hours clipped to the power, to what the hour may charge (free +
+  ;; priced: the limit's surplus and the sale or the grid) and to the SOC bounds after standing loss,
+  ;; in the same operations and order as the JavaScript. Reads the horizon (price, free, priced, room,
+  ;; delivered) and the plan; writes hours `from` … `from` + 23 of the run's five 25-year series, each
+  ;; turn of the SOC's direction as its depth of discharge (% of `capacity`, in order) from 249472,
+  ;; and the SOC and direction at the day's end at 249664 (f64) and 249672 (i32). Returns the count of
+  ;; turns (the caller's rainflow count takes them in order).
+  (func (export "commit") (param $from i32) (param $keep f64) (param $capacity f64) (param $power f64)
+    (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64) (param $soc f64)
+    (param $turned i32) (result i32)
+    (local $t8 i32) (local $kept f64) (local $x f64) (local $y f64) (local $direction i32) (local $turns i32)
+    (local $fromPlantOrGrid f64) (local $i8 i32)
+    (local.set $i8 (i32.shl (local.get $from) (i32.const 3)))
+    (block $done
+      (loop $hour
+        (br_if $done (i32.ge_u (local.get $t8) (i32.const 192)))
+        (local.set $kept (f64.mul (local.get $soc) (local.get $keep)))
+        (local.set $x (f64.load offset=3072 (local.get $t8)))
+        (local.set $y (f64.load offset=3456 (local.get $t8)))
+        (if (f64.gt (local.get $x) (f64.const 0))
+          (then
+            (local.set $x
+              (f64.max (f64.const 0)
+                (f64.min
+                  (f64.min (local.get $x)
+                    (f64.min (local.get $power)
+                      (f64.add (f64.load offset=384 (local.get $t8)) (f64.load offset=768 (local.get $t8)))))
+                  (f64.div (f64.sub (local.get $socMax) (local.get $kept)) (local.get $etaIn)))))))
+        (if (f64.gt (local.get $y) (f64.const 0))
+          (then
+            (local.set $y
+              (f64.max (f64.const 0)
+                (f64.min
+                  (f64.min (f64.min (local.get $y) (local.get $power)) (f64.load offset=1152 (local.get $t8)))
+                  (f64.mul (f64.sub (local.get $kept) (local.get $socMin)) (local.get $etaOut)))))))
+        (local.set $direction
+          (select (i32.const 1)
+            (select (i32.const -1) (i32.const 0) (f64.gt (local.get $y) (f64.const 0)))
+            (f64.gt (local.get $x) (f64.const 0))))
+        (if (i32.and
+              (i32.and (i32.ne (local.get $direction) (i32.const 0)) (i32.ne (local.get $turned) (i32.const 0)))
+              (i32.and (i32.ne (local.get $direction) (local.get $turned))
+                (f64.gt (local.get $capacity) (f64.const 0))))
+          (then
+            (f64.store offset=249472 (i32.shl (local.get $turns) (i32.const 3))
+              (f64.mul (f64.const 100)
+                (f64.sub (f64.const 1) (f64.div (local.get $soc) (local.get $capacity)))))
+            (local.set $turns (i32.add (local.get $turns) (i32.const 1)))))
+        (if (i32.ne (local.get $direction) (i32.const 0)) (then (local.set $turned (local.get $direction))))
+        (local.set $soc
+          (f64.sub (f64.add (local.get $kept) (f64.mul (local.get $etaIn) (local.get $x)))
+            (f64.div (local.get $y) (local.get $etaOut))))
+        (f64.store offset=262144 (local.get $i8) (local.get $x))
+        (f64.store offset=2014144 (local.get $i8) (local.get $y))
+        (f64.store offset=3766144 (local.get $i8) (local.get $soc))
+        (if (f64.gt (local.get $x) (f64.const 0))
+          (then
+            ;; The cheaper source first: curtailed energy (free), unless the price is negative.
+            (local.set $fromPlantOrGrid
+              (select
+                (f64.min (local.get $x) (f64.load offset=768 (local.get $t8)))
+                (f64.max (f64.const 0) (f64.sub (local.get $x) (f64.load offset=384 (local.get $t8))))
+                (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
+            (f64.store offset=5518144 (local.get $i8) (f64.sub (local.get $x) (local.get $fromPlantOrGrid)))
+            (f64.store offset=7270144 (local.get $i8)
+              (f64.max (f64.const 0) (f64.sub (local.get $fromPlantOrGrid) (f64.load offset=248832 (local.get $t8))))))
+          (else
+            (f64.store offset=5518144 (local.get $i8) (f64.const 0))
+            (f64.store offset=7270144 (local.get $i8) (f64.const 0))))
+        (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
+        (local.set $i8 (i32.add (local.get $i8) (i32.const 8)))
+        (br $hour)))
+    (f64.store offset=249664 (i32.const 0) (local.get $soc))
+    (i32.store offset=249672 (i32.const 0) (local.get $turned))
+    (local.get $turns))
+
+    ;; HorizonSolver.solve(b, h, soc0, out, false, planned) without a daily limit: the idle shortcut
   ;; (no load, an empty battery, nothing worth doing: every hour 0), else backward then forward.
   ;; Returns how many of the plan's hours it wrote (the later ones are left as they were).
   ;; `continued` 1: the horizon's first 24 hours are the last call's second day, moved down.

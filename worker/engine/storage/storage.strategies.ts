@@ -36,11 +36,12 @@ function market(fromSale: boolean): DispatchStrategy {
     withLoad: false,
     fill(_s, plant, from, h, gridMw, first = 0) {
       const { delivered, surplus, price } = plant;
-      const { price: hPrice, free, priced, room } = h;
+      const { price: hPrice, free, priced, room, delivered: hDelivered } = h;
       for (let t = first; t < h.hours; t++) {
         const i = from + t;
         const d = delivered[i];
         const f = surplus[i];
+        if (hDelivered) hDelivered[t] = d;
         hPrice[t] = price[i];
         free[t] = f;
         priced[t] = fromSale ? d + gridMw : gridMw;

@@ -6,10 +6,17 @@
 // the limit, so the export never exceeds it and the plant is never curtailed for the battery.
 import { HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { ResolvedInputs, StorageInputs } from '../../../shared/schemas/inputs.ts';
-import { type HorizonBattery, type HorizonHours, type HorizonPlan, HorizonSolver } from './storage.dispatch.ts';
+import {
+  type HorizonBattery,
+  type HorizonHours,
+  type HorizonPlan,
+  HorizonSolver,
+  type KernelDay,
+  type RunSeries,
+} from './storage.dispatch.ts';
 import { BatteryLifetime } from './storage.lifetime.ts';
 import { type ReserveHours, type ReservePlan, type ReserveProduct, solveReserves } from './storage.reserves.ts';
-import { type DispatchStrategy, strategyOf } from './storage.strategies.ts';
+import { type DispatchStrategy, STRATEGIES, strategyOf } from './storage.strategies.ts';
 
 const HORIZON = 48;
 const NO_PRODUCTS: readonly ReserveProduct[] = [];
@@ -111,8 +118,10 @@ export function horizonBattery(s: StorageInputs, capacityMwh: number, dischargeC
 interface Work {
   strategy: DispatchStrategy;
   hours: HorizonHours;
-  /** Every hourly array of `hours` (its load's too), to move a day down. */
+  /** The hourly arrays of `hours` the kernel's `shift` does not move (every one without the kernel). */
   arrays: Float64Array[];
+  /** The kernel's committed day, shift and 25-year series; null: all in JavaScript (`runStorage`'s `kernel`). */
+  day: KernelDay | null;
   plan: HorizonPlan;
   solver: HorizonSolver;
   /** With ancillary products: the horizon's market for them and the plan's reserves. */
@@ -122,22 +131,34 @@ interface Work {
 }
 
 /**
- * The work space of each strategy, kept between runs (an engine thread runs one calculation at a
- * time, and a run leaves nothing in it that the next one reads). Kept, the solver's objects and the
- * horizon's keep their shapes, and the optimised dispatch code that depends on those shapes is not
- * thrown away at every run (it was, about once a run, when they were made anew each time).
+ * The work spaces, kept between runs (an engine thread runs one calculation at a time, and a run
+ * leaves nothing in it that the next one reads): the market strategies' (arbitrage, capture) and the
+ * load's, each with and without the kernel. Kept, the solver's objects and the horizon's keep their
+ * shapes, and the optimised dispatch code that depends on those shapes is not thrown away at every
+ * run (it was, about once a run, when they were made anew each time).
  */
-const spaces = [new Map<DispatchStrategy, Work>(), new Map<DispatchStrategy, Work>()];
+const spaces = new Map<string, Work>();
 
 function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
-  const kept = spaces[useKernel ? 1 : 0];
-  let w = kept.get(strategy);
+  const key = `${strategy.withLoad ? 'load' : 'market'} ${useKernel ? 'kernel' : 'js'}`;
+  let w = spaces.get(key);
   if (!w) {
     w = newWorkSpace(strategy, useKernel);
-    kept.set(strategy, w);
+    spaces.set(key, w);
   }
+  w.strategy = strategy;
   w.reserves = undefined;
   return w;
+}
+
+/**
+ * The 25-year series a market strategy's run commits its days into in the kernel's memory (no copy):
+ * a caller that reuses its hourly arrays from one calculation to the next (an engine thread's
+ * `HourlyBuffers.storage`) takes these as its own. Valid until the next battery run; any run may be
+ * given them (the others write them in JavaScript).
+ */
+export function keptRunSeries(): RunSeries {
+  return (workSpace(STRATEGIES.arbitrage, true).day as KernelDay).series;
 }
 
 function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
@@ -146,18 +167,20 @@ function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   const solver = new HorizonSolver(useKernel);
   const kernel = solver.kernelArrays();
   const load = strategy.withLoad ? { serve: a(), ...kernel.load, weight: 0, laterDearest: 0 } : undefined;
-  const hours = { hours: HORIZON, ...kernel.hours, ...(load ? { load } : {}) };
+  const day = useKernel ? kernel.day : null;
+  const hours = {
+    hours: HORIZON,
+    ...kernel.hours,
+    ...(day && !load ? { delivered: day.delivered } : {}),
+    ...(load ? { load } : {}),
+  };
   const { price, free, priced, room } = hours;
+  const inKernel = [price, free, priced, room, ...(load ? [load.unmet, load.value, load.grid, load.gridPrice] : [])];
   return {
     strategy,
     hours,
-    arrays: [
-      price,
-      free,
-      priced,
-      room,
-      ...(load ? [load.serve, load.unmet, load.value, load.grid, load.gridPrice] : []),
-    ],
+    arrays: [...(day ? [] : inKernel), ...(load ? [load.serve] : [])],
+    day,
     plan: kernel.plan,
     solver,
     reserves: undefined,
@@ -180,7 +203,10 @@ export function fillHorizon(s: StorageInputs, plant: PlantHours, from: number, h
 function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work, strategy: DispatchStrategy): boolean {
   const h = w.hours;
   const moved = from > 0 && h.hours === HORIZON;
-  if (moved) for (const a of w.arrays) a.copyWithin(0, HOURS_PER_DAY, HORIZON);
+  if (moved) {
+    w.day?.shift();
+    for (const a of w.arrays) a.copyWithin(0, HOURS_PER_DAY, HORIZON);
+  }
   h.hours = Math.min(HORIZON, HOURS - from);
   const gridMw = s.charge_from_grid ? Math.min(s.power_mw, plant.limitMw) : 0;
   strategy.fill(s, plant, from, h, gridMw, moved ? HOURS_PER_DAY : 0);
@@ -189,8 +215,10 @@ function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work,
 
 /**
  * Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh.
- * `kernel` false: the horizon's DP in JavaScript alone (`new HorizonSolver(false)`), for the test that
- * the WebAssembly kernel's 25 years are the same to the bit (test/engine.storage.kernel.years.test.ts).
+ * A market strategy without reserves whose `work` arrays are `keptRunSeries()` commits its days in
+ * the kernel, into them; other runs commit in JavaScript. `kernel` false: the horizon's DP in
+ * JavaScript alone too (`new HorizonSolver(false)`), for the test that the kernel's 25 years are the
+ * same to the bit (test/engine.storage.kernel.years.test.ts).
  */
 export function runStorage(
   s: StorageInputs,
@@ -217,6 +245,15 @@ export function runStorage(
     run.reserve = reserves.products.map(() => new Float64Array(HOURS));
     w.reserves = reserveWork(s, plant, reserves, w.plan);
   }
+  // The days committed in the kernel when the run's series are its own (every one of them).
+  const series = w.day && !strategy.withLoad && !reserves ? w.day.series : null;
+  const inKernel =
+    series !== null &&
+    run.charge === series.charge &&
+    run.discharge === series.discharge &&
+    run.soc === series.soc &&
+    run.fromSurplus === series.fromSurplus &&
+    run.fromGrid === series.fromGrid;
   const life = new BatteryLifetime(s.degradation.cycle, s.degradation.calendar);
   const { keep, initialSoc } = batteryConstants(s);
   const replaceAt = s.replacement.at_capacity_percent;
@@ -241,7 +278,8 @@ export function runStorage(
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan, false);
     } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY, moved);
-    commitDay(b, plant, from, w, keep, capacity, life, state, run);
+    if (inKernel) commitInKernel(w.day as KernelDay, b, from, keep, capacity, life, state);
+    else commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
       life.replace(from + HOURS_PER_DAY);
@@ -302,6 +340,40 @@ function commitDay(
   }
   state.soc = soc;
   state.direction = turned;
+}
+
+/**
+ * `commitDay` for a market strategy (`arbitrage`, `capture`) without reserves, in the kernel
+ * (storage.dispatch.wat `commit`: the same operations in the same order) and into its series: a
+ * committed hour may charge what the horizon offers as free and priced (as the strategy's
+ * `chargeable`), and its sources are the strategy's `sources`. The day's turns go to the rainflow
+ * count after it (the day's capacity is fixed, and nothing in the day reads the count).
+ */
+function commitInKernel(
+  k: KernelDay,
+  b: HorizonBattery,
+  from: number,
+  keep: number,
+  capacity: number,
+  life: BatteryLifetime,
+  state: { soc: number; direction: number },
+): void {
+  const { powerMw, socMinMwh, socMaxMwh, etaIn, etaOut } = b;
+  const turns = k.commit(
+    from,
+    keep,
+    capacity,
+    powerMw,
+    socMinMwh,
+    socMaxMwh,
+    etaIn,
+    etaOut,
+    state.soc,
+    state.direction,
+  );
+  for (let j = 0; j < turns; j++) life.turn(k.turns[j]);
+  state.soc = k.end[0];
+  state.direction = k.endDirection[0];
 }
 
 /** The reserves' work space: the horizon's market and a plan whose charge and discharge are the dispatch's own. */
