@@ -89,8 +89,10 @@ const results = new ResultClient(resultPort, resultHeap);
 // none of them (the result thread gets copies of each year), and 3.5 MB of fresh arrays per
 // calculation piled up as garbage between scavenges when variants reused cached profiles (a
 // 1,000-variant reuse sweep: the engine pool alone peaked at 424 MB, with these 353 MB; bench/worker.memory.bench.ts --reuse).
-// A battery's four series join them at its first calculation (HourlyBuffers.storage), and a load's
-// six and its excess prices at its first (HourlyBuffers.load): 12.25 MB more, kept.
+// A battery's four series join them at its first calculation (HourlyBuffers.storage: its charge,
+// discharge and SOC are views of the battery kernel's memory, where a market strategy commits its
+// days, storage.ts `keptRunSeries`; its grid series an array of its own), and a load's six and its
+// excess prices at its first (HourlyBuffers.load): 12.25 MB more, kept.
 const hourly: HourlyBuffers = {
   solar: new Float64Array(YEARS * HOURS_PER_YEAR),
   wind: new Float64Array(YEARS * HOURS_PER_YEAR),
