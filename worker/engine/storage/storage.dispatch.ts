@@ -192,8 +192,10 @@ function newKernel(): Kernel {
   const exports = new wasm.Instance(kernelModule, {}).exports;
   const buffer = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const view = (i: number) => new Float64Array(buffer, i * MAX_HOURS * 8, MAX_HOURS);
-  // The run's 25-year series (storage.dispatch.wat `commit`), one after another from 262144.
-  const series = (i: number) => new Float64Array(buffer, 262144 + i * RUN_HOURS * 8, RUN_HOURS);
+  // The committed day's byte offsets (storage.dispatch.wat's header): the horizon's delivered MWh,
+  // the day's turns, the SOC and direction at its end, and the run's five 25-year series one after another.
+  const at = { delivered: 248832, turns: 249472, end: 249664, endDirection: 249672, series: 262144 };
+  const series = (i: number) => new Float64Array(buffer, at.series + i * RUN_HOURS * 8, RUN_HOURS);
   return {
     solve: exports.solve as Kernel['solve'],
     inputs: [0, 1, 2, 3, 4, 5, 6, 7].map(view),
@@ -202,11 +204,11 @@ function newKernel(): Kernel {
     day: {
       shift: exports.shift as KernelDay['shift'],
       commit: exports.commit as KernelDay['commit'],
-      delivered: new Float64Array(buffer, 248832, MAX_HOURS),
+      delivered: new Float64Array(buffer, at.delivered, MAX_HOURS),
       series: { charge: series(0), discharge: series(1), soc: series(2), fromSurplus: series(3), fromGrid: series(4) },
-      turns: new Float64Array(buffer, 249472, 24),
-      end: new Float64Array(buffer, 249664, 1),
-      endDirection: new Int32Array(buffer, 249672, 1),
+      turns: new Float64Array(buffer, at.turns, 24),
+      end: new Float64Array(buffer, at.end, 1),
+      endDirection: new Int32Array(buffer, at.endDirection, 1),
     },
   };
 }

@@ -139,13 +139,20 @@ interface Work {
  */
 const spaces = new Map<string, Work>();
 
-function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
+/** The kept work space for a strategy's kind (market or load), made on first use. */
+function keptSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   const key = `${strategy.withLoad ? 'load' : 'market'} ${useKernel ? 'kernel' : 'js'}`;
   let w = spaces.get(key);
   if (!w) {
     w = newWorkSpace(strategy, useKernel);
     spaces.set(key, w);
   }
+  return w;
+}
+
+/** The work space for a run of `strategy`, its last run's reserves forgotten. */
+function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
+  const w = keptSpace(strategy, useKernel);
   w.strategy = strategy;
   w.reserves = undefined;
   return w;
@@ -158,7 +165,7 @@ function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
  * given them (the others write them in JavaScript).
  */
 export function keptRunSeries(): RunSeries {
-  return (workSpace(STRATEGIES.arbitrage, true).day as KernelDay).series;
+  return (keptSpace(STRATEGIES.arbitrage, true).day as KernelDay).series;
 }
 
 function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
