@@ -9,10 +9,10 @@
 ;;   the plan's charge 3072 and discharge 3456 (48 f64 each).
 ;; Work space: skip 3840 (48 f64), count 4224 (48 i32), the hour's reward pieces fLen 4416 and
 ;; fSlope 4464 (6 f64 each), then the merged pieces' len 4608 and slope 116736 (48 × 292 f64 each:
-;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); without a load, each hour's
-;; reward, kept for the next horizon, in a ring of 48 slots of 112 bytes from 242880: 6 f64 lengths
-;; then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96) and 8 × the pieces' count
-;; (i32, at 104); hour t's slot is (t + ring) mod 48. A market strategy's committed day (`commit`):
+;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); each hour's reward (a load's
+;; too, at one serving weight), kept for the next horizon, in a ring of 48 slots of 112 bytes from
+;; 242880: 6 f64 lengths then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96)
+;; and 8 × the pieces' count (i32, at 104); hour t's slot is (t + ring) mod 48. A market strategy's committed day (`commit`):
 ;; the horizon's delivered MWh 248832 (48 f64, an input as price … are), each turn's depth 249472 (24
 ;; f64), the SOC and direction at the day's end 249664 (f64), 249672 (i32); the run's 25-year series
 ;; (219,000 f64 each, hour i at 8i): charge 262144, discharge 2014144, SOC 3766144, from the surplus
@@ -20,9 +20,10 @@
 (module
   (memory (export "memory") 138)
 
-  ;; Whether the ring's slots hold the reward of the last call's 48 hours, no load, at these battery
-  ;; constants: the next horizon, moved down a day by its caller, then reuses its first 24 hours'
-  ;; (the same hours, the same values: the same bits), turning the ring by 24 instead of copying.
+  ;; Whether the ring's slots hold the reward of the last call's 48 hours, with or without a load
+  ;; ($keptLoad), at these battery constants (and serving weight): the next horizon, moved down a
+  ;; day by its caller, then reuses its first 24 hours' (the same hours, the same values: the same
+  ;; bits), turning the ring by 24 instead of copying.
   (global $kept (mut i32) (i32.const 0))
   (global $ring (mut i32) (i32.const 0))
   (global $keptPower (mut f64) (f64.const 0))
@@ -30,6 +31,9 @@
   (global $keptEtaOut (mut f64) (f64.const 0))
   (global $keptCc (mut f64) (f64.const 0))
   (global $keptDc (mut f64) (f64.const 0))
+  ;; With a load: the slots hold a load's rewards (1) or a market's (0), and the serving weight they were made with.
+  (global $keptLoad (mut i32) (i32.const 0))
+  (global $keptWeight (mut f64) (f64.const 0))
 
   ;; Whether an empty battery can earn anything (storage.dispatch.ts `worthwhile`): 1 or 0.
   (func $worthwhile (param $hours i32) (param $etaIn f64) (param $etaOut f64) (param $cc f64) (param $dc f64)
@@ -218,81 +222,91 @@
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
 
-  ;; The backward pass with a load (`backwardLoad`, no multipliers).
+  ;; The backward pass with a load (`backwardLoad`, no multipliers). Each hour's reward goes to its ring
+  ;; slot, as in $backward (at most five pieces: three charging tiers and two discharges), and hours
+  ;; before `first` reuse theirs.
   (func $backwardLoad (param $hours i32) (param $power f64) (param $span f64) (param $eta f64) (param $etaOut f64)
-    (param $c f64) (param $dc f64) (param $weight f64)
+    (param $c f64) (param $dc f64) (param $weight f64) (param $first i32)
     (local $t i32) (local $t8 i32) (local $n8 i32) (local $p f64) (local $excessFirst i32) (local $cost0 f64)
     (local $cost1 f64) (local $left f64) (local $take0 f64) (local $take1 f64) (local $take2 f64)
     (local $charging f64) (local $l f64) (local $y f64) (local $toLoad f64) (local $loadMargin f64)
-    (local $toExcess f64) (local $excessMargin f64) (local $free f64) (local $priced f64)
+    (local $toExcess f64) (local $excessMargin f64) (local $free f64) (local $priced f64) (local $b8 i32)
     (local.set $t (i32.sub (local.get $hours) (i32.const 1)))
     (block $done
       (loop $hour
         (br_if $done (i32.lt_s (local.get $t) (i32.const 0)))
         (local.set $t8 (i32.shl (local.get $t) (i32.const 3)))
-        (local.set $p (f64.load offset=0 (local.get $t8)))
-        (local.set $excessFirst (f64.lt (local.get $p) (f64.const 0)))
-        (local.set $cost0 (select (f64.add (local.get $p) (local.get $c)) (local.get $c) (local.get $excessFirst)))
-        (local.set $cost1 (select (local.get $c) (f64.add (local.get $p) (local.get $c)) (local.get $excessFirst)))
-        (local.set $free (f64.load offset=384 (local.get $t8)))
-        (local.set $priced (f64.load offset=768 (local.get $t8)))
-        (local.set $left (local.get $power))
-        (local.set $take0
-          (f64.min (local.get $left) (select (local.get $priced) (local.get $free) (local.get $excessFirst))))
-        (local.set $left (f64.sub (local.get $left) (local.get $take0)))
-        (local.set $take1
-          (f64.min (local.get $left) (select (local.get $free) (local.get $priced) (local.get $excessFirst))))
-        (local.set $left (f64.sub (local.get $left) (local.get $take1)))
-        (local.set $take2 (f64.min (local.get $left) (f64.load offset=2304 (local.get $t8))))
-        (local.set $n8 (i32.const 0))
-        (local.set $charging (f64.const 0))
-        (if (f64.gt (local.get $take2) (f64.const 1e-9))
+        (local.set $b8 (i32.add (local.get $t) (global.get $ring)))
+        (if (i32.ge_s (local.get $b8) (i32.const 48)) (then (local.set $b8 (i32.sub (local.get $b8) (i32.const 48)))))
+        (local.set $b8 (i32.add (i32.const 238464) (i32.mul (local.get $b8) (i32.const 112))))
+        (if (i32.ge_s (local.get $t) (local.get $first))
           (then
-            (local.set $l (f64.mul (local.get $take2) (local.get $eta)))
-            (f64.store offset=4416 (local.get $n8) (local.get $l))
-            (f64.store offset=4464 (local.get $n8)
-              (f64.div (f64.add (f64.load offset=2688 (local.get $t8)) (local.get $c)) (local.get $eta)))
-            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
-            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $take1) (f64.const 1e-9))
-          (then
-            (local.set $l (f64.mul (local.get $take1) (local.get $eta)))
-            (f64.store offset=4416 (local.get $n8) (local.get $l))
-            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost1) (local.get $eta)))
-            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
-            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (if (f64.gt (local.get $take0) (f64.const 1e-9))
-          (then
-            (local.set $l (f64.mul (local.get $take0) (local.get $eta)))
-            (f64.store offset=4416 (local.get $n8) (local.get $l))
-            (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost0) (local.get $eta)))
-            (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
-            (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
-        (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
-        (local.set $toLoad (f64.min (local.get $y) (f64.load offset=1536 (local.get $t8))))
-        ;; value + weight − dischargeCost − 0 (no multiplier).
-        (local.set $loadMargin
-          (f64.sub (f64.add (f64.load offset=1920 (local.get $t8)) (local.get $weight)) (local.get $dc)))
-        (if (f64.gt (local.get $loadMargin) (f64.const 0))
-          (then
-            (if (f64.gt (local.get $toLoad) (f64.const 1e-9))
+            (local.set $p (f64.load offset=0 (local.get $t8)))
+            (local.set $excessFirst (f64.lt (local.get $p) (f64.const 0)))
+            (local.set $cost0 (select (f64.add (local.get $p) (local.get $c)) (local.get $c) (local.get $excessFirst)))
+            (local.set $cost1 (select (local.get $c) (f64.add (local.get $p) (local.get $c)) (local.get $excessFirst)))
+            (local.set $free (f64.load offset=384 (local.get $t8)))
+            (local.set $priced (f64.load offset=768 (local.get $t8)))
+            (local.set $left (local.get $power))
+            (local.set $take0
+              (f64.min (local.get $left) (select (local.get $priced) (local.get $free) (local.get $excessFirst))))
+            (local.set $left (f64.sub (local.get $left) (local.get $take0)))
+            (local.set $take1
+              (f64.min (local.get $left) (select (local.get $free) (local.get $priced) (local.get $excessFirst))))
+            (local.set $left (f64.sub (local.get $left) (local.get $take1)))
+            (local.set $take2 (f64.min (local.get $left) (f64.load offset=2304 (local.get $t8))))
+            (local.set $n8 (local.get $b8))
+            (local.set $charging (f64.const 0))
+            (if (f64.gt (local.get $take2) (f64.const 1e-9))
               (then
-                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toLoad) (local.get $etaOut)))
-                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $loadMargin) (local.get $etaOut)))
-                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
-        (local.set $toExcess (f64.sub (local.get $y) (f64.max (f64.const 0) (local.get $toLoad))))
-        (local.set $excessMargin (f64.sub (local.get $p) (local.get $dc)))
-        (if (f64.gt (local.get $excessMargin) (f64.const 0))
-          (then
-            (if (f64.gt (local.get $toExcess) (f64.const 1e-9))
+                (local.set $l (f64.mul (local.get $take2) (local.get $eta)))
+                (f64.store offset=4416 (local.get $n8) (local.get $l))
+                (f64.store offset=4464 (local.get $n8)
+                  (f64.div (f64.add (f64.load offset=2688 (local.get $t8)) (local.get $c)) (local.get $eta)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+                (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+            (if (f64.gt (local.get $take1) (f64.const 1e-9))
               (then
-                (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toExcess) (local.get $etaOut)))
-                (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $excessMargin) (local.get $etaOut)))
-                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+                (local.set $l (f64.mul (local.get $take1) (local.get $eta)))
+                (f64.store offset=4416 (local.get $n8) (local.get $l))
+                (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost1) (local.get $eta)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+                (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+            (if (f64.gt (local.get $take0) (f64.const 1e-9))
+              (then
+                (local.set $l (f64.mul (local.get $take0) (local.get $eta)))
+                (f64.store offset=4416 (local.get $n8) (local.get $l))
+                (f64.store offset=4464 (local.get $n8) (f64.div (local.get $cost0) (local.get $eta)))
+                (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))
+                (local.set $charging (f64.add (local.get $charging) (local.get $l)))))
+            (local.set $y (f64.min (local.get $power) (f64.load offset=1152 (local.get $t8))))
+            (local.set $toLoad (f64.min (local.get $y) (f64.load offset=1536 (local.get $t8))))
+            ;; value + weight − dischargeCost − 0 (no multiplier).
+            (local.set $loadMargin
+              (f64.sub (f64.add (f64.load offset=1920 (local.get $t8)) (local.get $weight)) (local.get $dc)))
+            (if (f64.gt (local.get $loadMargin) (f64.const 0))
+              (then
+                (if (f64.gt (local.get $toLoad) (f64.const 1e-9))
+                  (then
+                    (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toLoad) (local.get $etaOut)))
+                    (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $loadMargin) (local.get $etaOut)))
+                    (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+            (local.set $toExcess (f64.sub (local.get $y) (f64.max (f64.const 0) (local.get $toLoad))))
+            (local.set $excessMargin (f64.sub (local.get $p) (local.get $dc)))
+            (if (f64.gt (local.get $excessMargin) (f64.const 0))
+              (then
+                (if (f64.gt (local.get $toExcess) (f64.const 1e-9))
+                  (then
+                    (f64.store offset=4416 (local.get $n8) (f64.div (local.get $toExcess) (local.get $etaOut)))
+                    (f64.store offset=4464 (local.get $n8) (f64.mul (local.get $excessMargin) (local.get $etaOut)))
+                    (local.set $n8 (i32.add (local.get $n8) (i32.const 8)))))))
+            ;; The slot's charging at fLen + 96, its count at fLen + 104 (4512 and 4520 from b8).
+            (f64.store offset=4512 (local.get $b8) (local.get $charging))
+            (i32.store offset=4520 (local.get $b8) (i32.sub (local.get $n8) (local.get $b8)))))
         (i32.store offset=4224 (i32.shl (local.get $t) (i32.const 2))
-          (call $merge (local.get $t) (local.get $n8)
-            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span) (i32.const 0)))
-        (f64.store offset=3840 (local.get $t8) (local.get $charging))
+          (call $merge (local.get $t) (i32.load offset=4520 (local.get $b8))
+            (i32.eq (local.get $t) (i32.sub (local.get $hours) (i32.const 1))) (local.get $span) (local.get $b8)))
+        (f64.store offset=3840 (local.get $t8) (f64.load offset=4512 (local.get $b8)))
         (local.set $t (i32.sub (local.get $t) (i32.const 1)))
         (br $hour))))
 
@@ -449,29 +463,34 @@
                 (global.set $kept (i32.const 0))
                 (return (local.get $hours))))))))
     (local.set $span (f64.sub (local.get $socMax) (local.get $socMin)))
+    ;; The last call's second day, moved down: its hours' pieces and charging come with it (a load's
+    ;; only at the same serving weight, which every hour's reward with a load holds).
+    (if (i32.and (i32.and (local.get $continued) (global.get $kept))
+          (i32.and
+            (i32.and
+              (i32.and (f64.eq (local.get $power) (global.get $keptPower)) (f64.eq (local.get $etaIn) (global.get $keptEtaIn)))
+              (i32.and (i32.and (f64.eq (local.get $etaOut) (global.get $keptEtaOut)) (f64.eq (local.get $cc) (global.get $keptCc)))
+                (f64.eq (local.get $dc) (global.get $keptDc))))
+            (i32.and (i32.eq (local.get $load) (global.get $keptLoad))
+              (i32.or (i32.eqz (local.get $load)) (f64.eq (local.get $weight) (global.get $keptWeight))))))
+      (then
+        (global.set $ring (i32.rem_u (i32.add (global.get $ring) (i32.const 24)) (i32.const 48)))
+        (local.set $first (i32.const 24))))
     (if (local.get $load)
       (then
-        (global.set $kept (i32.const 0))
         (call $backwardLoad (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
-          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $weight)))
+          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $weight) (local.get $first)))
       (else
-        ;; The last call's second day, moved down: its hours' pieces and charging come with it.
-        (if (i32.and (i32.and (local.get $continued) (global.get $kept))
-              (i32.and
-                (i32.and (f64.eq (local.get $power) (global.get $keptPower)) (f64.eq (local.get $etaIn) (global.get $keptEtaIn)))
-                (i32.and (i32.and (f64.eq (local.get $etaOut) (global.get $keptEtaOut)) (f64.eq (local.get $cc) (global.get $keptCc)))
-                  (f64.eq (local.get $dc) (global.get $keptDc)))))
-          (then
-            (global.set $ring (i32.rem_u (i32.add (global.get $ring) (i32.const 24)) (i32.const 48)))
-            (local.set $first (i32.const 24))))
         (call $backward (local.get $hours) (local.get $power) (local.get $span) (local.get $etaIn)
-          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $first))
-        (global.set $kept (i32.eq (local.get $hours) (i32.const 48)))
-        (global.set $keptPower (local.get $power))
-        (global.set $keptEtaIn (local.get $etaIn))
-        (global.set $keptEtaOut (local.get $etaOut))
-        (global.set $keptCc (local.get $cc))
-        (global.set $keptDc (local.get $dc))))
+          (local.get $etaOut) (local.get $cc) (local.get $dc) (local.get $first))))
+    (global.set $kept (i32.eq (local.get $hours) (i32.const 48)))
+    (global.set $keptLoad (local.get $load))
+    (global.set $keptWeight (local.get $weight))
+    (global.set $keptPower (local.get $power))
+    (global.set $keptEtaIn (local.get $etaIn))
+    (global.set $keptEtaOut (local.get $etaOut))
+    (global.set $keptCc (local.get $cc))
+    (global.set $keptDc (local.get $dc))
     (local.set $n (select (local.get $hours) (local.get $planned) (i32.lt_s (local.get $hours) (local.get $planned))))
     (call $forward (local.get $n) (local.get $soc0) (local.get $socMin) (local.get $etaIn) (local.get $etaOut))
     (local.get $n))
