@@ -1,8 +1,7 @@
 // A fixed number of engine threads, each reused across calculations. A job first waits for a free
 // thread (acquire), then runs on it; the thread is free again as soon as the engine is done, while
 // its result thread finishes the result and the job saves it, so the next job's calculation need
-// not wait for either. A sweep's variant may also be queued on a thread that computes, so that the
-// thread starts it the moment the one before ends (EnginePool).
+// not wait for either.
 import v8 from 'node:v8';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from 'node:worker_threads';
 import type { StoredInputs } from '../shared/schemas/inputs.ts';
@@ -95,32 +94,12 @@ interface Waiter {
   refuse: (err: Error) => void;
 }
 
-/** What a calculation on a thread is told: each of its messages, or the thread's failure. */
-interface RunHandler {
-  message: (msg: ThreadMessage) => void;
-  fail: (err: Error) => void;
-}
-
-/** A message that ends a calculation (ThreadMessage): it was computed, refused, or crashed. */
-const ends = (msg: ThreadMessage) => msg.type !== 'progress';
-
-/**
- * An engine thread and the port on which its result thread sends finished results. It calculates
- * its requests one at a time, in the order sent; each message names its calculation (`seq`).
- */
+/** An engine thread and the port on which its result thread sends finished results. */
 class EngineThread {
   readonly worker: Worker;
   readonly #results: MessagePort;
   readonly #pending = new Map<number, { resolve: (r: ResultReply) => void; reject: (err: Error) => void }>();
-  /** The calculations whose messages someone awaits. */
-  readonly #runs = new Map<number, RunHandler>();
-  /** Calculations sent and not yet ended, in order: the first is the one the thread is computing. */
-  readonly #sent: number[] = [];
   #seq = 0;
-  /** Leases held on this thread: the calculation under way and at most one queued behind it. */
-  leases = 0;
-  /** Terminated (or dying): it takes no lease any more. */
-  dead = false;
 
   constructor(engine: string | undefined, cacheBytes: number, heaps: ThreadHeaps) {
     const { port1, port2 } = new MessageChannel();
@@ -134,118 +113,77 @@ class EngineThread {
     });
     // Only a calculation waiting for its result keeps the process alive.
     port1.unref();
-    this.worker.on('message', (msg: ThreadMessage) => {
-      if (ends(msg)) {
-        const i = this.#sent.indexOf(msg.seq);
-        if (i >= 0) this.#sent.splice(i, 1);
-      }
-      this.#runs.get(msg.seq)?.message(msg);
-    });
     const fail = (err: Error) => {
-      this.dead = true;
       for (const p of this.#pending.values()) p.reject(err);
       this.#pending.clear();
-      const runs = [...this.#runs.values()];
-      this.#runs.clear();
-      for (const r of runs) r.fail(err);
     };
     this.worker.on('error', (err) => fail(new EngineThreadFailure(`engine thread failed: ${err.message}`)));
     this.worker.on('exit', (code) => fail(new EngineThreadFailure(`engine thread exited with code ${code}`)));
   }
 
-  /**
-   * Sends a calculation, whose messages go to `handler` until it ends; `result` resolves when its
-   * result thread has finished the result.
-   */
+  /** Sends a calculation; `result` resolves when its result thread has finished the result. */
   start(
     scenarioId: string,
     inputs: StoredInputs,
     keepHourly: boolean,
     resources: SharedResources,
-    progress: boolean,
-    handler: RunHandler,
   ): { seq: number; result: Promise<ResultReply> } {
     const seq = ++this.#seq;
     const result = new Promise<ResultReply>((resolve, reject) => this.#pending.set(seq, { resolve, reject }));
     // A calculation that ends without a result (engine error, abort) drops its promise unawaited.
     result.catch(() => {});
-    this.#runs.set(seq, handler);
-    this.#sent.push(seq);
-    this.worker.postMessage({ seq, scenarioId, inputs, keepHourly, resources, progress } satisfies ThreadRequest);
+    this.worker.postMessage({ seq, scenarioId, inputs, keepHourly, resources } satisfies ThreadRequest);
     return { seq, result };
   }
 
-  /** Whether calculation `seq` is the one the thread computes now (not one queued behind it). */
-  computing(seq: number): boolean {
-    return this.#sent[0] === seq;
-  }
-
-  /**
-   * Nobody hears calculation `seq`'s messages any more; with `result` (the default) nobody awaits its
-   * result either, which is then dropped.
-   */
-  forget(seq: number, result = true): void {
-    this.#runs.delete(seq);
-    if (result) this.#pending.delete(seq);
+  forget(seq: number): void {
+    this.#pending.delete(seq);
   }
 
   terminate(): Promise<number> {
-    this.dead = true;
     this.#results.close();
     return this.worker.terminate();
   }
 }
 
-/**
- * The engine threads. A thread takes one lease when it is free; while it computes a sweep's variant
- * (or an optimization's evaluation), a second variant may take a lease on it and be sent at once,
- * queued behind (`queue`), so the thread goes from one calculation straight to the next without
- * waiting for the main thread to hear of the first's end and send the next. A single scenario
- * waits for a thread with nothing under way and goes ahead of every waiting variant; while one waits,
- * no variant is queued.
- */
 export class EnginePool {
-  readonly #threads: EngineThread[] = [];
+  readonly #idle: EngineThread[] = [];
+  readonly #busy = new Set<EngineThread>();
   readonly #waiting: Waiter[] = [];
   readonly #size: number;
   readonly #engine: string | undefined;
   readonly #cacheBytes: number;
   readonly #heaps: ThreadHeaps;
-  readonly #queue: boolean;
   #draining = false;
 
   /**
    * size: threads (WORKER_CONCURRENCY); engine: a module the threads calculate with instead of
    * worker/engine/index.ts (a test's or a bench's: WorkerProcessOptions); heaps: each thread's V8
-   * heap limits (THREAD_HEAPS; a bench compares others); queue: whether a variant may be queued
-   * behind a thread's calculation (default true; false: one lease a thread, as before 2026-11-30).
+   * heap limits (THREAD_HEAPS; a bench compares others).
    */
-  constructor(options: { size?: number; engine?: URL; cacheMb?: number; heaps?: ThreadHeaps; queue?: boolean } = {}) {
+  constructor(options: { size?: number; engine?: URL; cacheMb?: number; heaps?: ThreadHeaps } = {}) {
     this.#size = options.size ?? 1;
     this.#engine = options.engine?.href;
     this.#heaps = options.heaps ?? THREAD_HEAPS;
-    this.#queue = options.queue ?? true;
     // ENGINE_CACHE_MB is the worker's: each thread keeps its share of it.
     this.#cacheBytes = Math.floor(((options.cacheMb ?? 0) * 1024 * 1024) / Math.max(1, options.size ?? 1));
   }
 
   /** Starts the threads now, so their start-up and warm-up happen before the first job. */
   prestart(): void {
-    while (this.#threads.length < this.#size) this.#threads.push(this.#spawn());
+    while (this.#idle.length + this.#busy.size < this.#size) this.#idle.push(this.#spawn());
   }
 
   /**
-   * A thread for one calculation, as soon as one is free (or, for a variant, as soon as one computes
-   * with none queued behind): first come, first served, except that a single scenario goes ahead of
-   * every waiting variant of a sweep, which the worker claims in batches. Rejects with WorkerStopping
-   * once the pool drains, and with EngineThreadFailure if the job is aborted meanwhile.
+   * A thread for one calculation, as soon as one is free: first come, first served, except that a
+   * single scenario goes ahead of every waiting variant of a sweep, which the worker claims in batches. Rejects with WorkerStopping once the pool drains, and with
+   * EngineThreadFailure if the job is aborted meanwhile.
    */
   acquire(signal: AbortSignal | undefined, priority: ThreadPriority): Promise<EngineLease> {
     if (this.#draining) return Promise.reject(new WorkerStopping('the worker is stopping'));
     if (signal?.aborted)
       return Promise.reject(new EngineThreadFailure('the job was aborted before it got an engine thread'));
-    // Nobody is passed: with jobs waiting, this one waits too.
-    const thread = this.#waiting.length === 0 ? this.#free(priority) : undefined;
+    const thread = this.#idle.pop() ?? (this.#busy.size < this.#size ? this.#spawn() : undefined);
     if (thread) return Promise.resolve(this.#lease(thread));
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -279,26 +217,8 @@ export class EnginePool {
 
   async close(): Promise<void> {
     this.drain();
-    await Promise.all(this.#threads.splice(0).map((t) => t.terminate()));
-  }
-
-  /**
-   * A thread for `priority` now, if there is one: one with nothing under way (started if the pool
-   * has fewer than its size), else for a variant one computing with none queued behind, when no
-   * single scenario waits.
-   */
-  #free(priority: ThreadPriority): EngineThread | undefined {
-    // A thread that died with no lease on it (none of its jobs to fail) is dropped here.
-    for (let i = this.#threads.length - 1; i >= 0; i--) if (this.#threads[i].dead) this.#threads.splice(i, 1);
-    const idle = this.#threads.find((t) => t.leases === 0);
-    if (idle) return idle;
-    if (this.#threads.length < this.#size) {
-      const thread = this.#spawn();
-      this.#threads.push(thread);
-      return thread;
-    }
-    if (!this.#queue || priority !== 'variant' || this.#waiting.some((w) => w.priority === 'single')) return undefined;
-    return this.#threads.find((t) => t.leases === 1);
+    await Promise.all([...this.#idle, ...this.#busy].map((t) => t.terminate()));
+    this.#idle.length = 0;
   }
 
   #spawn(): EngineThread {
@@ -307,23 +227,16 @@ export class EnginePool {
   }
 
   #lease(thread: EngineThread): EngineLease {
-    thread.leases++;
+    this.#busy.add(thread);
     return new EngineLease(thread, (healthy) => this.#release(thread, healthy));
   }
 
   #release(thread: EngineThread, healthy: boolean): void {
-    thread.leases--;
-    if (!healthy || thread.dead) {
-      const i = this.#threads.indexOf(thread);
-      if (i >= 0) this.#threads.splice(i, 1);
-      if (!thread.dead) void thread.terminate();
-    }
-    // The waiting jobs in order, while a thread is free for the first of them.
-    while (this.#waiting.length > 0 && !this.#draining) {
-      const next = this.#free(this.#waiting[0].priority);
-      if (!next) break;
-      this.#waiting.shift()?.grant(next);
-    }
+    this.#busy.delete(thread);
+    if (!healthy) void thread.terminate();
+    const next = this.#waiting.shift();
+    if (next) next.grant(healthy ? thread : this.#spawn());
+    else if (healthy) this.#idle.push(thread);
   }
 }
 
@@ -354,41 +267,52 @@ export class EngineLease {
     { onProgress, signal, keepHourly, resources = {} }: RunOptions,
   ): Promise<EngineOutcome> {
     const engine = this.#thread;
+    const thread = engine.worker;
     let healthy = true;
     let pending: { seq: number; result: Promise<ResultReply> } | undefined;
     let computed: { engineMs: number; totals: EnergyTotals } | EngineOutcome;
     try {
       computed = await new Promise<{ engineMs: number; totals: EnergyTotals } | EngineOutcome>((resolve, reject) => {
+        const cleanup = () => {
+          thread.off('message', onMessage);
+          thread.off('error', onError);
+          thread.off('exit', onExit);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        const onMessage = (msg: ThreadMessage) => {
+          if (msg.type === 'progress') return onProgress?.(msg.stage, msg.fraction);
+          cleanup();
+          if (msg.type === 'computed') resolve({ engineMs: msg.engineMs, totals: msg.totals });
+          else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
+          else {
+            // An exception in the pure engine comes back on every retry: fail at once, saying what it was.
+            healthy = false;
+            resolve({ ok: false, code: 'engine_exception', message: `the calculation failed: ${msg.message}` });
+          }
+        };
+        const onError = (err: Error) => {
+          cleanup();
+          healthy = false;
+          reject(new EngineThreadFailure(`engine thread failed: ${err.message}`));
+        };
+        const onExit = (code: number) => {
+          cleanup();
+          healthy = false;
+          reject(new EngineThreadFailure(`engine thread exited with code ${code}`));
+        };
         const onAbort = () => {
-          const seq = pending?.seq ?? 0;
-          // Aborted while queued behind another calculation: the thread lives on (it computes this one
-          // too, and nobody hears of it). Under way: the thread goes, as the calculation cannot stop.
-          healthy = !engine.computing(seq);
-          engine.forget(seq);
+          cleanup();
+          healthy = false;
           reject(new EngineThreadFailure('the calculation was aborted'));
         };
+        thread.on('message', onMessage);
+        thread.on('error', onError);
+        thread.on('exit', onExit);
         signal?.addEventListener('abort', onAbort, { once: true });
-        pending = engine.start(scenarioId, inputs, keepHourly, resources, onProgress !== undefined, {
-          message: (msg) => {
-            if (msg.type === 'progress') return onProgress?.(msg.stage, msg.fraction);
-            signal?.removeEventListener('abort', onAbort);
-            if (msg.type === 'computed') resolve({ engineMs: msg.engineMs, totals: msg.totals });
-            else if (msg.type === 'engine_error') resolve({ ok: false, code: msg.code, message: msg.message });
-            else {
-              // An exception in the pure engine comes back on every retry: fail at once, saying what it was.
-              healthy = false;
-              resolve({ ok: false, code: 'engine_exception', message: `the calculation failed: ${msg.message}` });
-            }
-          },
-          fail: (err) => {
-            signal?.removeEventListener('abort', onAbort);
-            healthy = false;
-            reject(err);
-          },
-        });
+        pending = engine.start(scenarioId, inputs, keepHourly, resources);
       });
     } finally {
-      if (pending) engine.forget(pending.seq, false);
+      if (pending && !healthy) engine.forget(pending.seq);
       this.release(healthy);
     }
     if (!pending || 'ok' in computed) {

@@ -1,8 +1,7 @@
 // Runs one calculation at a time off the worker's main thread, so the main thread keeps writing
 // progress, sending heartbeats and answering pg-boss while the engine computes. Each finished year
 // goes to this thread's result thread, which writes and compresses it meanwhile and sends the
-// result to the main thread itself: this thread is free for the next calculation at once. The pool
-// may send a sweep's next variant while one computes (engine.pool.ts): requests run in order.
+// result to the main thread itself: this thread is free for the next calculation at once.
 import { type MessagePort, parentPort, type ResourceLimits, workerData } from 'node:worker_threads';
 import { Value } from '@sinclair/typebox/value';
 import { HOURS_PER_YEAR, YEARS } from '../shared/calendar.ts';
@@ -39,20 +38,15 @@ export interface ThreadData {
   /** The result thread's V8 heap limits. */
   resultHeap: ResourceLimits;
 }
-/**
- * One calculation. `seq` numbers this thread's calculations: every message about it (below) and its
- * result on the results port carry it back, since the pool may send a sweep's next variant while this
- * one computes (they run in order). keepHourly false: the hourly arrays are neither written nor
- * stored (a sweep's variant, by default). `inputs` as stored, library references and all;
- * `resources`: what they reference. `progress`: whether to report the stages (a variant does not).
- */
+/** seq numbers this thread's calculations; the result on the results port carries it back. */
+/** keepHourly false: the hourly arrays are neither written nor stored (a sweep's variant, by default). */
+/** `inputs` as stored, library references and all; `resources`: what they reference. */
 export type ThreadRequest = {
   seq: number;
   scenarioId: string;
   inputs: StoredInputs;
   keepHourly: boolean;
   resources: SharedResources;
-  progress: boolean;
 };
 /**
  * What the thread calculates with: worker/engine/index.ts, or a module with the same `calculate`
@@ -60,13 +54,11 @@ export type ThreadRequest = {
  * CalculationInputError for inputs it refuses, and reports progress and years as the engine does.
  */
 export type EngineModule = { calculate: typeof calculate };
-/** What the thread says of calculation `seq`: progress, then one of the others, which ends it. */
-export type ThreadMessage = { seq: number } & (
+export type ThreadMessage =
   | { type: 'progress'; stage: string; fraction: number }
   | { type: 'computed'; engineMs: number; totals: EnergyTotals }
   | { type: 'engine_error'; code: string; message: string }
-  | { type: 'crash'; message: string }
-);
+  | { type: 'crash'; message: string };
 
 /** The bytes of decoded library files and series a thread keeps (their parses: as many again). */
 const DECODED_LIMIT_BYTES = 16 * 2 ** 20;
@@ -119,11 +111,7 @@ port.on('message', (req: ThreadRequest) => {
     .then(
       () => handle(req),
       (err: unknown) =>
-        port.postMessage({
-          seq: req.seq,
-          type: 'crash',
-          message: `loading HiGHS: ${String(err)}`,
-        } satisfies ThreadMessage),
+        port.postMessage({ type: 'crash', message: `loading HiGHS: ${String(err)}` } satisfies ThreadMessage),
     );
 });
 
@@ -136,10 +124,7 @@ function handle(req: ThreadRequest): void {
       ? withContents(req.inputs, (id) => decoded.content(id, req.resources[id]))
       : (req.inputs as ResolvedInputs);
     const result = engine.calculate(inputs, {
-      onProgress: req.progress
-        ? (stage, fraction) =>
-            reply.postMessage({ seq: req.seq, type: 'progress', stage, fraction } satisfies ThreadMessage)
-        : undefined,
+      onProgress: (stage, fraction) => reply.postMessage({ type: 'progress', stage, fraction }),
       onYear: req.keepHourly ? (_, series) => results.year(series) : undefined,
       cache: profiles,
       // Keys of the stored inputs: a library file is named there by its id, not its megabytes of text.
@@ -156,12 +141,12 @@ function handle(req: ThreadRequest): void {
       totals.wind_mwh += y.wind_mwh;
       totals.curtailed_mwh += y.curtailed_mwh;
     }
-    reply.postMessage({ seq: req.seq, type: 'computed', engineMs, totals } satisfies ThreadMessage);
+    reply.postMessage({ type: 'computed', engineMs, totals } satisfies ThreadMessage);
   } catch (err) {
     const msg: ThreadMessage =
       err instanceof CalculationInputError
-        ? { seq: req.seq, type: 'engine_error', code: err.code, message: err.message }
-        : { seq: req.seq, type: 'crash', message: err instanceof Error ? err.message : String(err) };
+        ? { type: 'engine_error', code: err.code, message: err.message }
+        : { type: 'crash', message: err instanceof Error ? err.message : String(err) };
     reply.postMessage(msg);
   } finally {
     profiles?.releaseDropped();
