@@ -12,11 +12,12 @@
 ;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); each hour's reward (a load's
 ;; too, at one serving weight), kept for the next horizon, in a ring of 48 slots of 112 bytes from
 ;; 242880: 6 f64 lengths then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96)
-;; and 8 × the pieces' count (i32, at 104); hour t's slot is (t + ring) mod 48. A market strategy's committed day (`commit`):
-;; the horizon's delivered MWh 248832 (48 f64, an input as price … are), each turn's depth 249472 (24
-;; f64), the SOC and direction at the day's end 249664 (f64), 249672 (i32); the run's 25-year series
-;; (219,000 f64 each, hour i at 8i): charge 262144, discharge 2014144, SOC 3766144, from the surplus
-;; 5518144, from the grid 7270144 (to 9022144: 138 pages). EPS = 1e-9.
+;; and 8 × the pieces' count (i32, at 104); hour t's slot is (t + ring) mod 48. A market
+;; strategy's committed day (`commit`): the horizon's delivered MWh 248832 (48 f64, an input as
+;; price … are), each turn's depth 249472 (24 f64), the SOC and direction at the day's end 249664
+;; (f64), 249672 (i32); the run's 25-year series (219,000 f64 each, hour i at 8i): charge 262144,
+;; discharge 2014144, SOC 3766144, from the surplus 5518144, from the grid 7270144 (to 9022144: 138
+;; pages). EPS = 1e-9.
 (module
   (memory (export "memory") 138)
 
@@ -31,7 +32,8 @@
   (global $keptEtaOut (mut f64) (f64.const 0))
   (global $keptCc (mut f64) (f64.const 0))
   (global $keptDc (mut f64) (f64.const 0))
-  ;; With a load: the slots hold a load's rewards (1) or a market's (0), and the serving weight they were made with.
+  ;; Whether the slots hold a load's rewards (1) or a market's (0), and the serving weight they were
+  ;; made with.
   (global $keptLoad (mut i32) (i32.const 0))
   (global $keptWeight (mut f64) (f64.const 0))
 
