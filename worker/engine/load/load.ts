@@ -3,7 +3,7 @@
 // the rest of the output is excess (sold at the merchant price, or curtailed). Excess in one hour
 // never serves another: only the battery moves energy between hours. From the hours come the
 // contract's revenue, its shortfall penalties, and the load's KPIs.
-import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
+import { DAYS_IN_MONTH, HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
 import type { HourlyRoles } from '../../../shared/hourly.series.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
@@ -269,67 +269,89 @@ function serveHours(
   // The sums and the store's state in locals for the year (written back at its end).
   let { plant, cut, sold, clean, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
   let { gridStored, stored } = state;
-  for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
-    const L = mw[k];
-    const x = charge ? charge[k] : 0;
-    const g = fromGrid ? fromGrid[k] : 0;
-    const y = discharge ? discharge[k] : 0;
-    const produced = solar[k] + wind[k];
-    plant += produced;
-    // What the plant and the battery put out toward the load: output less what the plant stored.
-    const direct = Math.max(0, produced - (x - g));
-    const D = Math.min(L, direct + y);
-    const U = L - D;
-    let E = direct + y - D;
-    const served = Math.min(L, direct);
-    delivered[k] = D;
-    directOut[k] = served;
-    fromBattery[k] = D - served;
-    unmet[k] = U;
-    // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
-    let cleanPart = Math.min(D, direct);
-    if (battery && soc) {
-      // Nothing in the store from the grid (±0): the share is exactly 1, as its formula gives.
-      const share = gridStored === 0 ? 1 : stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
-      cleanPart += (D - cleanPart) * share;
-      // The grid's part of the store: losses and discharge take from both parts in proportion. With
-      // none stored and none charged now, it stays +0 (what the formula gives for any finite SOC).
-      const after = soc[k];
-      if (gridStored !== 0 || g !== 0 || !Number.isFinite(after)) {
-        const g1 =
-          x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
-        gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
-      } else gridStored = 0;
-      stored = after;
-    }
-    if (E > 0 && !sell) {
-      // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
-      const c = Math.min(E, direct);
-      if (c > 0) {
-        const s0 = solar[k];
-        const w0 = wind[k];
-        solar[k] = Math.max(0, s0 - (c * s0) / produced);
-        wind[k] = Math.max(0, w0 - (c * w0) / produced);
-        if (grid) grid[k] -= c;
+  // Month by month, in two passes over the month's hours (its series are then still in the cache): the
+  // hours and the store's state, then the sums of the month's money and energy, whose accumulators
+  // would otherwise share one loop's registers with the first pass's state. Each sum adds the same
+  // terms in the same order as one pass would.
+  const start = i * HOURS_PER_YEAR;
+  let h0 = 0;
+  for (let m = 0; m < 12; m++) {
+    const h1 = h0 + DAYS_IN_MONTH[m] * HOURS_PER_DAY;
+    for (let k = start + h0; k < start + h1; k++) {
+      const L = mw[k];
+      const x = charge ? charge[k] : 0;
+      const g = fromGrid ? fromGrid[k] : 0;
+      const y = discharge ? discharge[k] : 0;
+      const produced = solar[k] + wind[k];
+      plant += produced;
+      // What the plant and the battery put out toward the load: output less what the plant stored.
+      const direct = Math.max(0, produced - (x - g));
+      const D = Math.min(L, direct + y);
+      let E = direct + y - D;
+      const served = Math.min(L, direct);
+      delivered[k] = D;
+      directOut[k] = served;
+      fromBattery[k] = D - served;
+      unmet[k] = L - D;
+      // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
+      let cleanPart = Math.min(D, direct);
+      if (battery && soc) {
+        // Nothing in the store from the grid (±0): the share is exactly 1, as its formula gives.
+        const share = gridStored === 0 ? 1 : stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
+        cleanPart += (D - cleanPart) * share;
+        // The grid's part of the store: losses and discharge take from both parts in proportion. With
+        // none stored and none charged now, it stays +0 (what the formula gives for any finite SOC).
+        const after = soc[k];
+        if (gridStored !== 0 || g !== 0 || !Number.isFinite(after)) {
+          const g1 =
+            x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
+          gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+        } else gridStored = 0;
+        stored = after;
       }
-      cut += c;
-      E -= c;
+      if (E > 0 && !sell) {
+        // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
+        const c = Math.min(E, direct);
+        if (c > 0) {
+          const s0 = solar[k];
+          const w0 = wind[k];
+          solar[k] = Math.max(0, s0 - (c * s0) / produced);
+          wind[k] = Math.max(0, w0 - (c * w0) / produced);
+          if (grid) grid[k] -= c;
+        }
+        cut += c;
+        E -= c;
+      }
+      excess[k] = E;
+      clean += cleanPart;
     }
-    excess[k] = E;
-    sold += E;
-    clean += cleanPart;
-    cleanBackup += cleanShare[h] * U;
-    if (D >= MET_SHARE * L) met++;
-    excessValue += E * price[h];
-    gridCost += g * backupPrice[h] * backup;
-    backupCost += U * backupPrice[h] * backup;
-    const m = MONTH_OF_HOUR[h];
-    monthLoad[m] += L;
-    monthDelivered[m] += D;
-    if (peak[h % HOURS_PER_DAY]) {
-      peakLoad += L;
-      peakDelivered += D;
+    let mLoad = 0;
+    let mDelivered = 0;
+    for (let h = h0, k = start + h0; h < h1; h += HOURS_PER_DAY) {
+      for (let hod = 0; hod < HOURS_PER_DAY; hod++, k++) {
+        const L = mw[k];
+        const D = delivered[k];
+        const U = unmet[k];
+        const E = excess[k];
+        const g = fromGrid ? fromGrid[k] : 0;
+        const bp = backupPrice[h + hod];
+        sold += E;
+        cleanBackup += cleanShare[h + hod] * U;
+        if (D >= MET_SHARE * L) met++;
+        excessValue += E * price[h + hod];
+        gridCost += g * bp * backup;
+        backupCost += U * bp * backup;
+        mLoad += L;
+        mDelivered += D;
+        if (peak[hod]) {
+          peakLoad += L;
+          peakDelivered += D;
+        }
+      }
     }
+    monthLoad[m] = mLoad;
+    monthDelivered[m] = mDelivered;
+    h0 = h1;
   }
   sums.plant = plant;
   sums.cut = cut;

@@ -85,31 +85,41 @@ const LOAD: DispatchStrategy = {
     // The year of the first new hour, counted on from there (a horizon crosses at most one year's end).
     let year = Math.floor((from + first) / HOURS_PER_YEAR);
     let yearStart = year * HOURS_PER_YEAR;
+    // The year's contract price and its size (a price's |p|): every hour of the year alike.
+    let yearValue = contract[year];
+    let yearSize = Math.abs(yearValue);
+    const operator = plant.operatorMw;
+    const limit = plant.limitMw;
     for (let t = first; t < h.hours; t++) {
       const i = from + t;
       if (i - yearStart === HOURS_PER_YEAR) {
         year++;
         yearStart = i;
+        yearValue = contract[year];
+        yearSize = Math.abs(yearValue);
       }
       const a = delivered[i];
       const f = surplus[i];
-      const serve = Math.min(a, mw[i]);
+      const L = mw[i];
+      const serve = Math.min(a, L);
       const excess = a - serve;
-      const unmet = mw[i] - serve;
+      const unmet = L - serve;
       const p = plant.price[i];
       price[t] = p;
       free[t] = sell ? f : f + excess;
       priced[t] = sell ? excess : 0;
-      room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - a);
+      const at = operator ? Math.min(limit, operator[i % HOURS_PER_YEAR]) : limit;
+      room[t] = f > 0 ? 0 : Math.max(0, at - a);
       served[t] = serve;
       short[t] = unmet;
       // The grid only where the plant meets the load, and never cheaper than the excess sells for.
       grid[t] = unmet > 0 ? 0 : gridMw;
       const backup = backupPrice[i - yearStart] * backupFactor[year];
+      // Never below 0, so its own size (|gp| = gp).
       const gp = Math.max(backup, p, 0);
       gridPrice[t] = gp;
-      value[t] = contract[year];
-      const d = Math.max(Math.abs(p), Math.abs(gp), Math.abs(value[t]));
+      value[t] = yearValue;
+      const d = Math.max(Math.abs(p), gp, yearSize);
       if (t < HOURS_PER_DAY) dearest = Math.max(dearest, d);
       else later = Math.max(later, d);
     }
