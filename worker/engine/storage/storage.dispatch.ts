@@ -51,10 +51,12 @@ export interface HorizonHours {
   /** MWh of room under the export limit for discharge. */
   room: Float64Array;
   /**
-   * MWh the plant exports without the battery, when the caller commits a market strategy's days in the
-   * kernel (storage.ts): read there, not by the solver.
+   * MWh the plant exports without the battery, when the caller commits its days in the kernel
+   * (storage.ts): read there, not by the solver.
    */
   delivered?: Float64Array;
+  /** With a load, committed in the kernel: MWh above the limit, curtailed without the battery (as `delivered`). */
+  surplus?: Float64Array;
   /** With a load (strategy `load`): what the load adds to each hour (docs/load.md). */
   load?: LoadHours;
 }
@@ -144,18 +146,19 @@ export interface RunSeries {
 }
 
 /**
- * A market strategy's committed day in the kernel (storage.ts `commitDay` for `arbitrage` and
- * `capture` without reserves; storage.dispatch.wat `commit`), written into the run's 25-year series
- * in the kernel's memory (`series`), and the rolling horizon's move of its inputs' second day down to
- * their first (`shift`). Every array is a view of the kernel's memory, which never grows.
+ * A committed day in the kernel (storage.ts `commitDay` without reserves, for a market strategy or
+ * the load's; storage.dispatch.wat `commit`), written into the run's 25-year series in the kernel's
+ * memory (`series`), and the rolling horizon's move of its inputs' second day down to their first
+ * (`shift`). Every array is a view of the kernel's memory, which never grows.
  */
 export interface KernelDay {
-  /** The inputs' hours 24–47 moved to 0–23 (`copyWithin(0, 24, 48)` on each input and `delivered`). */
+  /** The inputs' hours 24–47 moved to 0–23 (`copyWithin(0, 24, 48)` on each input, `delivered`, `serve` and `surplus`). */
   shift(): void;
   /**
    * The plan's first 24 hours committed as hours `from` … `from` + 23 of `series`, from `soc` (MWh)
    * and the last direction (1 charging, −1 discharging, 0 none yet); writes `turns` (each turn's depth
-   * of discharge, %) and `end`/`endDirection`. Returns the count of turns.
+   * of discharge, %) and `end`/`endDirection`. `load` 1: the load's strategy (what an hour may charge
+   * and its sources, storage.strategies.ts `LOAD`), else 0 (a market's). Returns the count of turns.
    */
   commit(
     from: number,
@@ -168,9 +171,13 @@ export interface KernelDay {
     etaOut: number,
     soc: number,
     direction: number,
+    load: number,
   ): number;
   /** The horizon's MWh the plant exports without the battery, each hour (an input, as `price` is). */
   delivered: Float64Array;
+  /** With a load: the horizon's MWh of the plant's output that serves it, and the limit's surplus (inputs). */
+  serve: Float64Array;
+  surplus: Float64Array;
   series: RunSeries;
   turns: Float64Array;
   /** The SOC at the day's end. */
@@ -193,8 +200,17 @@ function newKernel(): Kernel {
   const buffer = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const view = (i: number) => new Float64Array(buffer, i * MAX_HOURS * 8, MAX_HOURS);
   // The committed day's byte offsets (storage.dispatch.wat's header): the horizon's delivered MWh,
-  // the day's turns, the SOC and direction at its end, and the run's five 25-year series one after another.
-  const at = { delivered: 248832, turns: 249472, end: 249664, endDirection: 249672, series: 262144 };
+  // the day's turns, the SOC and direction at its end, a load's served output and the surplus, and
+  // the run's five 25-year series one after another.
+  const at = {
+    delivered: 248832,
+    turns: 249472,
+    end: 249664,
+    endDirection: 249672,
+    serve: 249728,
+    surplus: 250112,
+    series: 262144,
+  };
   const series = (i: number) => new Float64Array(buffer, at.series + i * RUN_HOURS * 8, RUN_HOURS);
   return {
     solve: exports.solve as Kernel['solve'],
@@ -205,6 +221,8 @@ function newKernel(): Kernel {
       shift: exports.shift as KernelDay['shift'],
       commit: exports.commit as KernelDay['commit'],
       delivered: new Float64Array(buffer, at.delivered, MAX_HOURS),
+      serve: new Float64Array(buffer, at.serve, MAX_HOURS),
+      surplus: new Float64Array(buffer, at.surplus, MAX_HOURS),
       series: { charge: series(0), discharge: series(1), soc: series(2), fromSurplus: series(3), fromGrid: series(4) },
       turns: new Float64Array(buffer, at.turns, 24),
       end: new Float64Array(buffer, at.end, 1),

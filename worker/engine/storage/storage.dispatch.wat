@@ -12,10 +12,11 @@
 ;; MAX_PIECES = 6 × 48 + 4 a hour) and own 228864 (48 × 292 bytes); each hour's reward (a load's
 ;; too, at one serving weight), kept for the next horizon, in a ring of 48 slots of 112 bytes from
 ;; 242880: 6 f64 lengths then 6 f64 slopes (as fLen and fSlope lie), the hour's charging (f64, at 96)
-;; and 8 × the pieces' count (i32, at 104); hour t's slot is (t + ring) mod 48. A market
-;; strategy's committed day (`commit`): the horizon's delivered MWh 248832 (48 f64, an input as
-;; price … are), each turn's depth 249472 (24 f64), the SOC and direction at the day's end 249664
-;; (f64), 249672 (i32); the run's 25-year series (219,000 f64 each, hour i at 8i): charge 262144,
+;; and 8 × the pieces' count (i32, at 104); hour t's slot is (t + ring) mod 48. A committed day
+;; (`commit`): the horizon's delivered MWh 248832 (48 f64, an input as price … are), each turn's
+;; depth 249472 (24 f64), the SOC and direction at the day's end 249664 (f64), 249672 (i32); with a
+;; load, the horizon's MWh of the plant's output that serves it 249728 and the limit's surplus
+;; 250112 (48 f64 each, inputs as delivered is); the run's 25-year series (219,000 f64 each, hour i at 8i): charge 262144,
 ;; discharge 2014144, SOC 3766144, from the surplus 5518144, from the grid 7270144 (to 9022144: 138
 ;; pages). EPS = 1e-9.
 (module
@@ -360,21 +361,25 @@
         (memory.copy (local.get $a) (i32.add (local.get $a) (i32.const 192)) (i32.const 192))
         (local.set $a (i32.add (local.get $a) (i32.const 384)))
         (br $array)))
-    (memory.copy (i32.const 248832) (i32.const 249024) (i32.const 192)))
+    (memory.copy (i32.const 248832) (i32.const 249024) (i32.const 192))
+    (memory.copy (i32.const 249728) (i32.const 249920) (i32.const 192))
+    (memory.copy (i32.const 250112) (i32.const 250304) (i32.const 192)))
 
-  ;; A market strategy's committed day (storage.ts `commitDay` with `arbitrage` or `capture`, no
-  ;; reserves): the plan's first 24 hours clipped to the power, to what the hour may charge (free +
-  ;; priced: the limit's surplus and the sale or the grid) and to the SOC bounds after standing loss,
-  ;; in the same operations and order as the JavaScript. Reads the horizon (price, free, priced, room,
-  ;; delivered) and the plan; writes hours `from` … `from` + 23 of the run's five 25-year series, each
+  ;; A committed day (storage.ts `commitDay` without reserves): the plan's first 24 hours clipped to
+  ;; the power, to what the hour may charge and to the SOC bounds after standing loss, in the same
+  ;; operations and order as the JavaScript. What an hour may charge and where it came from are the
+  ;; strategy's (storage.strategies.ts `chargeable`, `sources`): a market's (`load` 0; free + priced:
+  ;; the limit's surplus and the sale or the grid), or the load's (`load` 1; free + priced + grid +
+  ;; the output that serves the load). Reads the horizon (price, free, priced, room, delivered; with a
+  ;; load grid, serve and surplus too) and the plan; writes hours `from` … `from` + 23 of the run's five 25-year series, each
   ;; turn of the SOC's direction as its depth of discharge (% of `capacity`, in order) from 249472,
   ;; and the SOC and direction at the day's end at 249664 (f64) and 249672 (i32). Returns the count of
   ;; turns (the caller's rainflow count takes them in order).
   (func (export "commit") (param $from i32) (param $keep f64) (param $capacity f64) (param $power f64)
     (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64) (param $soc f64)
-    (param $turned i32) (result i32)
+    (param $turned i32) (param $load i32) (result i32)
     (local $t8 i32) (local $kept f64) (local $x f64) (local $y f64) (local $direction i32) (local $turns i32)
-    (local $fromPlantOrGrid f64) (local $i8 i32)
+    (local $fromPlantOrGrid f64) (local $i8 i32) (local $chargeable f64) (local $surplus f64) (local $excess f64)
     (local.set $i8 (i32.shl (local.get $from) (i32.const 3)))
     (block $done
       (loop $hour
@@ -384,12 +389,16 @@
         (local.set $y (f64.load offset=3456 (local.get $t8)))
         (if (f64.gt (local.get $x) (f64.const 0))
           (then
+            (local.set $chargeable (f64.add (f64.load offset=384 (local.get $t8)) (f64.load offset=768 (local.get $t8))))
+            (if (local.get $load)
+              (then
+                (local.set $chargeable
+                  (f64.add (f64.add (local.get $chargeable) (f64.load offset=2304 (local.get $t8)))
+                    (f64.load offset=249728 (local.get $t8))))))
             (local.set $x
               (f64.max (f64.const 0)
                 (f64.min
-                  (f64.min (local.get $x)
-                    (f64.min (local.get $power)
-                      (f64.add (f64.load offset=384 (local.get $t8)) (f64.load offset=768 (local.get $t8)))))
+                  (f64.min (local.get $x) (f64.min (local.get $power) (local.get $chargeable)))
                   (f64.div (f64.sub (local.get $socMax) (local.get $kept)) (local.get $etaIn)))))))
         (if (f64.gt (local.get $y) (f64.const 0))
           (then
@@ -418,7 +427,22 @@
         (f64.store offset=262144 (local.get $i8) (local.get $x))
         (f64.store offset=2014144 (local.get $i8) (local.get $y))
         (f64.store offset=3766144 (local.get $i8) (local.get $soc))
-        (if (f64.gt (local.get $x) (f64.const 0))
+        (if (i32.and (f64.gt (local.get $x) (f64.const 0)) (local.get $load))
+          (then
+            ;; The limit's surplus, the plant's excess over the load, the grid, then the plant's served output.
+            (local.set $surplus (f64.load offset=250112 (local.get $t8)))
+            (local.set $excess
+              (f64.sub (f64.load offset=248832 (local.get $t8)) (f64.load offset=249728 (local.get $t8))))
+            (f64.store offset=5518144 (local.get $i8)
+              (select
+                (f64.min (local.get $surplus) (f64.max (f64.const 0) (f64.sub (local.get $x) (local.get $excess))))
+                (f64.min (local.get $x) (local.get $surplus))
+                (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
+            (f64.store offset=7270144 (local.get $i8)
+              (f64.min (f64.load offset=2304 (local.get $t8))
+                (f64.max (f64.const 0)
+                  (f64.sub (local.get $x) (f64.add (local.get $surplus) (local.get $excess)))))))
+        (else (if (f64.gt (local.get $x) (f64.const 0))
           (then
             ;; The cheaper source first: curtailed energy (free), unless the price is negative.
             (local.set $fromPlantOrGrid
@@ -431,7 +455,7 @@
               (f64.max (f64.const 0) (f64.sub (local.get $fromPlantOrGrid) (f64.load offset=248832 (local.get $t8))))))
           (else
             (f64.store offset=5518144 (local.get $i8) (f64.const 0))
-            (f64.store offset=7270144 (local.get $i8) (f64.const 0))))
+            (f64.store offset=7270144 (local.get $i8) (f64.const 0))))))
         (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
         (local.set $i8 (i32.add (local.get $i8) (i32.const 8)))
         (br $hour)))

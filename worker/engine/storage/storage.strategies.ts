@@ -8,10 +8,12 @@ import type { StorageInputs } from '../../../shared/schemas/inputs.ts';
 import type { HorizonHours, LoadHours } from './storage.dispatch.ts';
 import type { PlantHours, StorageRun } from './storage.ts';
 
-/** Hour `i`'s export limit (of the 25 years): the fixed one, or the lesser of it and the operator's. */
-export function exportLimitAt(plant: PlantHours, i: number): number {
-  const operator = plant.operatorMw;
-  return operator ? Math.min(plant.limitMw, operator[i % HOURS_PER_YEAR]) : plant.limitMw;
+/**
+ * Hour `i`'s export limit (of the 25 years): the fixed one, or the lesser of it and the operator's
+ * (PlantHours' `limitMw` and `operatorMw`, read once by the caller's loop).
+ */
+function limitAt(limit: number, operator: ArrayLike<number> | undefined, i: number): number {
+  return operator ? Math.min(limit, operator[i % HOURS_PER_YEAR]) : limit;
 }
 
 /** One strategy: the horizon it fills, and the committed hour's charge it allows and attributes. */
@@ -37,6 +39,8 @@ function market(fromSale: boolean): DispatchStrategy {
     fill(_s, plant, from, h, gridMw, first = 0) {
       const { delivered, surplus, price } = plant;
       const { price: hPrice, free, priced, room, delivered: hDelivered } = h;
+      const operator = plant.operatorMw;
+      const limit = plant.limitMw;
       for (let t = first; t < h.hours; t++) {
         const i = from + t;
         const d = delivered[i];
@@ -45,7 +49,7 @@ function market(fromSale: boolean): DispatchStrategy {
         hPrice[t] = price[i];
         free[t] = f;
         priced[t] = fromSale ? d + gridMw : gridMw;
-        room[t] = f > 0 ? 0 : Math.max(0, exportLimitAt(plant, i) - d);
+        room[t] = f > 0 ? 0 : Math.max(0, limitAt(limit, operator, i) - d);
       }
     },
     chargeable: (plant, h, i, t) => plant.surplus[i] + h.priced[t],
@@ -73,7 +77,7 @@ const LOAD: DispatchStrategy = {
   withLoad: true,
   fill(s, plant, from, h, gridMw, first = 0) {
     const load = plant.load as NonNullable<PlantHours['load']>;
-    const { price, free, priced, room } = h;
+    const { price, free, priced, room, delivered: hDelivered, surplus: hSurplus } = h;
     const l = tiers(h);
     const { serve: served, unmet: short, grid, gridPrice, value } = l;
     const { delivered, surplus } = plant;
@@ -100,6 +104,11 @@ const LOAD: DispatchStrategy = {
       }
       const a = delivered[i];
       const f = surplus[i];
+      // The kernel's commit reads them (storage.ts), not the solver.
+      if (hDelivered && hSurplus) {
+        hDelivered[t] = a;
+        hSurplus[t] = f;
+      }
       const L = mw[i];
       const serve = Math.min(a, L);
       const excess = a - serve;
@@ -108,8 +117,7 @@ const LOAD: DispatchStrategy = {
       price[t] = p;
       free[t] = sell ? f : f + excess;
       priced[t] = sell ? excess : 0;
-      const at = operator ? Math.min(limit, operator[i % HOURS_PER_YEAR]) : limit;
-      room[t] = f > 0 ? 0 : Math.max(0, at - a);
+      room[t] = f > 0 ? 0 : Math.max(0, limitAt(limit, operator, i) - a);
       served[t] = serve;
       short[t] = unmet;
       // The grid only where the plant meets the load, and never cheaper than the excess sells for.

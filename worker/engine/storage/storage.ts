@@ -159,26 +159,38 @@ function workSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
 }
 
 /**
- * The 25-year series a market strategy's run commits its days into in the kernel's memory (no copy):
- * a caller that reuses its hourly arrays from one calculation to the next (an engine thread's
- * `HourlyBuffers.storage`) takes these as its own. Valid until the next battery run; any run may be
- * given them (the others write them in JavaScript).
+ * The 25-year series a run without reserves commits its days into in the kernel's memory (no copy;
+ * a market strategy's and the load's, whose work spaces share the kernel): a caller that reuses its
+ * hourly arrays from one calculation to the next (an engine thread's `HourlyBuffers.storage`) takes
+ * these as its own. Valid until the next battery run; any run may be given them (the others write
+ * them in JavaScript).
  */
 export function keptRunSeries(): RunSeries {
   return (keptSpace(STRATEGIES.arbitrage, true).day as KernelDay).series;
 }
 
+/**
+ * The one solver of the kernel's work spaces (a market's and the load's): one kernel, so that both
+ * commit their days into the same 25-year series (`keptRunSeries`, which a caller's reused arrays
+ * are). Without the kernel, each work space has its own.
+ */
+let kernelSolver: HorizonSolver | null = null;
+
 function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   const a = () => new Float64Array(HORIZON);
   // The horizon's arrays and the plan are the solver's kernel's memory: filled and read in place.
-  const solver = new HorizonSolver(useKernel);
+  if (useKernel) kernelSolver ??= new HorizonSolver(true);
+  const solver = useKernel && kernelSolver ? kernelSolver : new HorizonSolver(false);
   const kernel = solver.kernelArrays();
-  const load = strategy.withLoad ? { serve: a(), ...kernel.load, weight: 0, laterDearest: 0 } : undefined;
   const day = useKernel ? kernel.day : null;
+  const load = strategy.withLoad
+    ? { serve: day ? day.serve : a(), ...kernel.load, weight: 0, laterDearest: 0 }
+    : undefined;
   const hours = {
     hours: HORIZON,
     ...kernel.hours,
-    ...(day && !load ? { delivered: day.delivered } : {}),
+    ...(day ? { delivered: day.delivered } : {}),
+    ...(day && load ? { surplus: day.surplus } : {}),
     ...(load ? { load } : {}),
   };
   const { price, free, priced, room } = hours;
@@ -186,7 +198,7 @@ function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   return {
     strategy,
     hours,
-    arrays: [...(day ? [] : inKernel), ...(load ? [load.serve] : [])],
+    arrays: day ? [] : [...inKernel, ...(load ? [load.serve] : [])],
     day,
     plan: kernel.plan,
     solver,
@@ -222,8 +234,8 @@ function nextHorizon(s: StorageInputs, plant: PlantHours, from: number, w: Work,
 
 /**
  * Runs the battery over every hour of the 25 years. `dischargeCost(year)` is the variable O&M per MWh.
- * A market strategy without reserves whose `work` arrays are `keptRunSeries()` commits its days in
- * the kernel, into them; other runs commit in JavaScript. `kernel` false: the horizon's DP in
+ * A run without reserves whose `work` arrays are `keptRunSeries()` commits its days in the kernel,
+ * into them; other runs commit in JavaScript. `kernel` false: the horizon's DP in
  * JavaScript alone too (`new HorizonSolver(false)`), for the test that the kernel's 25 years are the
  * same to the bit (test/engine.storage.kernel.years.test.ts).
  */
@@ -253,7 +265,7 @@ export function runStorage(
     w.reserves = reserveWork(s, plant, reserves, w.plan);
   }
   // The days committed in the kernel when the run's series are its own (every one of them).
-  const series = w.day && !strategy.withLoad && !reserves ? w.day.series : null;
+  const series = w.day && !reserves ? w.day.series : null;
   const inKernel =
     series !== null &&
     run.charge === series.charge &&
@@ -285,7 +297,7 @@ export function runStorage(
       fillReserves(reserves, from, w.hours.hours, w.reserves.market);
       solveReserves(b, w.hours, w.reserves.market, reserves.products, state.soc, w.reserves.plan, false);
     } else w.solver.solve(b, w.hours, state.soc, w.plan, false, HOURS_PER_DAY, moved);
-    if (inKernel) commitInKernel(w.day as KernelDay, b, from, keep, capacity, life, state);
+    if (inKernel) commitInKernel(w.day as KernelDay, b, from, keep, capacity, life, state, strategy.withLoad);
     else commitDay(b, plant, from, w, keep, capacity, life, state, run);
     life.update(from + HOURS_PER_DAY - 1);
     if (replaceAt !== null && life.fades && life.capacityPercent <= replaceAt) {
@@ -350,11 +362,11 @@ function commitDay(
 }
 
 /**
- * `commitDay` for a market strategy (`arbitrage`, `capture`) without reserves, in the kernel
- * (storage.dispatch.wat `commit`: the same operations in the same order) and into its series: a
- * committed hour may charge what the horizon offers as free and priced (as the strategy's
- * `chargeable`), and its sources are the strategy's `sources`. The day's turns go to the rainflow
- * count after it (the day's capacity is fixed, and nothing in the day reads the count).
+ * `commitDay` without reserves, in the kernel (storage.dispatch.wat `commit`: the same operations in
+ * the same order) and into its series: a committed hour may charge what the strategy's `chargeable`
+ * allows (a market's: free and priced; the load's: those, the grid and the served output), and its
+ * sources are the strategy's `sources`. The day's turns go to the rainflow count after it (the day's
+ * capacity is fixed, and nothing in the day reads the count).
  */
 function commitInKernel(
   k: KernelDay,
@@ -364,6 +376,7 @@ function commitInKernel(
   capacity: number,
   life: BatteryLifetime,
   state: { soc: number; direction: number },
+  load: boolean,
 ): void {
   const { powerMw, socMinMwh, socMaxMwh, etaIn, etaOut } = b;
   const turns = k.commit(
@@ -377,6 +390,7 @@ function commitInKernel(
     etaOut,
     state.soc,
     state.direction,
+    load ? 1 : 0,
   );
   for (let j = 0; j < turns; j++) life.turn(k.turns[j]);
   state.soc = k.end[0];
