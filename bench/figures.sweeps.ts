@@ -200,8 +200,12 @@ export async function sweepDrained(base: string, body: unknown, timeoutMs: numbe
   return { id: sweep.id, total, ms: performance.now() - t0 };
 }
 
-/** A drained sweep's row against as many runs of the engine (#1): ≤ 0.25 × when its variants reuse. */
-function againstEngine(b: Bench, what: string, sweep: { total: number; ms: number }): Row {
+/**
+ * A drained sweep's row against as many runs of the engine (#1), at most `target` × them: 0.25 when
+ * its variants reuse their plant; 0.5 for battery sizes (issue 39: each variant dispatches its own
+ * battery, so its DP is its own work).
+ */
+function againstEngine(b: Bench, what: string, sweep: { total: number; ms: number }, target = 0.25): Row {
   const n = sweep.total.toLocaleString('en-US');
   const engineAll = sweep.total * b.engine.engineMs;
   return {
@@ -211,15 +215,15 @@ function againstEngine(b: Bench, what: string, sweep: { total: number; ms: numbe
     unit: 's',
     baseline: { label: `${n} × engine (#1)`, value: engineAll / 1000, unit: 's' },
     ratio: sweep.ms / engineAll,
-    target: '≤ 0.25 × baseline',
-    met: sweep.ms / engineAll <= 0.25,
+    target: `≤ ${target} × baseline`,
+    met: sweep.ms / engineAll <= target,
   };
 }
 
 /** 12b with a battery: its power × energy varied behind a limit (the generation profiles are shared). */
 async function batteryFigures(b: Bench, base: string, sizes: SweepSizes) {
   const sweep = await sweepDrained(base, batteryStudy(sizes.reuse), 900_000);
-  b.rows.push(againstEngine(b, 'sweep of battery power × energy (arbitrage behind a limit)', sweep));
+  b.rows.push(againstEngine(b, 'sweep of battery power × energy (arbitrage behind a limit)', sweep, 0.5));
 }
 
 /** 12c/12d: a sweep varying latitude (no reuse), with single scenarios posted while it drains. */
