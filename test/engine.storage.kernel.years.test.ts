@@ -1,11 +1,11 @@
 // The battery's 25 years (storage.ts `runStorage`) with its WebAssembly kernel (storage.dispatch.wat:
 // the horizon's DP, the reward pieces kept from one day's horizon to the next, the horizon moved down
-// a day, and the days committed into the kernel's own 25-year series) against the same
-// run all in JavaScript (`kernel` false): every hourly array, the yearly capacity and the replacements
-// the same to the bit, for batteries that cover the committed day's cases (clipped charge and
-// discharge, grid charging, negative prices, standing loss, cycle and calendar fade with
-// replacements, the operator's hourly limit, capture, and a load's strategy, whose chargeable energy
-// and sources the kernel's commit has too; a daily cycle limit, whose DP the kernel leaves to JavaScript). Each kernel run twice:
+// a day, and the days committed into the kernel's own 25-year series) against the same run all in
+// JavaScript (`kernel` false): every hourly array, the yearly capacity and the replacements the same
+// to the bit, for batteries that cover the committed day's cases (clipped charge and discharge, grid
+// charging, negative prices, standing loss, cycle and calendar fade with replacements, the operator's
+// hourly limit, capture, and a load's strategy, whose chargeable energy and sources the kernel's
+// commit has too; a daily cycle limit, whose DP the kernel leaves to JavaScript). Each kernel run twice:
 // into the kernel's series (`keptRunSeries`, as an engine thread runs it) and into new arrays (its
 // days committed in JavaScript). test/engine.storage.kernel.test.ts checks the kernel horizon by horizon.
 import t from 'tap';

@@ -16,9 +16,9 @@
 ;; (`commit`): the horizon's delivered MWh 248832 (48 f64, an input as price … are), each turn's
 ;; depth 249472 (24 f64), the SOC and direction at the day's end 249664 (f64), 249672 (i32); with a
 ;; load, the horizon's MWh of the plant's output that serves it 249728 and the limit's surplus
-;; 250112 (48 f64 each, inputs as delivered is); the run's 25-year series (219,000 f64 each, hour i at 8i): charge 262144,
-;; discharge 2014144, SOC 3766144, from the surplus 5518144, from the grid 7270144 (to 9022144: 138
-;; pages). EPS = 1e-9.
+;; 250112 (48 f64 each, inputs as delivered is); the run's 25-year series (219,000 f64 each, hour i
+;; at 8i): charge 262144, discharge 2014144, SOC 3766144, from the surplus 5518144, from the grid
+;; 7270144 (to 9022144: 138 pages). EPS = 1e-9.
 (module
   (memory (export "memory") 138)
 
@@ -352,7 +352,8 @@
         (br $hour))))
 
 ;; The rolling horizon's next day: each input's second day (hours 24–47) moved down to its first
-  ;; (`copyWithin(0, 24, 48)` on the eight arrays price … gridPrice, 192 bytes each, and delivered).
+  ;; (`copyWithin(0, 24, 48)` on the eight arrays price … gridPrice, 192 bytes each, and delivered,
+  ;; serve and surplus).
   (func (export "shift")
     (local $a i32)
     (block $done
@@ -371,10 +372,10 @@
   ;; strategy's (storage.strategies.ts `chargeable`, `sources`): a market's (`load` 0; free + priced:
   ;; the limit's surplus and the sale or the grid), or the load's (`load` 1; free + priced + grid +
   ;; the output that serves the load). Reads the horizon (price, free, priced, room, delivered; with a
-  ;; load grid, serve and surplus too) and the plan; writes hours `from` … `from` + 23 of the run's five 25-year series, each
-  ;; turn of the SOC's direction as its depth of discharge (% of `capacity`, in order) from 249472,
-  ;; and the SOC and direction at the day's end at 249664 (f64) and 249672 (i32). Returns the count of
-  ;; turns (the caller's rainflow count takes them in order).
+  ;; load grid, serve and surplus too) and the plan; writes hours `from` … `from` + 23 of the run's
+  ;; five 25-year series, each turn of the SOC's direction as its depth of discharge (% of `capacity`,
+  ;; in order) from 249472, and the SOC and direction at the day's end at 249664 (f64) and 249672
+  ;; (i32). Returns the count of turns (the caller's rainflow count takes them in order).
   (func (export "commit") (param $from i32) (param $keep f64) (param $capacity f64) (param $power f64)
     (param $socMin f64) (param $socMax f64) (param $etaIn f64) (param $etaOut f64) (param $soc f64)
     (param $turned i32) (param $load i32) (result i32)
