@@ -250,7 +250,10 @@ function serveYear(
 
 /**
  * A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`;
- * each hour's split into `split` (the published series).
+ * each hour's split into `split` (the published series). Month by month, in two passes over the
+ * month's hours (its series are then still in the cache): here the hours and the store's state, then
+ * `monthSums` for the month's money and energy, whose accumulators would otherwise share one loop's
+ * registers with this pass's state. Each sum adds the same terms in the same order as one pass would.
  */
 function serveHours(
   load: LoadModel,
@@ -263,16 +266,11 @@ function serveHours(
 ): void {
   const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
   const backup = backupFactor(load, i);
-  const { mw, sell, cleanShare, backupPrice, peak } = load;
+  const { mw, sell } = load;
   const { delivered, direct: directOut, battery: fromBattery, unmet, excess } = split;
-  const { monthLoad, monthDelivered } = sums;
-  // The sums and the store's state in locals for the year (written back at its end).
-  let { plant, cut, sold, clean, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
+  // This pass's sums and the store's state in locals for the year (written back at its end).
+  let { plant, cut, clean } = sums;
   let { gridStored, stored } = state;
-  // Month by month, in two passes over the month's hours (its series are then still in the cache): the
-  // hours and the store's state, then the sums of the month's money and energy, whose accumulators
-  // would otherwise share one loop's registers with the first pass's state. Each sum adds the same
-  // terms in the same order as one pass would.
   const start = i * HOURS_PER_YEAR;
   let h0 = 0;
   for (let m = 0; m < 12; m++) {
@@ -325,38 +323,61 @@ function serveHours(
       excess[k] = E;
       clean += cleanPart;
     }
-    let mLoad = 0;
-    let mDelivered = 0;
-    for (let h = h0, k = start + h0; h < h1; h += HOURS_PER_DAY) {
-      for (let hod = 0; hod < HOURS_PER_DAY; hod++, k++) {
-        const L = mw[k];
-        const D = delivered[k];
-        const U = unmet[k];
-        const E = excess[k];
-        const g = fromGrid ? fromGrid[k] : 0;
-        const bp = backupPrice[h + hod];
-        sold += E;
-        cleanBackup += cleanShare[h + hod] * U;
-        if (D >= MET_SHARE * L) met++;
-        excessValue += E * price[h + hod];
-        gridCost += g * bp * backup;
-        backupCost += U * bp * backup;
-        mLoad += L;
-        mDelivered += D;
-        if (peak[hod]) {
-          peakLoad += L;
-          peakDelivered += D;
-        }
-      }
-    }
-    monthLoad[m] = mLoad;
-    monthDelivered[m] = mDelivered;
+    monthSums(load, fromGrid, { start, m, h0, h1 }, price, backup, split, sums);
     h0 = h1;
   }
   sums.plant = plant;
   sums.cut = cut;
-  sums.sold = sold;
   sums.clean = clean;
+  state.gridStored = gridStored;
+  state.stored = stored;
+}
+
+/**
+ * Month `m`'s sums (its hours `h0` … `h1` − 1 of the year that starts at hour `start`) added to
+ * `sums`, from the hours serveHours wrote: the excess sold and its value, the clean backup, the hours
+ * met, the grid energy and backup bought, the month's load and delivery, and the peak block's.
+ */
+function monthSums(
+  load: LoadModel,
+  fromGrid: Float64Array | undefined,
+  at: { start: number; m: number; h0: number; h1: number },
+  price: Float64Array,
+  backup: number,
+  split: LoadYears['hourly'],
+  sums: YearSums,
+): void {
+  const { mw, cleanShare, backupPrice, peak } = load;
+  const { delivered, unmet, excess } = split;
+  const { start, m, h0, h1 } = at;
+  let { sold, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
+  let mLoad = 0;
+  let mDelivered = 0;
+  for (let h = h0, k = start + h0; h < h1; h += HOURS_PER_DAY) {
+    for (let hod = 0; hod < HOURS_PER_DAY; hod++, k++) {
+      const L = mw[k];
+      const D = delivered[k];
+      const U = unmet[k];
+      const E = excess[k];
+      const g = fromGrid ? fromGrid[k] : 0;
+      const bp = backupPrice[h + hod];
+      sold += E;
+      cleanBackup += cleanShare[h + hod] * U;
+      if (D >= MET_SHARE * L) met++;
+      excessValue += E * price[h + hod];
+      gridCost += g * bp * backup;
+      backupCost += U * bp * backup;
+      mLoad += L;
+      mDelivered += D;
+      if (peak[hod]) {
+        peakLoad += L;
+        peakDelivered += D;
+      }
+    }
+  }
+  sums.monthLoad[m] = mLoad;
+  sums.monthDelivered[m] = mDelivered;
+  sums.sold = sold;
   sums.cleanBackup = cleanBackup;
   sums.met = met;
   sums.excessValue = excessValue;
@@ -364,8 +385,6 @@ function serveHours(
   sums.backupCost = backupCost;
   sums.peakLoad = peakLoad;
   sums.peakDelivered = peakDelivered;
-  state.gridStored = gridStored;
-  state.stored = stored;
 }
 
 /** A year's figures from its sums: energy, money, availability by period and the shortfall's penalty. */
