@@ -3,7 +3,7 @@
 // the rest of the output is excess (sold at the merchant price, or curtailed). Excess in one hour
 // never serves another: only the battery moves energy between hours. From the hours come the
 // contract's revenue, its shortfall penalties, and the load's KPIs.
-import { DAYS_IN_MONTH, HOURS_PER_DAY, HOURS_PER_YEAR, YEARS } from '../../../shared/calendar.ts';
+import { HOURS_PER_DAY, HOURS_PER_YEAR, MONTH_OF_HOUR, YEARS } from '../../../shared/calendar.ts';
 import type { HourlyRoles } from '../../../shared/hourly.series.ts';
 import type { LoadInputs, ResolvedInputs } from '../../../shared/schemas/inputs.ts';
 import type { AnnualEnergy, Kpis } from '../../../shared/schemas/result.ts';
@@ -250,10 +250,7 @@ function serveYear(
 
 /**
  * A year's hours: delivered, unmet, excess (curtailed when not sold), the clean part, into `sums`;
- * each hour's split into `split` (the published series). Month by month, in two passes over the
- * month's hours (its series are then still in the cache): here the hours and the store's state, then
- * `monthSums` for the month's money and energy, whose accumulators would otherwise share one loop's
- * registers with this pass's state. Each sum adds the same terms in the same order as one pass would.
+ * each hour's split into `split` (the published series).
  */
 function serveHours(
   load: LoadModel,
@@ -266,118 +263,78 @@ function serveHours(
 ): void {
   const { solar, wind, charge, fromGrid, discharge, soc, grid, battery } = hours;
   const backup = backupFactor(load, i);
-  const { mw, sell } = load;
+  const { mw, sell, cleanShare, backupPrice, peak } = load;
   const { delivered, direct: directOut, battery: fromBattery, unmet, excess } = split;
-  // This pass's sums and the store's state in locals for the year (written back at its end).
-  let { plant, cut, clean } = sums;
+  const { monthLoad, monthDelivered } = sums;
+  // The sums and the store's state in locals for the year (written back at its end).
+  let { plant, cut, sold, clean, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
   let { gridStored, stored } = state;
-  const start = i * HOURS_PER_YEAR;
-  let h0 = 0;
-  for (let m = 0; m < 12; m++) {
-    const h1 = h0 + DAYS_IN_MONTH[m] * HOURS_PER_DAY;
-    for (let k = start + h0; k < start + h1; k++) {
-      const L = mw[k];
-      const x = charge ? charge[k] : 0;
-      const g = fromGrid ? fromGrid[k] : 0;
-      const y = discharge ? discharge[k] : 0;
-      const produced = solar[k] + wind[k];
-      plant += produced;
-      // What the plant and the battery put out toward the load: output less what the plant stored.
-      const direct = Math.max(0, produced - (x - g));
-      const D = Math.min(L, direct + y);
-      let E = direct + y - D;
-      const served = Math.min(L, direct);
-      delivered[k] = D;
-      directOut[k] = served;
-      fromBattery[k] = D - served;
-      unmet[k] = L - D;
-      // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
-      let cleanPart = Math.min(D, direct);
-      if (battery && soc) {
-        // Nothing in the store from the grid (±0): the share is exactly 1, as its formula gives.
-        const share = gridStored === 0 ? 1 : stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
-        cleanPart += (D - cleanPart) * share;
-        // The grid's part of the store: losses and discharge take from both parts in proportion. With
-        // none stored and none charged now, it stays +0 (what the formula gives for any finite SOC).
-        const after = soc[k];
-        if (gridStored !== 0 || g !== 0 || !Number.isFinite(after)) {
-          const g1 =
-            x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
-          gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
-        } else gridStored = 0;
-        stored = after;
-      }
-      if (E > 0 && !sell) {
-        // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
-        const c = Math.min(E, direct);
-        if (c > 0) {
-          const s0 = solar[k];
-          const w0 = wind[k];
-          solar[k] = Math.max(0, s0 - (c * s0) / produced);
-          wind[k] = Math.max(0, w0 - (c * w0) / produced);
-          if (grid) grid[k] -= c;
-        }
-        cut += c;
-        E -= c;
-      }
-      excess[k] = E;
-      clean += cleanPart;
+  for (let h = 0, k = i * HOURS_PER_YEAR; h < HOURS_PER_YEAR; h++, k++) {
+    const L = mw[k];
+    const x = charge ? charge[k] : 0;
+    const g = fromGrid ? fromGrid[k] : 0;
+    const y = discharge ? discharge[k] : 0;
+    const produced = solar[k] + wind[k];
+    plant += produced;
+    // What the plant and the battery put out toward the load: output less what the plant stored.
+    const direct = Math.max(0, produced - (x - g));
+    const D = Math.min(L, direct + y);
+    const U = L - D;
+    let E = direct + y - D;
+    const served = Math.min(L, direct);
+    delivered[k] = D;
+    directOut[k] = served;
+    fromBattery[k] = D - served;
+    unmet[k] = U;
+    // The clean part of D: the plant's own output first, then the battery's at the clean share of its store.
+    let cleanPart = Math.min(D, direct);
+    if (battery && soc) {
+      // Nothing in the store from the grid (±0): the share is exactly 1, as its formula gives.
+      const share = gridStored === 0 ? 1 : stored > 0 ? Math.max(0, Math.min(1, 1 - gridStored / stored)) : 1;
+      cleanPart += (D - cleanPart) * share;
+      // The grid's part of the store: losses and discharge take from both parts in proportion. With
+      // none stored and none charged now, it stays +0 (what the formula gives for any finite SOC).
+      const after = soc[k];
+      if (gridStored !== 0 || g !== 0 || !Number.isFinite(after)) {
+        const g1 =
+          x > 0 ? gridStored * battery.keep + battery.etaIn * g : stored > 0 ? (gridStored * after) / stored : 0;
+        gridStored = Math.min(Math.max(0, g1), Math.max(0, after));
+      } else gridStored = 0;
+      stored = after;
     }
-    monthSums(load, fromGrid, { start, m, h0, h1 }, price, backup, split, sums);
-    h0 = h1;
+    if (E > 0 && !sell) {
+      // Curtailed: taken from solar and wind in proportion, never from the battery's discharge.
+      const c = Math.min(E, direct);
+      if (c > 0) {
+        const s0 = solar[k];
+        const w0 = wind[k];
+        solar[k] = Math.max(0, s0 - (c * s0) / produced);
+        wind[k] = Math.max(0, w0 - (c * w0) / produced);
+        if (grid) grid[k] -= c;
+      }
+      cut += c;
+      E -= c;
+    }
+    excess[k] = E;
+    sold += E;
+    clean += cleanPart;
+    cleanBackup += cleanShare[h] * U;
+    if (D >= MET_SHARE * L) met++;
+    excessValue += E * price[h];
+    gridCost += g * backupPrice[h] * backup;
+    backupCost += U * backupPrice[h] * backup;
+    const m = MONTH_OF_HOUR[h];
+    monthLoad[m] += L;
+    monthDelivered[m] += D;
+    if (peak[h % HOURS_PER_DAY]) {
+      peakLoad += L;
+      peakDelivered += D;
+    }
   }
   sums.plant = plant;
   sums.cut = cut;
-  sums.clean = clean;
-  state.gridStored = gridStored;
-  state.stored = stored;
-}
-
-/**
- * Month `m`'s sums (its hours `h0` … `h1` − 1 of the year that starts at hour `start`) added to
- * `sums`, from the hours serveHours wrote: the excess sold and its value, the clean backup, the hours
- * met, the grid energy and backup bought, the month's load and delivery, and the peak block's.
- */
-function monthSums(
-  load: LoadModel,
-  fromGrid: Float64Array | undefined,
-  at: { start: number; m: number; h0: number; h1: number },
-  price: Float64Array,
-  backup: number,
-  split: LoadYears['hourly'],
-  sums: YearSums,
-): void {
-  const { mw, cleanShare, backupPrice, peak } = load;
-  const { delivered, unmet, excess } = split;
-  const { start, m, h0, h1 } = at;
-  let { sold, cleanBackup, met, excessValue, gridCost, backupCost, peakLoad, peakDelivered } = sums;
-  let mLoad = 0;
-  let mDelivered = 0;
-  for (let h = h0, k = start + h0; h < h1; h += HOURS_PER_DAY) {
-    for (let hod = 0; hod < HOURS_PER_DAY; hod++, k++) {
-      const L = mw[k];
-      const D = delivered[k];
-      const U = unmet[k];
-      const E = excess[k];
-      const g = fromGrid ? fromGrid[k] : 0;
-      const bp = backupPrice[h + hod];
-      sold += E;
-      cleanBackup += cleanShare[h + hod] * U;
-      if (D >= MET_SHARE * L) met++;
-      excessValue += E * price[h + hod];
-      gridCost += g * bp * backup;
-      backupCost += U * bp * backup;
-      mLoad += L;
-      mDelivered += D;
-      if (peak[hod]) {
-        peakLoad += L;
-        peakDelivered += D;
-      }
-    }
-  }
-  sums.monthLoad[m] = mLoad;
-  sums.monthDelivered[m] = mDelivered;
   sums.sold = sold;
+  sums.clean = clean;
   sums.cleanBackup = cleanBackup;
   sums.met = met;
   sums.excessValue = excessValue;
@@ -385,6 +342,8 @@ function monthSums(
   sums.backupCost = backupCost;
   sums.peakLoad = peakLoad;
   sums.peakDelivered = peakDelivered;
+  state.gridStored = gridStored;
+  state.stored = stored;
 }
 
 /** A year's figures from its sums: energy, money, availability by period and the shortfall's penalty. */
