@@ -428,35 +428,37 @@
         (f64.store offset=262144 (local.get $i8) (local.get $x))
         (f64.store offset=2014144 (local.get $i8) (local.get $y))
         (f64.store offset=3766144 (local.get $i8) (local.get $soc))
-        (if (i32.and (f64.gt (local.get $x) (f64.const 0)) (local.get $load))
+        (if (f64.gt (local.get $x) (f64.const 0))
           (then
-            ;; The limit's surplus, the plant's excess over the load, the grid, then the plant's served output.
-            (local.set $surplus (f64.load offset=250112 (local.get $t8)))
-            (local.set $excess
-              (f64.sub (f64.load offset=248832 (local.get $t8)) (f64.load offset=249728 (local.get $t8))))
-            (f64.store offset=5518144 (local.get $i8)
-              (select
-                (f64.min (local.get $surplus) (f64.max (f64.const 0) (f64.sub (local.get $x) (local.get $excess))))
-                (f64.min (local.get $x) (local.get $surplus))
-                (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
-            (f64.store offset=7270144 (local.get $i8)
-              (f64.min (f64.load offset=2304 (local.get $t8))
-                (f64.max (f64.const 0)
-                  (f64.sub (local.get $x) (f64.add (local.get $surplus) (local.get $excess)))))))
-        (else (if (f64.gt (local.get $x) (f64.const 0))
-          (then
-            ;; The cheaper source first: curtailed energy (free), unless the price is negative.
-            (local.set $fromPlantOrGrid
-              (select
-                (f64.min (local.get $x) (f64.load offset=768 (local.get $t8)))
-                (f64.max (f64.const 0) (f64.sub (local.get $x) (f64.load offset=384 (local.get $t8))))
-                (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
-            (f64.store offset=5518144 (local.get $i8) (f64.sub (local.get $x) (local.get $fromPlantOrGrid)))
-            (f64.store offset=7270144 (local.get $i8)
-              (f64.max (f64.const 0) (f64.sub (local.get $fromPlantOrGrid) (f64.load offset=248832 (local.get $t8))))))
+            (if (local.get $load)
+              (then
+                ;; The limit's surplus, the plant's excess over the load, the grid, then the plant's served output.
+                (local.set $surplus (f64.load offset=250112 (local.get $t8)))
+                (local.set $excess
+                  (f64.sub (f64.load offset=248832 (local.get $t8)) (f64.load offset=249728 (local.get $t8))))
+                (f64.store offset=5518144 (local.get $i8)
+                  (select
+                    (f64.min (local.get $surplus) (f64.max (f64.const 0) (f64.sub (local.get $x) (local.get $excess))))
+                    (f64.min (local.get $x) (local.get $surplus))
+                    (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
+                (f64.store offset=7270144 (local.get $i8)
+                  (f64.min (f64.load offset=2304 (local.get $t8))
+                    (f64.max (f64.const 0)
+                      (f64.sub (local.get $x) (f64.add (local.get $surplus) (local.get $excess)))))))
+              (else
+                ;; The cheaper source first: curtailed energy (free), unless the price is negative.
+                (local.set $fromPlantOrGrid
+                  (select
+                    (f64.min (local.get $x) (f64.load offset=768 (local.get $t8)))
+                    (f64.max (f64.const 0) (f64.sub (local.get $x) (f64.load offset=384 (local.get $t8))))
+                    (f64.lt (f64.load offset=0 (local.get $t8)) (f64.const 0))))
+                (f64.store offset=5518144 (local.get $i8) (f64.sub (local.get $x) (local.get $fromPlantOrGrid)))
+                (f64.store offset=7270144 (local.get $i8)
+                  (f64.max (f64.const 0)
+                    (f64.sub (local.get $fromPlantOrGrid) (f64.load offset=248832 (local.get $t8))))))))
           (else
             (f64.store offset=5518144 (local.get $i8) (f64.const 0))
-            (f64.store offset=7270144 (local.get $i8) (f64.const 0))))))
+            (f64.store offset=7270144 (local.get $i8) (f64.const 0))))
         (local.set $t8 (i32.add (local.get $t8) (i32.const 8)))
         (local.set $i8 (i32.add (local.get $i8) (i32.const 8)))
         (br $hour)))

@@ -176,11 +176,15 @@ export function keptRunSeries(): RunSeries {
  */
 let kernelSolver: HorizonSolver | null = null;
 
+function sharedKernelSolver(): HorizonSolver {
+  kernelSolver ??= new HorizonSolver(true);
+  return kernelSolver;
+}
+
 function newWorkSpace(strategy: DispatchStrategy, useKernel: boolean): Work {
   const a = () => new Float64Array(HORIZON);
   // The horizon's arrays and the plan are the solver's kernel's memory: filled and read in place.
-  if (useKernel) kernelSolver ??= new HorizonSolver(true);
-  const solver = useKernel && kernelSolver ? kernelSolver : new HorizonSolver(false);
+  const solver = useKernel ? sharedKernelSolver() : new HorizonSolver(false);
   const kernel = solver.kernelArrays();
   const day = useKernel ? kernel.day : null;
   const load = strategy.withLoad
