@@ -1,25 +1,26 @@
-// The engine's WebAssembly kernel is committed as a binary (storage.dispatch.wasm.ts) beside its
-// hand-written text (storage.dispatch.wat): the binary must be the text's, assembled by the pinned
-// `wabt`, so that a change to the text without `node scripts/wasm.build.ts` fails here.
+// The engine's WebAssembly is committed as binaries (storage.dispatch.wasm.ts: the battery DP's
+// kernel; storage.reserves.rows.wasm.ts: the reserve certificate's row pass) beside their
+// hand-written texts: each binary must be its text's, assembled by the pinned `wabt`, so that a
+// change to a text without `node scripts/wasm.build.ts` fails here.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import t from 'tap';
-import { assemble, OUT, source } from '../scripts/wasm.build.ts';
+import { assemble, MODULES, source } from '../scripts/wasm.build.ts';
 
-const WAT = new URL('../worker/engine/storage/storage.dispatch.wat', import.meta.url);
+for (const module of MODULES) {
+  t.test(`${basename(module.out)} is ${basename(module.wat)} assembled`, async (t) => {
+    const bytes = await assemble(module.wat);
+    t.ok(bytes.length > 200, `assembled ${bytes.length} bytes`);
+    t.equal(readFileSync(module.out, 'utf8'), source(bytes, module), `${basename(module.out)} matches its text`);
+  });
 
-t.test('the committed kernel binary is its text assembled', async (t) => {
-  const bytes = await assemble();
-  t.ok(bytes.length > 1000, `assembled ${bytes.length} bytes`);
-  t.equal(readFileSync(OUT, 'utf8'), source(bytes), 'storage.dispatch.wasm.ts matches storage.dispatch.wat');
-});
-
-t.test('a changed text gives a different binary (the check can fail)', async (t) => {
-  const text = readFileSync(WAT, 'utf8');
-  const changed = text.replace(/f64\.const 1e-9/, 'f64.const 2e-9');
-  t.not(changed, text, 'the text has a tolerance to change');
-  const file = join(mkdtempSync(join(tmpdir(), 'wat-')), 'changed.wat');
-  writeFileSync(file, changed);
-  t.not(source(await assemble(file)), readFileSync(OUT, 'utf8'));
-});
+  t.test(`a changed ${basename(module.wat)} gives a different binary (the check can fail)`, async (t) => {
+    const text = readFileSync(module.wat, 'utf8');
+    const changed = text.replace(/f64\.const 1e-9/, 'f64.const 2e-9');
+    t.not(changed, text, 'the text has a tolerance to change');
+    const file = join(mkdtempSync(join(tmpdir(), 'wat-')), 'changed.wat');
+    writeFileSync(file, changed);
+    t.not(source(await assemble(file), module), readFileSync(module.out, 'utf8'));
+  });
+}

@@ -191,12 +191,22 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
-let kernelModule: object | null = null;
+/** The committed binaries' modules, each compiled once a thread (by their base64). */
+const wasmModules = new Map<string, object>();
+
+/** A new instance of a committed WebAssembly binary (base64; scripts/wasm.build.ts): its exports. */
+export function wasmExports(base64: string): Record<string, unknown> {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  let module = wasmModules.get(base64);
+  if (!module) {
+    module = new wasm.Module(Buffer.from(base64, 'base64'));
+    wasmModules.set(base64, module);
+  }
+  return new wasm.Instance(module, {}).exports;
+}
 
 function newKernel(): Kernel {
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  kernelModule ??= new wasm.Module(Buffer.from(KERNEL_WASM_BASE64, 'base64'));
-  const exports = new wasm.Instance(kernelModule, {}).exports;
+  const exports = wasmExports(KERNEL_WASM_BASE64);
   const buffer = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const view = (i: number) => new Float64Array(buffer, i * MAX_HOURS * 8, MAX_HOURS);
   // The committed day's byte offsets (storage.dispatch.wat's header): the horizon's delivered MWh,

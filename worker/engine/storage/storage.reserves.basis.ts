@@ -16,6 +16,8 @@
 // kept basis solves the horizon (storage.reserves.dual.ts; its end basis factorised and certified
 // the same way), else HiGHS from its own last basis; either's end basis is kept for the next horizons.
 
+import { rowPass } from './storage.reserves.rows.ts';
+
 /** The LP's data in the form both paths share: the matrix by rows (CSR), costs and bounds. */
 export interface LpData {
   cols: number;
@@ -551,7 +553,6 @@ export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolea
   const m = path.rows;
   const n = path.cols;
   const { x, kernel } = path;
-  const { starts: rowStarts, cols: rowCols, values: rowValues } = path.csr;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
   const { nbCols, nbColUp, stepRow, stepUp, stepCol, state, nbStart, nbCol, nbValue } = f;
   const r = stepCol.length;
@@ -585,14 +586,8 @@ export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolea
     if (below(value, lo) || above(value, hi)) return false;
     x[j] = Math.min(hi, Math.max(lo, value));
   }
-  // From the matrix, every row within its bounds.
-  for (let i = 0; i < m; i++) {
-    let a = 0;
-    for (let e = rowStarts[i], e1 = rowStarts[i + 1]; e < e1; e++) a += rowValues[e] * x[rowCols[e]];
-    const lo = rowLower[i];
-    const hi = rowUpper[i];
-    if ((lo > -INFINITE && below(a, lo)) || (hi < INFINITE && above(a, hi))) return false;
-  }
+  // From the matrix, every row within its bounds (in WebAssembly: storage.reserves.rows.ts).
+  if (!rowPass().holds(path.csr, m, x, rowLower, rowUpper)) return false;
   if (f.dualVersion !== path.costVersion && !duals(path, f, cost, rowLower, rowUpper)) return false;
   // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). Maximising, a nonbasic price's
   // sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its y). A price on a
