@@ -1,6 +1,6 @@
 // The engine's hand-written WebAssembly (issue 39's probe, branch wip/wasm): the battery DP's kernel,
-// worker/engine/storage/storage.dispatch.wat, and the reserve certificate's row pass,
-// worker/engine/storage/storage.reserves.rows.wat. The binaries the engine loads are committed beside
+// worker/engine/storage/storage.dispatch.wat, and the reserve certificate's primal part,
+// worker/engine/storage/storage.reserves.primal.wat. The binaries the engine loads are committed beside
 // their texts, base64 in a generated .wasm.ts each (a few KB: the engine needs no build step and no
 // assembler at run time). This script assembles each text with the npm package `wabt` (a pinned
 // devDependency: WebAssembly's own text assembler, itself compiled to WebAssembly) and writes those
@@ -28,13 +28,13 @@ export const KERNEL: WasmModule = {
   constant: 'KERNEL_WASM_BASE64',
   what: "the kernel's",
 };
-export const ROW_PASS: WasmModule = {
-  wat: at('storage.reserves.rows.wat'),
-  out: at('storage.reserves.rows.wasm.ts'),
-  constant: 'ROWS_WASM_BASE64',
-  what: "the reserve certificate's row pass,",
+export const PRIMAL: WasmModule = {
+  wat: at('storage.reserves.primal.wat'),
+  out: at('storage.reserves.primal.wasm.ts'),
+  constant: 'PRIMAL_WASM_BASE64',
+  what: "the reserve certificate's primal part,",
 };
-export const MODULES: readonly WasmModule[] = [KERNEL, ROW_PASS];
+export const MODULES: readonly WasmModule[] = [KERNEL, PRIMAL];
 
 interface Wabt {
   parseWat(

@@ -1,5 +1,5 @@
 // The engine's WebAssembly is committed as binaries (storage.dispatch.wasm.ts: the battery DP's
-// kernel; storage.reserves.rows.wasm.ts: the reserve certificate's row pass) beside their
+// kernel; storage.reserves.primal.wasm.ts: the reserve certificate's primal part) beside their
 // hand-written texts: each binary must be its text's, assembled by the pinned `wabt`, so that a
 // change to a text without `node scripts/wasm.build.ts` fails here.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

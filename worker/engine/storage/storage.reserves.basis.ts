@@ -16,7 +16,7 @@
 // kept basis solves the horizon (storage.reserves.dual.ts; its end basis factorised and certified
 // the same way), else HiGHS from its own last basis; either's end basis is kept for the next horizons.
 
-import { rowPass } from './storage.reserves.rows.ts';
+import { primalPass } from './storage.reserves.primal.ts';
 
 /** The LP's data in the form both paths share: the matrix by rows (CSR), costs and bounds. */
 export interface LpData {
@@ -541,7 +541,8 @@ export interface LpBounds {
 }
 
 /**
- * The certificate on one kept basis, in as few passes as it takes: the nonbasic columns at their
+ * The certificate on one kept basis, in as few passes as it takes (the primal part, up to every row's
+ * activity, in WebAssembly: storage.reserves.primal.ts): the nonbasic columns at their
  * bounds; the kernel's right-hand side from its rows alone (by the matrix's rows), one solve for the
  * basic columns' values and a quick look at their bounds (where a basis that no longer fits nearly
  * always fails, before any pass over the whole matrix); then every row's activity A x (a dot product
@@ -550,44 +551,13 @@ export interface LpBounds {
  * bound; then each column's reduced cost's sign looked at, and its part of the bound.
  */
 export function certifyOn(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
-  const m = path.rows;
   const n = path.cols;
-  const { x, kernel } = path;
   const { cost, colLower, colUpper, rowLower, rowUpper } = lp;
-  const { nbCols, nbColUp, stepRow, stepUp, stepCol, state, nbStart, nbCol, nbValue } = f;
-  const r = stepCol.length;
-  // The nonbasic columns at their bounds.
-  for (let k = 0; k < nbCols.length; k++) {
-    const j = nbCols[k];
-    const value = nbColUp[k] === 1 ? colUpper[j] : colLower[j];
-    if (Math.abs(value) >= INFINITE) return false;
-    x[j] = value;
-  }
-  // The kernel's right-hand side: each of its rows at the bound its status names, less the nonbasic
-  // columns' part of its activity (summed in the row's column order).
-  for (let k = 0; k < r; k++) {
-    const i = stepRow[k];
-    const value = stepUp[k] === 1 ? rowUpper[i] : rowLower[i];
-    if (Math.abs(value) >= INFINITE) return false;
-    let nonbasic = 0;
-    for (let e = nbStart[k], e1 = nbStart[k + 1]; e < e1; e++) {
-      const xj = x[nbCol[e]];
-      if (xj !== 0) nonbasic += nbValue[e] * xj;
-    }
-    kernel[k] = value - nonbasic;
-  }
-  ftran(f, kernel);
-  // A quick look at each basic column's bounds (its value then taken into them).
-  for (let k = 0; k < r; k++) {
-    const j = stepCol[k];
-    const value = kernel[k];
-    const lo = colLower[j];
-    const hi = colUpper[j];
-    if (below(value, lo) || above(value, hi)) return false;
-    x[j] = Math.min(hi, Math.max(lo, value));
-  }
-  // From the matrix, every row within its bounds (in WebAssembly: storage.reserves.rows.ts).
-  if (!rowPass().holds(path.csr, m, x, rowLower, rowUpper)) return false;
+  const { state } = f;
+  const r = f.stepCol.length;
+  // The primal part, in WebAssembly (storage.reserves.primal.ts): the plan into path.x when it holds.
+  if (!primalPass().holds(path, f, lp)) return false;
+  const { x } = path;
   if (f.dualVersion !== path.costVersion && !duals(path, f, cost, rowLower, rowUpper)) return false;
   // The rows' part of the bound: Σ max(y_i·lower_i, y_i·upper_i). Maximising, a nonbasic price's
   // sign is looked at (at a lower bound d ≤ 0, at an upper d ≥ 0; a row's d is its y). A price on a
@@ -667,13 +637,4 @@ function pricedSide(f: BasisFactor, k: number, yi: number, rowLower: Float64Arra
   const hi = rowUpper[i];
   if (lo !== hi && (f.stepUp[k] === 1 ? yi < -DUAL_LOOK : yi > DUAL_LOOK)) return Number.NaN;
   return yi > 0 ? hi : lo;
-}
-
-/** Whether v lies below lo (above hi) by more than PRIMAL_TOL of the bound's scale, max(1, |bound|). */
-function below(v: number, lo: number): boolean {
-  return v < lo - PRIMAL_TOL * Math.max(1, Math.abs(lo));
-}
-
-function above(v: number, hi: number): boolean {
-  return v > hi + PRIMAL_TOL * Math.max(1, Math.abs(hi));
 }

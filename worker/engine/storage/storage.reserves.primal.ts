@@ -1,0 +1,238 @@
+// The reserve certificate's primal part (storage.reserves.basis.ts `certifyOn`) in WebAssembly
+// (storage.reserves.primal.wat): on a kept basis, the nonbasic columns at their bounds, the kernel's
+// right-hand side, the LU solve, a look at the basic columns' bounds, and every row's activity A x
+// within its bounds. The same operations in the same order as the JavaScript it replaced, so the
+// same plan and the same verdict (test/engine.reserves.primal.test.ts holds it to that JavaScript);
+// measured: bench/README.md, "2026-11-30, second session".
+//
+// One instance a thread holds the path's matrix and one basis's factors, each copied in when
+// another is given (the basis tried first is nearly always the last one used), and takes each
+// horizon's bounds by copy; the plan goes back into path.x when the basis holds.
+import { wasmExports } from './storage.dispatch.ts';
+import type { BasisFactor, BasisPath, LpBounds } from './storage.reserves.basis.ts';
+import { PRIMAL_WASM_BASE64 } from './storage.reserves.primal.wasm.ts';
+
+/** The header's slots (i32 byte offsets and counts at 4 × slot; storage.reserves.primal.wat's header). */
+const H = {
+  nb: 0,
+  r: 1,
+  rows: 2,
+  nbCols: 3,
+  nbColUp: 4,
+  stepRow: 5,
+  stepUp: 6,
+  stepCol: 7,
+  pivot: 8,
+  lStart: 9,
+  lStep: 10,
+  lValue: 11,
+  uStart: 12,
+  uStep: 13,
+  uValue: 14,
+  nbStart: 15,
+  nbCol: 16,
+  nbValue: 17,
+  x: 18,
+  kernel: 19,
+  colLower: 20,
+  colUpper: 21,
+  rowLower: 22,
+  rowUpper: 23,
+  starts: 24,
+  cols: 25,
+  values: 26,
+} as const;
+const HEADER_BYTES = 128;
+/** A basis's arrays' header slots, in the order #loadBasis copies them. */
+const BASIS_SLOTS = [
+  H.nbCols,
+  H.nbColUp,
+  H.stepRow,
+  H.stepUp,
+  H.stepCol,
+  H.pivot,
+  H.lStart,
+  H.lStep,
+  H.lValue,
+  H.uStart,
+  H.uStep,
+  H.uValue,
+  H.nbStart,
+  H.nbCol,
+  H.nbValue,
+];
+/** Room for the bases copied in (a kept basis of the bench's case takes ~15 kB; 8 are kept). */
+const BASES_BYTES = 1 << 20;
+const PAGE = 65536;
+
+type Typed = Int32Array | Uint8Array | Float64Array;
+
+/** The path's plan and each horizon's bounds in the memory. */
+interface Views {
+  header: Int32Array;
+  x: Float64Array;
+  colLower: Float64Array;
+  colUpper: Float64Array;
+  rowLower: Float64Array;
+  rowUpper: Float64Array;
+}
+
+/** One thread's instance (primalPass()). */
+export class PrimalPass {
+  readonly #primal: () => number;
+  readonly #memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  #path: BasisPath | null = null;
+  /** Where the path's arrays end (the bases' begin), and where the next basis copied in goes. */
+  #pathEnd = 0;
+  #next = 0;
+  /** The offsets of each basis copied in (BASIS_SLOTS' order). */
+  #regions = new WeakMap<BasisFactor, Int32Array>();
+  #views: Views | null = null;
+
+  constructor() {
+    const exports = wasmExports(PRIMAL_WASM_BASE64);
+    this.#primal = exports.primal as () => number;
+    this.#memory = exports.memory as { buffer: ArrayBuffer; grow(pages: number): number };
+  }
+
+  /**
+   * Whether basis f gives path's LP, at lp's bounds, a plan within every column's and row's bounds
+   * (to PRIMAL_TOL of each bound's scale); the plan is then in path.x.
+   */
+  holds(path: BasisPath, f: BasisFactor, lp: LpBounds): boolean {
+    if (path !== this.#path) this.#loadPath(path);
+    const at = this.#regions.get(f) ?? this.#loadBasis(f);
+    const v = this.#views as Views;
+    const { header } = v;
+    for (let k = 0; k < BASIS_SLOTS.length; k++) header[BASIS_SLOTS[k]] = at[k];
+    header[H.nb] = f.nbCols.length;
+    header[H.r] = f.stepCol.length;
+    v.colLower.set(lp.colLower);
+    v.colUpper.set(lp.colUpper);
+    v.rowLower.set(lp.rowLower);
+    v.rowUpper.set(lp.rowUpper);
+    if (this.#primal() !== 1) return false;
+    path.x.set(v.x);
+    return true;
+  }
+
+  /** The views of the path's plan and bounds (made again when the memory grows: the old ones detach). */
+  #makeViews(path: BasisPath): void {
+    const { buffer } = this.#memory;
+    const header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
+    const at = (slot: number, length: number) => new Float64Array(buffer, header[slot], length);
+    this.#views = {
+      header,
+      x: at(H.x, path.cols),
+      colLower: at(H.colLower, path.cols),
+      colUpper: at(H.colUpper, path.cols),
+      rowLower: at(H.rowLower, path.rows),
+      rowUpper: at(H.rowUpper, path.rows),
+    };
+  }
+
+  /** The path's matrix by rows copied in, with room for its plan, kernel and bounds after it. */
+  #loadPath(path: BasisPath): void {
+    const { starts, cols, values } = path.csr;
+    const m = path.rows;
+    const n = path.cols;
+    const entries = starts[m];
+    let at = HEADER_BYTES;
+    const place = (slot: number, bytes: number) => {
+      const here = at;
+      at += Math.ceil(bytes / 8) * 8;
+      return [slot, here] as const;
+    };
+    const slots = [
+      place(H.starts, 4 * (m + 1)),
+      place(H.cols, 4 * entries),
+      place(H.values, 8 * entries),
+      place(H.x, 8 * n),
+      place(H.kernel, 8 * m),
+      place(H.colLower, 8 * n),
+      place(H.colUpper, 8 * n),
+      place(H.rowLower, 8 * m),
+      place(H.rowUpper, 8 * m),
+    ];
+    this.#room(at);
+    const header = new Int32Array(this.#memory.buffer, 0, HEADER_BYTES / 4);
+    for (const [slot, offset] of slots) header[slot] = offset;
+    header[H.rows] = m;
+    this.#copy(H.starts, starts.subarray(0, m + 1));
+    this.#copy(H.cols, cols.subarray(0, entries));
+    this.#copy(H.values, values.subarray(0, entries));
+    this.#path = path;
+    this.#pathEnd = at;
+    this.#next = at;
+    this.#regions = new WeakMap();
+    this.#makeViews(path);
+  }
+
+  /**
+   * The basis's factors and its nonbasic entries copied in after the path's arrays (and after the
+   * bases copied before it, while they take up less than BASES_BYTES; then from the start again, the
+   * others forgotten): their offsets, in BASIS_SLOTS' order.
+   */
+  #loadBasis(f: BasisFactor): Int32Array {
+    const arrays: Typed[] = [
+      f.nbCols,
+      f.nbColUp,
+      f.stepRow,
+      f.stepUp,
+      f.stepCol,
+      f.pivot,
+      f.lStart,
+      f.lStep,
+      f.lValue,
+      f.uStart,
+      f.uStep,
+      f.uValue,
+      f.nbStart,
+      f.nbCol,
+      f.nbValue,
+    ];
+    let bytes = 0;
+    for (const a of arrays) bytes += Math.ceil(a.byteLength / 8) * 8;
+    if (this.#next + bytes > this.#pathEnd + BASES_BYTES) {
+      this.#next = this.#pathEnd;
+      this.#regions = new WeakMap();
+    }
+    const at = new Int32Array(arrays.length);
+    arrays.forEach((a, k) => {
+      at[k] = this.#next;
+      this.#next += Math.ceil(a.byteLength / 8) * 8;
+    });
+    this.#room(this.#next);
+    const { buffer } = this.#memory;
+    arrays.forEach((a, k) => {
+      const View = a.constructor as new (b: ArrayBuffer, o: number, l: number) => Typed;
+      new View(buffer, at[k], a.length).set(a);
+    });
+    this.#regions.set(f, at);
+    return at;
+  }
+
+  /** The memory grown to at least `bytes` (views made before a growth are views of a detached buffer). */
+  #room(bytes: number): void {
+    const have = this.#memory.buffer.byteLength;
+    if (bytes <= have) return;
+    this.#memory.grow(Math.ceil((bytes - have) / PAGE));
+    if (this.#path) this.#makeViews(this.#path);
+  }
+
+  /** `a` into the memory at the offset in header slot `slot`. */
+  #copy(slot: number, a: Typed): void {
+    const { buffer } = this.#memory;
+    const offset = new Int32Array(buffer, 0, HEADER_BYTES / 4)[slot];
+    const View = a.constructor as new (b: ArrayBuffer, o: number, l: number) => Typed;
+    new View(buffer, offset, a.length).set(a);
+  }
+}
+
+let pass: PrimalPass | null = null;
+
+/** This thread's primal pass, made on first use. */
+export function primalPass(): PrimalPass {
+  pass ??= new PrimalPass();
+  return pass;
+}
