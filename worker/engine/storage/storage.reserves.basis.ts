@@ -172,9 +172,8 @@ export interface BasisPath {
   lastHeld: BasisFactor | null;
   cols: number;
   rows: number;
+  /** The plan of the last basis that held (storage.reserves.primal.ts puts it here). */
   x: Float64Array;
-  /** By step: the kernel's right-hand side and its columns' values. */
-  kernel: Float64Array;
   /** The costs the bases' prices are computed for, and their version (bumped when one changes). */
   cost: Float64Array;
   costVersion: number;
@@ -191,7 +190,6 @@ export function basisPath(lp: LpData): BasisPath {
     cols: lp.cols,
     rows: m,
     x: new Float64Array(lp.cols),
-    kernel: new Float64Array(m),
     cost: Float64Array.from(lp.cost),
     costVersion: 0,
   };
