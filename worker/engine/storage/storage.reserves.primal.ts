@@ -5,9 +5,8 @@
 // same plan and the same verdict (test/engine.reserves.primal.test.ts holds it to that JavaScript);
 // measured: bench/README.md, "2026-11-30, second session".
 //
-// One instance a thread holds the path's matrix and one basis's factors, each copied in when
-// another is given (the basis tried first is nearly always the last one used), and takes each
-// horizon's bounds by copy; the plan goes back into path.x when the basis holds.
+// One instance a thread holds the path's matrix and each kept basis's factors, each copied in once,
+// and takes each horizon's bounds by copy; the plan goes back into path.x when the basis holds.
 import { wasmExports } from './storage.dispatch.ts';
 import type { BasisFactor, BasisPath, LpBounds } from './storage.reserves.basis.ts';
 import { PRIMAL_WASM_BASE64 } from './storage.reserves.primal.wasm.ts';
@@ -43,29 +42,32 @@ const H = {
   values: 26,
 } as const;
 const HEADER_BYTES = 128;
-/** A basis's arrays' header slots, in the order #loadBasis copies them. */
-const BASIS_SLOTS = [
-  H.nbCols,
-  H.nbColUp,
-  H.stepRow,
-  H.stepUp,
-  H.stepCol,
-  H.pivot,
-  H.lStart,
-  H.lStep,
-  H.lValue,
-  H.uStart,
-  H.uStep,
-  H.uValue,
-  H.nbStart,
-  H.nbCol,
-  H.nbValue,
+/** A basis's arrays and their header slots. */
+const BASIS: readonly [number, keyof BasisFactor][] = [
+  [H.nbCols, 'nbCols'],
+  [H.nbColUp, 'nbColUp'],
+  [H.stepRow, 'stepRow'],
+  [H.stepUp, 'stepUp'],
+  [H.stepCol, 'stepCol'],
+  [H.pivot, 'pivot'],
+  [H.lStart, 'lStart'],
+  [H.lStep, 'lStep'],
+  [H.lValue, 'lValue'],
+  [H.uStart, 'uStart'],
+  [H.uStep, 'uStep'],
+  [H.uValue, 'uValue'],
+  [H.nbStart, 'nbStart'],
+  [H.nbCol, 'nbCol'],
+  [H.nbValue, 'nbValue'],
 ];
 /** Room for the bases copied in (a kept basis of the bench's case takes ~15 kB; 8 are kept). */
 const BASES_BYTES = 1 << 20;
 const PAGE = 65536;
 
 type Typed = Int32Array | Uint8Array | Float64Array;
+
+/** Bytes rounded up to a multiple of 8 (every array starts 8-byte aligned). */
+const aligned = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
 /** The path's plan and each horizon's bounds in the memory. */
 interface Views {
@@ -85,7 +87,7 @@ export class PrimalPass {
   /** Where the path's arrays end (the bases' begin), and where the next basis copied in goes. */
   #pathEnd = 0;
   #next = 0;
-  /** The offsets of each basis copied in (BASIS_SLOTS' order). */
+  /** The offsets of each basis copied in (BASIS' order). */
   #regions = new WeakMap<BasisFactor, Int32Array>();
   #views: Views | null = null;
 
@@ -104,7 +106,7 @@ export class PrimalPass {
     const at = this.#regions.get(f) ?? this.#loadBasis(f);
     const v = this.#views as Views;
     const { header } = v;
-    for (let k = 0; k < BASIS_SLOTS.length; k++) header[BASIS_SLOTS[k]] = at[k];
+    for (let k = 0; k < BASIS.length; k++) header[BASIS[k][0]] = at[k];
     header[H.nb] = f.nbCols.length;
     header[H.r] = f.stepCol.length;
     v.colLower.set(lp.colLower);
@@ -140,7 +142,7 @@ export class PrimalPass {
     let at = HEADER_BYTES;
     const place = (slot: number, bytes: number) => {
       const here = at;
-      at += Math.ceil(bytes / 8) * 8;
+      at += aligned(bytes);
       return [slot, here] as const;
     };
     const slots = [
@@ -158,9 +160,9 @@ export class PrimalPass {
     const header = new Int32Array(this.#memory.buffer, 0, HEADER_BYTES / 4);
     for (const [slot, offset] of slots) header[slot] = offset;
     header[H.rows] = m;
-    this.#copy(H.starts, starts.subarray(0, m + 1));
-    this.#copy(H.cols, cols.subarray(0, entries));
-    this.#copy(H.values, values.subarray(0, entries));
+    this.#copy(header[H.starts], starts.subarray(0, m + 1));
+    this.#copy(header[H.cols], cols.subarray(0, entries));
+    this.#copy(header[H.values], values.subarray(0, entries));
     this.#path = path;
     this.#pathEnd = at;
     this.#next = at;
@@ -171,28 +173,12 @@ export class PrimalPass {
   /**
    * The basis's factors and its nonbasic entries copied in after the path's arrays (and after the
    * bases copied before it, while they take up less than BASES_BYTES; then from the start again, the
-   * others forgotten): their offsets, in BASIS_SLOTS' order.
+   * others forgotten): their offsets, in BASIS' order.
    */
   #loadBasis(f: BasisFactor): Int32Array {
-    const arrays: Typed[] = [
-      f.nbCols,
-      f.nbColUp,
-      f.stepRow,
-      f.stepUp,
-      f.stepCol,
-      f.pivot,
-      f.lStart,
-      f.lStep,
-      f.lValue,
-      f.uStart,
-      f.uStep,
-      f.uValue,
-      f.nbStart,
-      f.nbCol,
-      f.nbValue,
-    ];
+    const arrays = BASIS.map(([, key]) => f[key] as Typed);
     let bytes = 0;
-    for (const a of arrays) bytes += Math.ceil(a.byteLength / 8) * 8;
+    for (const a of arrays) bytes += aligned(a.byteLength);
     if (this.#next + bytes > this.#pathEnd + BASES_BYTES) {
       this.#next = this.#pathEnd;
       this.#regions = new WeakMap();
@@ -200,32 +186,26 @@ export class PrimalPass {
     const at = new Int32Array(arrays.length);
     arrays.forEach((a, k) => {
       at[k] = this.#next;
-      this.#next += Math.ceil(a.byteLength / 8) * 8;
+      this.#next += aligned(a.byteLength);
     });
-    this.#room(this.#next);
-    const { buffer } = this.#memory;
-    arrays.forEach((a, k) => {
-      const View = a.constructor as new (b: ArrayBuffer, o: number, l: number) => Typed;
-      new View(buffer, at[k], a.length).set(a);
-    });
+    if (this.#room(this.#next)) this.#makeViews(this.#path as BasisPath);
+    for (let k = 0; k < arrays.length; k++) this.#copy(at[k], arrays[k]);
     this.#regions.set(f, at);
     return at;
   }
 
-  /** The memory grown to at least `bytes` (views made before a growth are views of a detached buffer). */
-  #room(bytes: number): void {
+  /** Whether the memory had to grow to `bytes` (views made before a growth are of a detached buffer). */
+  #room(bytes: number): boolean {
     const have = this.#memory.buffer.byteLength;
-    if (bytes <= have) return;
+    if (bytes <= have) return false;
     this.#memory.grow(Math.ceil((bytes - have) / PAGE));
-    if (this.#path) this.#makeViews(this.#path);
+    return true;
   }
 
-  /** `a` into the memory at the offset in header slot `slot`. */
-  #copy(slot: number, a: Typed): void {
-    const { buffer } = this.#memory;
-    const offset = new Int32Array(buffer, 0, HEADER_BYTES / 4)[slot];
+  /** `a` into the memory at byte `offset`. */
+  #copy(offset: number, a: Typed): void {
     const View = a.constructor as new (b: ArrayBuffer, o: number, l: number) => Typed;
-    new View(buffer, offset, a.length).set(a);
+    new View(this.#memory.buffer, offset, a.length).set(a);
   }
 }
 

@@ -30,7 +30,10 @@
     (local $k i32) (local $j i32) (local $i i32) (local $e i32) (local $e1 i32) (local $r i32)
     (local $value f64) (local $sum f64) (local $xj f64) (local $v f64) (local $lo f64) (local $hi f64)
     (local $x i32) (local $kernel i32) (local $colLower i32) (local $colUpper i32)
-    (local $rowLower i32) (local $rowUpper i32)
+    (local $rowLower i32) (local $rowUpper i32) (local $nb i32) (local $nbCols i32) (local $nbColUp i32)
+    (local $stepRow i32) (local $stepUp i32) (local $stepCol i32) (local $nbStart i32) (local $nbCol i32)
+    (local $nbValue i32)
+    ;; The header's offsets once, into locals.
     (local.set $r (call $at (i32.const 1)))
     (local.set $x (call $at (i32.const 18)))
     (local.set $kernel (call $at (i32.const 19)))
@@ -38,16 +41,25 @@
     (local.set $colUpper (call $at (i32.const 21)))
     (local.set $rowLower (call $at (i32.const 22)))
     (local.set $rowUpper (call $at (i32.const 23)))
+    (local.set $nb (call $at (i32.const 0)))
+    (local.set $nbCols (call $at (i32.const 3)))
+    (local.set $nbColUp (call $at (i32.const 4)))
+    (local.set $stepRow (call $at (i32.const 5)))
+    (local.set $stepUp (call $at (i32.const 6)))
+    (local.set $stepCol (call $at (i32.const 7)))
+    (local.set $nbStart (call $at (i32.const 15)))
+    (local.set $nbCol (call $at (i32.const 16)))
+    (local.set $nbValue (call $at (i32.const 17)))
     ;; The nonbasic columns at their bounds.
     (block $done
       (loop $column
-        (br_if $done (i32.ge_s (local.get $k) (call $at (i32.const 0))))
-        (local.set $j (i32.load (i32.add (call $at (i32.const 3)) (i32.shl (local.get $k) (i32.const 2)))))
+        (br_if $done (i32.ge_s (local.get $k) (local.get $nb)))
+        (local.set $j (i32.load (i32.add (local.get $nbCols) (i32.shl (local.get $k) (i32.const 2)))))
         (local.set $value
           (f64.load
             (i32.add
               (select (local.get $colUpper) (local.get $colLower)
-                (i32.eq (i32.load8_u (i32.add (call $at (i32.const 4)) (local.get $k))) (i32.const 1)))
+                (i32.eq (i32.load8_u (i32.add (local.get $nbColUp) (local.get $k))) (i32.const 1)))
               (i32.shl (local.get $j) (i32.const 3)))))
         (if (f64.ge (f64.abs (local.get $value)) (f64.const 1e20)) (then (return (i32.const 0))))
         (f64.store (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3))) (local.get $value))
@@ -59,28 +71,28 @@
     (block $done
       (loop $step
         (br_if $done (i32.ge_s (local.get $k) (local.get $r)))
-        (local.set $i (i32.load (i32.add (call $at (i32.const 5)) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $i (i32.load (i32.add (local.get $stepRow) (i32.shl (local.get $k) (i32.const 2)))))
         (local.set $value
           (f64.load
             (i32.add
               (select (local.get $rowUpper) (local.get $rowLower)
-                (i32.eq (i32.load8_u (i32.add (call $at (i32.const 6)) (local.get $k))) (i32.const 1)))
+                (i32.eq (i32.load8_u (i32.add (local.get $stepUp) (local.get $k))) (i32.const 1)))
               (i32.shl (local.get $i) (i32.const 3)))))
         (if (f64.ge (f64.abs (local.get $value)) (f64.const 1e20)) (then (return (i32.const 0))))
         (local.set $sum (f64.const 0))
-        (local.set $e (i32.load (i32.add (call $at (i32.const 15)) (i32.shl (local.get $k) (i32.const 2)))))
-        (local.set $e1 (i32.load (i32.add (call $at (i32.const 15)) (i32.shl (i32.add (local.get $k) (i32.const 1)) (i32.const 2)))))
+        (local.set $e (i32.load (i32.add (local.get $nbStart) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $e1 (i32.load (i32.add (local.get $nbStart) (i32.shl (i32.add (local.get $k) (i32.const 1)) (i32.const 2)))))
         (block $end
           (loop $entry
             (br_if $end (i32.ge_s (local.get $e) (local.get $e1)))
             (local.set $xj
               (f64.load (i32.add (local.get $x)
-                (i32.shl (i32.load (i32.add (call $at (i32.const 16)) (i32.shl (local.get $e) (i32.const 2)))) (i32.const 3)))))
+                (i32.shl (i32.load (i32.add (local.get $nbCol) (i32.shl (local.get $e) (i32.const 2)))) (i32.const 3)))))
             (if (f64.ne (local.get $xj) (f64.const 0))
               (then
                 (local.set $sum
                   (f64.add (local.get $sum)
-                    (f64.mul (f64.load (i32.add (call $at (i32.const 17)) (i32.shl (local.get $e) (i32.const 3))))
+                    (f64.mul (f64.load (i32.add (local.get $nbValue) (i32.shl (local.get $e) (i32.const 3))))
                       (local.get $xj))))))
             (local.set $e (i32.add (local.get $e) (i32.const 1)))
             (br $entry)))
@@ -94,7 +106,7 @@
     (block $done
       (loop $basic
         (br_if $done (i32.ge_s (local.get $k) (local.get $r)))
-        (local.set $j (i32.load (i32.add (call $at (i32.const 7)) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $j (i32.load (i32.add (local.get $stepCol) (i32.shl (local.get $k) (i32.const 2)))))
         (local.set $value (f64.load (i32.add (local.get $kernel) (i32.shl (local.get $k) (i32.const 3)))))
         (local.set $lo (f64.load (i32.add (local.get $colLower) (i32.shl (local.get $j) (i32.const 3)))))
         (local.set $hi (f64.load (i32.add (local.get $colUpper) (i32.shl (local.get $j) (i32.const 3)))))
